@@ -1,0 +1,70 @@
+"""One error hierarchy for the whole library.
+
+    HippographError
+    ├── InvalidInputError (also ValueError) ─ the caller's mistake; names the field; nothing written
+    │   ├── InvalidScopeError
+    │   └── InvalidQueryError
+    ├── NotFoundError (also LookupError)     ─ the id names nothing visible from the scope
+    ├── ConflictError                        ─ the state forbids it now (a lease is held, …)
+    │   └── AlreadyRunningError
+    ├── ConfigurationError                   ─ settings or environment cannot work
+    └── StoreError                           ─ the database failed; ``retryable`` says if a retry may help
+        └── StoreUnavailableError            ─ the database cannot be reached; names the URI
+
+Caller errors are raised before anything is written. Store errors never carry query
+parameters (user content) in their message.
+"""
+
+from __future__ import annotations
+
+
+class HippographError(Exception):
+    """Base of every error hippograph raises on purpose."""
+
+
+class InvalidInputError(HippographError, ValueError):
+    """Bad input from the caller. ``field`` names what was wrong."""
+
+    def __init__(self, field: str, message: str) -> None:
+        self.field = field
+        super().__init__(f"{field}: {message}")
+
+
+class InvalidScopeError(InvalidInputError):
+    """A scope path, kind or id that cannot be used."""
+
+
+class InvalidQueryError(InvalidInputError):
+    """A recall or search request that cannot be run."""
+
+
+class NotFoundError(HippographError, LookupError):
+    """The id names nothing visible from the scope."""
+
+
+class ConflictError(HippographError):
+    """The current state forbids the operation."""
+
+
+class AlreadyRunningError(ConflictError):
+    """Another run holds the lease on this scope."""
+
+
+class ConfigurationError(HippographError):
+    """Settings or environment that cannot work."""
+
+
+class StoreError(HippographError):
+    """The database failed. ``retryable`` is True when a retry may succeed."""
+
+    def __init__(self, message: str, *, retryable: bool = False) -> None:
+        self.retryable = retryable
+        super().__init__(message)
+
+
+class StoreUnavailableError(StoreError):
+    """The database cannot be reached at ``uri``."""
+
+    def __init__(self, uri: str, reason: str) -> None:
+        self.uri = uri
+        super().__init__(f"Neo4j is not reachable at {uri}: {reason}", retryable=True)
