@@ -103,6 +103,7 @@ class MemoryNode(BaseModel):
     layer: Layer
     label: str = Field(default="", max_length=MAX_LABEL)
     content: str = Field(default="", max_length=MAX_TEXT)
+    context: str = Field(default="", max_length=MAX_TEXT)
     properties: dict[str, JsonValue] = Field(default_factory=dict)
     embedding: list[float] | None = None
     scope_key: str = ""
@@ -135,10 +136,16 @@ class MemoryNode(BaseModel):
 
     @property
     def text(self) -> str:
-        """What embeddings and the fulltext index see."""
+        """The memory's own words: label and content."""
         if self.label and self.content and not self.content.startswith(self.label):
             return f"{self.label}: {self.content}"
         return self.content or self.label
+
+    @property
+    def search_text(self) -> str:
+        """What the fulltext index sees: the text plus its retrieval ``context``
+        (speaker, date, caption, neighbouring words) when the writer supplied one."""
+        return f"{self.text}\n{self.context}" if self.context else self.text
 
 
 class MemoryEdge(BaseModel):

@@ -1,0 +1,57 @@
+"""``hippograph neo4j start | stop | status`` — the local embedded Neo4j."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+from hippograph.errors import HippographError
+from hippograph.settings import Settings
+from hippograph.store.local_server import LocalNeo4j
+
+neo4j_app = typer.Typer(no_args_is_help=True, help="Run the local Neo4j (no Docker needed).")
+console = Console()
+
+DataDir = typer.Option(None, "--data-dir", help="Folder for the database (default: $HIPPOGRAPH_DATA_DIR/neo4j).")
+
+
+def local_server(data_dir: Path | None, port: int | None = None) -> LocalNeo4j:
+    s = Settings()
+    return LocalNeo4j(data_dir or s.local_data_dir, port=port or s.neo4j_port, heap=s.neo4j_heap,
+                      pagecache_mb=s.neo4j_pagecache_mb)  # fmt: skip
+
+
+@neo4j_app.command()
+def start(
+    data_dir: Path | None = DataDir,
+    port: int | None = typer.Option(None, help="Bolt port (default: a free one)."),
+) -> None:
+    """Build the launcher once (Maven), start Neo4j in the background, wait until ready."""
+    server = local_server(data_dir, port)
+    try:
+        with console.status("Building (first time only) and starting the local Neo4j…"):
+            status = server.start()
+    except HippographError as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(1) from None
+    console.print(f"[green]ready[/green] {status.uri}  user neo4j, password in {server.password_file}")
+    typer.echo(f"HIPPOGRAPH_NEO4J_URI={status.uri}")
+
+
+@neo4j_app.command()
+def stop(data_dir: Path | None = DataDir) -> None:
+    """Stop the local Neo4j cleanly (SIGTERM, then wait)."""
+    server = local_server(data_dir)
+    was = server.stop()
+    console.print("stopped" if was else "was not running")
+
+
+@neo4j_app.command()
+def status(data_dir: Path | None = DataDir) -> None:
+    """Say whether the local Neo4j runs and answers Bolt; exit 1 when it does not."""
+    st = local_server(data_dir).status()
+    console.print(st.describe())
+    if not st.ready:
+        raise typer.Exit(1)

@@ -1,0 +1,15 @@
+// Deletes an owned memory (scope or subtree). Without $cascade a memory that still has
+// memory edges is kept and reported, so nothing is half-deleted.
+MATCH (m:Memory {id: $id})
+WHERE m.scope_key = $scope_key OR m.scope_key STARTS WITH $subtree_prefix
+OPTIONAL MATCH (m)-[r]-(:Memory)
+WITH m, count(r) AS edges
+CALL (m, edges) {
+  WITH m, edges WHERE $cascade OR edges = 0
+  DETACH DELETE m
+  RETURN true AS deleted
+  UNION
+  WITH m, edges WHERE NOT ($cascade OR edges = 0)
+  RETURN false AS deleted
+}
+RETURN deleted, edges

@@ -1,0 +1,3 @@
+MATCH (m:Memory {id: $id})
+WHERE m.scope_key IN $visible
+RETURN m {.*, embedding: CASE WHEN $with_embedding THEN m.embedding END} AS m

@@ -1,0 +1,8 @@
+MATCH (a:Memory)
+WHERE a.scope_key IN $visible
+MATCH (a)-[r]->(b:Memory)
+WHERE r.scope_key IN $visible AND b.scope_key IN $visible
+  AND ($relationship IS NULL OR type(r) = $relationship)
+RETURN r {.*, relationship: type(r), source: a.id, target: b.id} AS r
+ORDER BY r.created_at DESC, r.id
+SKIP $offset LIMIT $limit

@@ -1,0 +1,11 @@
+// Exact cosine over every visible memory: correct for any scope, used when the scope's
+// share of the index is too small for the approximate path.
+MATCH (m:Memory)
+WHERE m.scope_key IN $visible
+  AND ($layers IS NULL OR m.layer IN $layers)
+  AND m.embedding IS NOT NULL
+  AND NOT coalesce(m.retracted, false)
+WITH m, vector.similarity.cosine(m.embedding, $vector) AS cosine
+RETURN m.id AS id, (cosine + 1.0) / 2.0 AS score
+ORDER BY score DESC, id
+LIMIT $k

@@ -1,0 +1,1 @@
+CREATE INDEX memory_label IF NOT EXISTS FOR (m:Memory) ON (m.label)

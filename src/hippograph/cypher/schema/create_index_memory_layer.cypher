@@ -1,0 +1,1 @@
+CREATE INDEX memory_layer IF NOT EXISTS FOR (m:Memory) ON (m.layer)

@@ -1,0 +1,2 @@
+OPTIONAL MATCH (v:HippographSchema {id: 'hippograph'})
+RETURN v.version AS version

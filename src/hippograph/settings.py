@@ -1,0 +1,30 @@
+"""Settings read from the environment (prefix ``HIPPOGRAPH_``). Read at the application edge
+only — the CLI, the API, the demo; the library takes explicit arguments."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="HIPPOGRAPH_", extra="ignore")
+
+    neo4j_uri: str | None = None
+    """A running Neo4j (bolt://, neo4j://, neo4j+s://). Unset: the local embedded server."""
+    neo4j_user: str = "neo4j"
+    neo4j_password: SecretStr | None = None
+    neo4j_database: str = "neo4j"
+    data_dir: Path = Path(".hippograph")
+    """Where the local Neo4j keeps its data, password, pid and log (``<data_dir>/neo4j``)."""
+    neo4j_port: int | None = None
+    neo4j_heap: str = "1g"
+    neo4j_pagecache_mb: int = 256
+    anthropic_api_key: SecretStr | None = None
+    anthropic_model: str = "claude-sonnet-4-5"
+
+    @property
+    def local_data_dir(self) -> Path:
+        return self.data_dir / "neo4j"

@@ -1,0 +1,308 @@
+"""The graph store: every operation of the reference's GraphBackend and VectorBackend
+protocols over one Neo4j database, each one a catalogued query in a managed transaction.
+
+Visibility: a read at scope P returns memories whose ``scope_key`` is in
+``P.ancestor_keys()`` (exact membership). Ownership: updates and deletes touch only memories
+of P or of scopes below it. Every input is validated before anything is written.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from hippograph.errors import ConflictError, InvalidInputError, NotFoundError
+from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship, check_id, now
+from hippograph.scope import LEVEL_SEPARATOR, Scope
+from hippograph.store.connection import Neo4jConnection
+from hippograph.store.filters import NodeFilter
+from hippograph.store.mapping import (
+    edge_to_props,
+    layer_label,
+    node_to_props,
+    props_to_edge,
+    props_to_node,
+    scope_rows,
+)
+from hippograph.store.queries import StoreQuery as Q
+
+_IMMUTABLE = frozenset({"id", "layer", "scope_key", "created_at"})
+_NO_LIMIT = 2**62
+EXACT_SCAN_FALLBACK_WIDEN = 8
+
+
+@dataclass(frozen=True, slots=True)
+class VectorHit:
+    """One vector-search result: cosine mapped to [0, 1] as Neo4j's index reports it."""
+
+    id: str
+    score: float
+
+
+class GraphStore:
+    """Async graph + vector store over one Neo4j connection."""
+
+    def __init__(self, conn: Neo4jConnection, *, vector_fetch_k: int = 100) -> None:
+        self.conn = conn
+        self.vector_fetch_k = vector_fetch_k
+        self._known_scopes: set[str] = set()
+
+    # -- scopes --------------------------------------------------------------------------
+    async def ensure_scope(self, scope: Scope) -> None:
+        """Create the Scope nodes of ``scope`` and its ancestors (cached per process)."""
+        if scope.key in self._known_scopes:
+            return
+        await self.conn.write(Q.UPSERT_SCOPES, scopes=scope_rows(scope))
+        self._known_scopes.update(scope.ancestor_keys())
+
+    # -- nodes ---------------------------------------------------------------------------
+    async def add_node(self, scope: Scope, node: MemoryNode) -> MemoryNode:
+        return (await self.add_nodes(scope, [node]))[0]
+
+    async def add_nodes(self, scope: Scope, nodes: Sequence[MemoryNode]) -> list[MemoryNode]:
+        """Write memories into ``scope`` in one transaction. Idempotent by id: writing an id
+        that already exists in this scope keeps the stored memory; an id used in another
+        scope raises ConflictError and writes nothing."""
+        if not nodes:
+            return []
+        rows = []
+        stored = []
+        for node in nodes:
+            node = node.model_copy(update={"scope_key": scope.key})
+            stored.append(node)
+            rows.append({"id": node.id, "layer_label": layer_label(node.layer),
+                         "props": node_to_props(node, scope)})  # fmt: skip
+        await self.ensure_scope(scope)
+        token = uuid.uuid4().hex
+
+        async def work(tx: Any) -> list[dict[str, Any]]:
+            result = await tx.run(Q.UPSERT_NODES.text, scope_key=scope.key, rows=rows, tx_token=token)
+            records = [r.data() async for r in result]
+            foreign = [r["id"] for r in records if not r["ours"]]
+            if foreign:
+                raise ConflictError(f"ids already used in another scope: {foreign[:5]}")
+            return records
+
+        await self.conn.write_tx(work)
+        return stored
+
+    async def get_node(self, scope: Scope, node_id: str, *, with_embedding: bool = False) -> MemoryNode | None:
+        check_id(node_id, "node_id")
+        rows = await self.conn.read(Q.GET_NODE, id=node_id, visible=scope.ancestor_keys(),
+                                    with_embedding=with_embedding)  # fmt: skip
+        return props_to_node(rows[0]["m"]) if rows else None
+
+    async def get_nodes(self, scope: Scope, ids: Sequence[str], *, with_embedding: bool = False) -> list[MemoryNode]:
+        for i, node_id in enumerate(ids):
+            check_id(node_id, f"ids[{i}]")
+        rows = await self.conn.read(Q.GET_NODES, ids=list(ids), visible=scope.ancestor_keys(),
+                                    with_embedding=with_embedding)  # fmt: skip
+        return [props_to_node(r["m"]) for r in rows]
+
+    async def update_node(self, scope: Scope, node_id: str, updates: dict[str, Any]) -> MemoryNode:
+        """Partial update of an owned memory; fields are validated against MemoryNode."""
+        check_id(node_id, "node_id")
+        bad = sorted(set(updates) & _IMMUTABLE)
+        if bad:
+            raise InvalidInputError(f"updates.{bad[0]}", "cannot be changed after creation")
+        unknown = sorted(set(updates) - set(MemoryNode.model_fields))
+        if unknown:
+            raise InvalidInputError(f"updates.{unknown[0]}", "is not a memory field")
+        current = await self.get_node(scope, node_id)
+        if current is None:
+            raise NotFoundError(f"memory {node_id} is not visible from {scope.key}")
+        try:
+            merged = MemoryNode.model_validate({**current.model_dump(), **updates, "updated_at": now()})
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            raise InvalidInputError(f"updates.{err['loc'][0]}", err["msg"]) from None
+        props = node_to_props(merged, Scope.parse(current.scope_key))
+        changed = {k: v for k, v in props.items() if k in updates or k in ("updated_at", "search_text")}
+        for key in updates:  # explicit None clears a property
+            changed.setdefault(key, None)
+        rows = await self.conn.write(Q.UPDATE_NODE, id=node_id, props=changed, **_owned(scope))
+        if not rows:
+            raise NotFoundError(f"memory {node_id} is not owned by {scope.key} (it may be an ancestor's)")
+        return props_to_node(rows[0]["m"])
+
+    async def delete_node(self, scope: Scope, node_id: str, cascade: bool = False) -> bool:
+        """Delete an owned memory. Without ``cascade`` a memory with edges raises ConflictError."""
+        check_id(node_id, "node_id")
+        rows = await self.conn.write(Q.DELETE_NODE, id=node_id, cascade=cascade, **_owned(scope))
+        if not rows:
+            return False
+        if not rows[0]["deleted"]:
+            raise ConflictError(f"memory {node_id} has {rows[0]['edges']} edges; pass cascade=True")
+        return True
+
+    async def query_nodes(self, scope: Scope, filters: NodeFilter | dict[str, Any] | None = None,
+                          limit: int | None = 50, *, with_embedding: bool = False) -> list[MemoryNode]:  # fmt: skip
+        """What ``scope`` may see: its own memories and its ancestors'."""
+        params = NodeFilter.parse(filters).params()
+        rows = await self.conn.read(Q.SEARCH_NODES, visible=scope.ancestor_keys(), limit=_limit(limit),
+                                    with_embedding=with_embedding, **params)  # fmt: skip
+        return [props_to_node(r["m"]) for r in rows]
+
+    async def query_subtree(self, scope: Scope, filters: NodeFilter | dict[str, Any] | None = None,
+                            limit: int | None = None, *, with_embedding: bool = False) -> list[MemoryNode]:  # fmt: skip
+        """The descendant read: memories of ``scope`` and every scope below it."""
+        params = NodeFilter.parse(filters).params()
+        rows = await self.conn.read(Q.SEARCH_SUBTREE_NODES, scope_key=scope.key, limit=_limit(limit),
+                                    with_embedding=with_embedding, **params)  # fmt: skip
+        return [props_to_node(r["m"]) for r in rows]
+
+    async def delete_subtree(self, scope: Scope) -> int:
+        """Erase ``scope`` and everything below it in one statement; return the memory count."""
+        rows = await self.conn.write(Q.DELETE_SUBTREE, scope_key=scope.key)
+        prefix = scope.key + LEVEL_SEPARATOR
+        self._known_scopes = {k for k in self._known_scopes if k != scope.key and not k.startswith(prefix)}
+        return int(rows[0]["deleted"]) if rows else 0
+
+    # -- edges ---------------------------------------------------------------------------
+    async def add_edge(self, scope: Scope, edge: MemoryEdge) -> MemoryEdge:
+        """Create the edge unless (scope, source, target, relationship) exists; return it."""
+        return (await self._merge_edges(scope, [edge], increment=0.0))[0]
+
+    async def upsert_edge(self, scope: Scope, edge: MemoryEdge) -> MemoryEdge:
+        """Insert, or add 1 to the weight of the existing edge (its id is kept)."""
+        return (await self._merge_edges(scope, [edge], increment=1.0))[0]
+
+    async def upsert_edges(self, scope: Scope, edges: Sequence[MemoryEdge], *, increment: float = 1.0) -> list[MemoryEdge]:
+        return await self._merge_edges(scope, edges, increment=increment)
+
+    async def link(self, scope: Scope, source: str, target: str, relationship: Relationship | str,
+                   **fields: Any) -> MemoryEdge:  # fmt: skip
+        edge = MemoryEdge(source=source, target=target, relationship=Relationship.parse(relationship), **fields)
+        return await self.upsert_edge(scope, edge)
+
+    async def _merge_edges(self, scope: Scope, edges: Sequence[MemoryEdge], *, increment: float) -> list[MemoryEdge]:
+        if not edges:
+            return []
+        await self.ensure_scope(scope)
+        rows = [{"source": e.source, "target": e.target, "relationship": e.relationship.value,
+                 "props": {**edge_to_props(e), "scope_key": scope.key}} for e in edges]  # fmt: skip
+        records = await self.conn.write(Q.UPSERT_EDGES, rows=rows, visible=scope.ancestor_keys(),
+                                        scope_key=scope.key, increment=increment)  # fmt: skip
+        if len(records) < len(edges):
+            found = {(r["r"]["source"], r["r"]["target"]) for r in records}
+            missing = [(e.source, e.target) for e in edges if (e.source, e.target) not in found]
+            raise NotFoundError(f"edge ends not visible from {scope.key}: {missing[:5]}")
+        return [props_to_edge(r["r"]) for r in records]
+
+    async def delete_edge(self, scope: Scope, edge_id: str) -> bool:
+        check_id(edge_id, "edge_id")
+        rows = await self.conn.write(Q.DELETE_EDGE, id=edge_id, visible=scope.ancestor_keys(), scope_key=scope.key)
+        return bool(rows and rows[0]["deleted"])
+
+    async def get_neighbors(self, scope: Scope, node_id: str, relationship: Relationship | str | None = None,
+                            *, limit: int = 100, include_retracted: bool = False) -> list[tuple[MemoryNode, MemoryEdge]]:  # fmt: skip
+        check_id(node_id, "node_id")
+        rel = Relationship.parse(relationship).value if relationship is not None else None
+        rows = await self.conn.read(Q.GET_NEIGHBORS, id=node_id, visible=scope.ancestor_keys(),
+                                    relationship=rel, limit=limit, include_retracted=include_retracted)  # fmt: skip
+        return [(props_to_node(r["n"]), props_to_edge(r["r"])) for r in rows]
+
+    async def traverse(self, scope: Scope, start: str, max_depth: int) -> list[MemoryNode]:
+        """Breadth-first from ``start`` over visible memories, up to ``max_depth`` hops."""
+        check_id(start, "start")
+        if not 0 <= max_depth <= 10:
+            raise InvalidInputError("max_depth", "must be between 0 and 10")
+        seen = {start}
+        frontier = [start]
+        found: list[MemoryNode] = []
+        for _ in range(max_depth):
+            if not frontier:
+                break
+            rows = await self.conn.read(Q.GET_FRONTIER, frontier=frontier, seen=list(seen),
+                                        visible=scope.ancestor_keys())  # fmt: skip
+            step = [props_to_node(r["n"]) for r in rows]
+            found.extend(step)
+            frontier = [n.id for n in step]
+            seen.update(frontier)
+        return found
+
+    async def query_edges(self, scope: Scope, filters: dict[str, Any] | None = None,
+                          limit: int = 50, offset: int = 0) -> list[MemoryEdge]:  # fmt: skip
+        filters = dict(filters or {})
+        rel = filters.pop("relationship", None)
+        if filters:
+            raise InvalidInputError(f"filters.{next(iter(filters))}", "unknown edge filter (supported: relationship)")
+        if limit < 0 or offset < 0:
+            raise InvalidInputError("limit", "limit and offset must be ≥ 0")
+        relationship = Relationship.parse(rel).value if rel is not None else None
+        rows = await self.conn.read(Q.SEARCH_EDGES, visible=scope.ancestor_keys(), relationship=relationship,
+                                    limit=limit, offset=offset)  # fmt: skip
+        return [props_to_edge(r["r"]) for r in rows]
+
+    # -- vectors -------------------------------------------------------------------------
+    async def add_vectors(self, scope: Scope, ids: Sequence[str], embeddings: Sequence[Sequence[float]],
+                          metadatas: Sequence[dict[str, Any]] | None = None,
+                          documents: Sequence[str] | None = None, *, layer: Layer = Layer.SEMANTIC) -> None:  # fmt: skip
+        """Set embeddings on memories of ``scope``; create missing ones as ``layer`` memories."""
+        if len(ids) != len(embeddings):
+            raise InvalidInputError("embeddings", "must have one vector per id")
+        metadatas = metadatas or [{} for _ in ids]
+        documents = documents or ["" for _ in ids]
+        if not len(metadatas) == len(documents) == len(ids):
+            raise InvalidInputError("metadatas", "metadatas and documents must match ids")
+        rows = []
+        for i, (node_id, vec, meta, doc) in enumerate(zip(ids, embeddings, metadatas, documents, strict=True)):
+            try:
+                node = MemoryNode(id=node_id, layer=layer, content=doc, properties=dict(meta),
+                                  embedding=[float(x) for x in vec], label=str(meta.get("label", doc[:100])))  # fmt: skip
+            except ValidationError as exc:
+                err = exc.errors()[0]
+                raise InvalidInputError(f"vectors[{i}].{err['loc'][0]}", err["msg"]) from None
+            rows.append({"id": node.id, "layer_label": layer_label(layer), "props": node_to_props(node, scope)})
+        await self.ensure_scope(scope)
+        records = await self.conn.write(Q.UPSERT_VECTORS, scope_key=scope.key, rows=rows)
+        foreign = [r["id"] for r in records if not r["ours"]]
+        if foreign:
+            raise ConflictError(f"ids belong to another scope and were left unchanged: {foreign[:5]}")
+
+    async def search_vectors(self, scope: Scope, vector: Sequence[float], top_k: int = 5,
+                             *, layers: Sequence[Layer] | None = None) -> list[VectorHit]:  # fmt: skip
+        """Top-k by cosine among the memories ``scope`` may see, correct under the scope filter:
+        the index's answer is used only when it yields ``top_k`` visible hits; otherwise an
+        exact scan over the visible memories answers (a small scope in a big database)."""
+        if top_k <= 0:
+            return []
+        params = {"vector": [float(x) for x in vector], "visible": scope.ancestor_keys(),
+                  "layers": [layer.value for layer in layers] if layers else None, "k": top_k}  # fmt: skip
+        fetch = max(self.vector_fetch_k, 4 * top_k)
+        for widen in (1, EXACT_SCAN_FALLBACK_WIDEN):
+            rows = await self.conn.read(Q.SEARCH_VECTOR_INDEX, fetch_k=fetch * widen, **params)
+            if len(rows) >= top_k:
+                return [VectorHit(r["id"], float(r["score"])) for r in rows]
+        rows = await self.conn.read(Q.SEARCH_VECTOR_EXACT, **params)
+        return [VectorHit(r["id"], float(r["score"])) for r in rows]
+
+    async def delete_vectors(self, scope: Scope, ids: Sequence[str]) -> int:
+        for i, node_id in enumerate(ids):
+            check_id(node_id, f"ids[{i}]")
+        rows = await self.conn.write(Q.DELETE_VECTORS, ids=list(ids), scope_key=scope.key)
+        return int(rows[0]["removed"]) if rows else 0
+
+    async def count_vectors(self, scope: Scope) -> int:
+        rows = await self.conn.read(Q.GET_VECTOR_COUNT, visible=scope.ancestor_keys())
+        return int(rows[0]["count"])
+
+    async def delete_subtree_vectors(self, scope: Scope) -> int:
+        rows = await self.conn.write(Q.DELETE_SUBTREE_VECTORS, scope_key=scope.key)
+        return int(rows[0]["removed"]) if rows else 0
+
+
+def _owned(scope: Scope) -> dict[str, str]:
+    return {"scope_key": scope.key, "subtree_prefix": scope.key + LEVEL_SEPARATOR}
+
+
+def _limit(limit: int | None) -> int:
+    if limit is None:
+        return _NO_LIMIT
+    if limit < 0:
+        raise InvalidInputError("limit", "must be ≥ 0")
+    return limit

@@ -1,0 +1,277 @@
+"""A local Neo4j without Docker: the embedded Community DBMS of ``launcher/`` (pom + one
+class), built once with Maven into a cache folder and run as a managed background process.
+
+State lives in the data folder: ``password`` (generated, 0600), ``neo4j.pid``, ``neo4j.json``
+(uri, port, pid), ``neo4j.log`` and the database under ``home/``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from importlib.resources import as_file, files
+from pathlib import Path
+
+from hippograph.errors import ConfigurationError, StoreUnavailableError
+
+READY_LINE = "HIPPOGRAPH_NEO4J_READY"
+MAIN_CLASS = "io.hippograph.launcher.Launcher"
+JVM_FLAGS = (
+    "--add-opens=java.base/java.nio=ALL-UNNAMED",
+    "--add-opens=java.base/java.io=ALL-UNNAMED",
+    "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+    "-Dio.netty.tryReflectionSetAccessible=true",
+    "-XX:+UseG1GC",
+    "-XX:+ExitOnOutOfMemoryError",
+)
+
+
+def default_cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "hippograph"
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((host, 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass(frozen=True)
+class ServerStatus:
+    running: bool
+    ready: bool
+    pid: int | None
+    uri: str | None
+    data_dir: Path
+    log_file: Path
+
+    def describe(self) -> str:
+        if not self.running:
+            return f"stopped (data in {self.data_dir})"
+        state = "ready" if self.ready else "starting"
+        return f"{state} at {self.uri} (pid {self.pid}, data in {self.data_dir})"
+
+
+class LocalNeo4j:
+    """Build, start, stop and inspect the local Neo4j of one data folder."""
+
+    def __init__(
+        self,
+        data_dir: Path | str,
+        *,
+        port: int | None = None,
+        host: str = "127.0.0.1",
+        heap: str = "1g",
+        pagecache_mb: int = 256,
+        tx_max_mb: int = 512,
+        cache_dir: Path | None = None,
+    ) -> None:
+        self.data_dir = Path(data_dir).expanduser().resolve()
+        self.host = host
+        self.port = port
+        self.heap = heap
+        self.pagecache_mb = pagecache_mb
+        self.tx_max_mb = tx_max_mb
+        self.cache_dir = cache_dir or default_cache_dir()
+
+    # -- files ---------------------------------------------------------------------------
+    @property
+    def pid_file(self) -> Path:
+        return self.data_dir / "neo4j.pid"
+
+    @property
+    def state_file(self) -> Path:
+        return self.data_dir / "neo4j.json"
+
+    @property
+    def log_file(self) -> Path:
+        return self.data_dir / "neo4j.log"
+
+    @property
+    def password_file(self) -> Path:
+        return self.data_dir / "password"
+
+    def password(self) -> str:
+        """The generated password of this data folder (created on first use)."""
+        if not self.password_file.exists():
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.password_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w") as fh:
+                fh.write(secrets.token_urlsafe(24))
+        return self.password_file.read_text().strip()
+
+    # -- build ---------------------------------------------------------------------------
+    def build(self, *, quiet: bool = True) -> Path:
+        """Build the launcher once (cached by a hash of its sources); return its folder."""
+        source = files("hippograph").joinpath("store", "launcher")
+        with as_file(source) as src:
+            src_path = Path(src)
+            digest = _tree_digest(src_path)
+            target = self.cache_dir / f"launcher-{digest}"
+            if (target / "target" / "lib").is_dir() and (target / "target" / "classes").is_dir():
+                return target
+            mvn = shutil.which("mvn")
+            if mvn is None:
+                raise ConfigurationError(
+                    "Maven (mvn) is needed once to build the local Neo4j launcher: "
+                    "install it (e.g. `apt-get install maven`) or set HIPPOGRAPH_NEO4J_URI"
+                )
+            _java()  # fail early with a clear message
+            tmp = target.with_name(target.name + f".tmp{os.getpid()}")
+            shutil.rmtree(tmp, ignore_errors=True)
+            shutil.copytree(src_path, tmp, ignore=shutil.ignore_patterns("target"))
+            cmd = [mvn, "-B", "package", "-DskipTests"] + (["-q"] if quiet else [])
+            proc = subprocess.run(cmd, cwd=tmp, capture_output=quiet, text=True, check=False)
+            if proc.returncode != 0:
+                tail = (proc.stdout or "")[-3000:] + (proc.stderr or "")[-2000:]
+                raise ConfigurationError(f"building the Neo4j launcher failed:\n{tail}")
+            if target.exists():  # another process won the race
+                shutil.rmtree(tmp, ignore_errors=True)
+            else:
+                tmp.rename(target)
+            return target
+
+    # -- lifecycle -----------------------------------------------------------------------
+    def status(self) -> ServerStatus:
+        state = self._read_state()
+        pid = state.get("pid") if state else None
+        running = pid is not None and _alive(pid)
+        uri = state.get("uri") if state else None
+        ready = running and uri is not None and _bolt_answers(self.host, int(state["port"]))
+        return ServerStatus(running, ready, pid if running else None, uri, self.data_dir, self.log_file)
+
+    def start(self, *, timeout: float = 180.0) -> ServerStatus:
+        """Start (building first if needed) and wait until Bolt answers. Idempotent."""
+        current = self.status()
+        if current.running:
+            if not current.ready:
+                self._wait_ready(current.pid or 0, int(self._read_state()["port"]), timeout)
+            return self.status()
+        build_dir = self.build()
+        port = self.port or free_port(self.host)
+        password = self.password()
+        home = self.data_dir / "home"
+        home.mkdir(parents=True, exist_ok=True)
+        classpath = os.pathsep.join(
+            [str(build_dir / "target" / "classes"), str(build_dir / "target" / "lib" / "*")]
+        )
+        cmd = [
+            _java(), f"-Xms{self.heap}", f"-Xmx{self.heap}", *JVM_FLAGS, "-cp", classpath,
+            MAIN_CLASS, "--home", str(home), "--host", self.host, "--port", str(port),
+            "--password-file", str(self.password_file),
+            "--pagecache", str(self.pagecache_mb << 20), "--tx-max", str(self.tx_max_mb << 20),
+        ]  # fmt: skip
+        log = open(self.log_file, "ab")  # noqa: SIM115 — handed to the child process
+        try:
+            proc = subprocess.Popen(
+                cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                start_new_session=True, cwd=self.data_dir,
+            )  # fmt: skip
+        finally:
+            log.close()
+        uri = f"bolt://{self.host}:{port}"
+        self.pid_file.write_text(str(proc.pid))
+        self.state_file.write_text(json.dumps({"pid": proc.pid, "port": port, "uri": uri}))
+        self._wait_ready(proc.pid, port, timeout)
+        return self.status()
+
+    def stop(self, *, timeout: float = 60.0) -> bool:
+        """SIGTERM, wait for a clean shutdown, SIGKILL after ``timeout``. True if it was running."""
+        state = self._read_state()
+        pid = state.get("pid") if state else None
+        was_running = pid is not None and _alive(pid)
+        if was_running and pid is not None:
+            os.kill(pid, signal.SIGTERM)
+            deadline = time.monotonic() + timeout
+            while _alive(pid) and time.monotonic() < deadline:
+                time.sleep(0.2)
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+                while _alive(pid):
+                    time.sleep(0.1)
+        for f in (self.pid_file, self.state_file):
+            f.unlink(missing_ok=True)
+        return was_running
+
+    def uri(self) -> str:
+        state = self._read_state()
+        if not state:
+            raise StoreUnavailableError(f"(local, {self.data_dir})", "the local Neo4j is not running")
+        return str(state["uri"])
+
+    def _wait_ready(self, pid: int, port: int, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if not _alive(pid):
+                raise StoreUnavailableError(
+                    f"bolt://{self.host}:{port}",
+                    f"the local Neo4j exited during start-up; last log lines:\n{self._log_tail()}",
+                )
+            if READY_LINE in self._log_tail(200) and _bolt_answers(self.host, port):
+                return
+            time.sleep(0.25)
+        raise StoreUnavailableError(
+            f"bolt://{self.host}:{port}", f"not ready after {timeout:.0f}s; see {self.log_file}"
+        )
+
+    def _log_tail(self, lines: int = 30) -> str:
+        try:
+            text = self.log_file.read_text(errors="replace")
+        except FileNotFoundError:
+            return ""
+        return "\n".join(text.splitlines()[-lines:])
+
+    def _read_state(self) -> dict[str, object] | None:
+        try:
+            data = json.loads(self.state_file.read_text())
+        except (FileNotFoundError, json.JSONDecodeError):
+            return None
+        return data if isinstance(data, dict) else None
+
+
+def _java() -> str:
+    home = os.environ.get("JAVA_HOME")
+    candidate = str(Path(home) / "bin" / "java") if home else shutil.which("java")
+    if not candidate or not Path(candidate).exists():
+        raise ConfigurationError("Java 17+ is needed for the local Neo4j: install a JDK or set JAVA_HOME")
+    return candidate
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:  # a zombie child counts as gone
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().split(") ")[-1][:1] != "Z"
+    except OSError:
+        return sys.platform != "linux"
+
+
+def _bolt_answers(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+def _tree_digest(root: Path) -> str:
+    h = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and "target" not in p.parts):
+        h.update(str(path.relative_to(root)).encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:12]

@@ -1,0 +1,62 @@
+"""Small explicit mappings between graph records and domain models."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hippograph.models import Layer, MemoryEdge, MemoryNode
+from hippograph.scope import Scope
+
+_JSON_FIELDS = ("properties", "retraction")
+_INTERNAL = ("scope_depth", "search_text")
+
+
+def node_to_props(node: MemoryNode, scope: Scope) -> dict[str, Any]:
+    """A flat property map for Neo4j: JSON-encoded maps, scope fields, fulltext text."""
+    data = node.model_dump(mode="json")
+    for key in _JSON_FIELDS:
+        data[key] = json.dumps(data[key], sort_keys=True) if data[key] is not None else None
+    data["scope_key"] = scope.key
+    data["scope_depth"] = scope.depth
+    data["search_text"] = node.search_text
+    return {k: v for k, v in data.items() if v is not None}
+
+
+def props_to_node(props: dict[str, Any]) -> MemoryNode:
+    data = {k: v for k, v in props.items() if k not in _INTERNAL and not k.startswith("_")}
+    for key in _JSON_FIELDS:
+        if isinstance(data.get(key), str):
+            data[key] = json.loads(data[key])
+    return MemoryNode.model_validate(data)
+
+
+def edge_to_props(edge: MemoryEdge) -> dict[str, Any]:
+    data = edge.model_dump(mode="json", exclude={"source", "target", "relationship"})
+    return {k: v for k, v in data.items() if v is not None}
+
+
+def props_to_edge(props: dict[str, Any]) -> MemoryEdge:
+    return MemoryEdge.model_validate(props)
+
+
+def layer_label(layer: Layer) -> str:
+    return layer.label
+
+
+def scope_rows(scope: Scope) -> list[dict[str, Any]]:
+    """Root-first rows for ``upsert_scopes``."""
+    rows = []
+    for s in scope.ancestors():
+        parent = s.parent
+        rows.append(
+            {
+                "key": s.key,
+                "kind": s.kind,
+                "id": s.id,
+                "depth": s.depth,
+                "name": f"{s.kind}:{s.id}",
+                "parent_key": parent.key if parent else None,
+            }
+        )
+    return rows

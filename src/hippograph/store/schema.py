@@ -1,0 +1,54 @@
+"""Versioned, idempotent schema migrations.
+
+Each step is a list of DDL queries (all ``IF NOT EXISTS``). :func:`migrate` runs every step,
+waits for the indexes to come online and records the version on a ``HippographSchema`` node.
+Running it twice changes nothing the second time.
+"""
+
+from __future__ import annotations
+
+import time
+
+from hippograph.store.connection import Neo4jConnection
+from hippograph.store.queries import StoreQuery as Q
+
+SCHEMA_STEPS: tuple[tuple[int, tuple[Q, ...]], ...] = (
+    (
+        1,
+        (
+            Q.CREATE_CONSTRAINT_MEMORY_ID,
+            Q.CREATE_CONSTRAINT_SCOPE_KEY,
+            Q.CREATE_CONSTRAINT_SCHEMA_ID,
+            Q.CREATE_INDEX_MEMORY_SCOPE_KEY,
+            Q.CREATE_INDEX_MEMORY_SCOPE_LAYER,
+            Q.CREATE_INDEX_MEMORY_LAYER,
+            Q.CREATE_INDEX_MEMORY_CREATED_AT,
+            Q.CREATE_INDEX_MEMORY_UPDATED_AT,
+            Q.CREATE_INDEX_MEMORY_OCCURRED_AT,
+            Q.CREATE_INDEX_MEMORY_LABEL,
+            Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING,
+            Q.CREATE_FULLTEXT_INDEX_MEMORY_TEXT,
+        ),
+    ),
+)
+SCHEMA_VERSION = SCHEMA_STEPS[-1][0]
+
+
+async def schema_version(conn: Neo4jConnection) -> int | None:
+    rows = await conn.read(Q.GET_SCHEMA_VERSION)
+    value = rows[0]["version"] if rows else None
+    return int(value) if value is not None else None
+
+
+async def migrate(conn: Neo4jConnection, *, await_seconds: int = 300) -> int:
+    """Apply every schema step (idempotent), wait for indexes, record the version."""
+    steps = 0
+    for _version, queries in SCHEMA_STEPS:
+        for query in queries:
+            await conn.run_autocommit(query)
+            steps += 1
+    await conn.run_autocommit(Q.AWAIT_INDEXES, seconds=await_seconds)
+    current = await schema_version(conn)
+    if current != SCHEMA_VERSION:
+        await conn.write(Q.UPSERT_SCHEMA_VERSION, version=SCHEMA_VERSION, now=time.time(), steps=steps)
+    return SCHEMA_VERSION

@@ -1,0 +1,45 @@
+from __future__ import annotations
+
+import pytest
+
+from hippograph.errors import StoreUnavailableError
+from hippograph.store import SCHEMA_VERSION, Neo4jConnection, migrate, schema_version
+from hippograph.store.catalog import all_queries
+
+
+async def test_every_query_file_passes_explain(conn: Neo4jConnection) -> None:
+    async with conn.driver.session(database=conn.database) as session:
+        for query in all_queries():
+            result = await session.run("EXPLAIN " + query.text)
+            summary = await result.consume()
+            assert summary.plan is not None, query
+
+
+async def _schema_snapshot(conn: Neo4jConnection) -> tuple[list[tuple[str, str]], list[str]]:
+    async with conn.driver.session(database=conn.database) as session:
+        idx = await (await session.run("SHOW INDEXES YIELD name, state RETURN name, state ORDER BY name")).values()
+        cons = await (await session.run("SHOW CONSTRAINTS YIELD name RETURN name ORDER BY name")).values()
+    return [tuple(r) for r in idx], [r[0] for r in cons]
+
+
+async def test_migrations_are_idempotent(conn: Neo4jConnection) -> None:
+    before = await _schema_snapshot(conn)
+    assert await migrate(conn) == SCHEMA_VERSION
+    assert await migrate(conn) == SCHEMA_VERSION
+    assert await _schema_snapshot(conn) == before
+    assert await schema_version(conn) == SCHEMA_VERSION
+    names = {name for name, state in before[0]}
+    assert {"memory_embedding", "memory_text", "memory_scope_key"} <= names
+    assert all(state == "ONLINE" for _, state in before[0])
+
+
+async def test_unreachable_database_gives_one_clear_error() -> None:
+    with pytest.raises(StoreUnavailableError) as err:
+        await Neo4jConnection.connect("bolt://127.0.0.1:1", password="whatever1", timeout=2)
+    assert "bolt://127.0.0.1:1" in str(err.value)
+
+
+async def test_wrong_password_is_reported_as_such(neo4j_server: tuple[str, str]) -> None:
+    uri, _ = neo4j_server
+    with pytest.raises(StoreUnavailableError, match="authentication"):
+        await Neo4jConnection.connect(uri, password="not-the-password")
