@@ -112,6 +112,7 @@ class MemoryNode(BaseModel):
     occurred_at: float | None = None
     access_count: int = Field(default=0, ge=0)
     spreading_access_count: int = Field(default=0, ge=0)
+    last_accessed_at: float | None = None
     importance: Importance = 5.0
     durability: Durability = Durability.DURABLE
     ttl: float | None = Field(default=None, gt=0)
