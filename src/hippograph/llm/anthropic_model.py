@@ -24,7 +24,7 @@ from hippograph.llm.types import ModelRequest, ModelResponse
 
 log = logging.getLogger(__name__)
 
-DEFAULT_MODEL = "claude-sonnet-4-5"
+DEFAULT_MODEL = "claude-sonnet-4-6"
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 DEFAULT_TIMEOUT = 120.0
 RETRYABLE_STATUS = frozenset({429, 529})

@@ -153,9 +153,7 @@ class ScriptedModel:
             return _as_reply(self._function(request))
         if self._served >= len(self._replies):
             if not self._cycle or not self._replies:
-                raise ModelError(
-                    f"ScriptedModel has no reply left ({len(self._replies)} scripted)"
-                )
+                raise ModelError(f"ScriptedModel has no reply left ({len(self._replies)} scripted)")
             self._served = 0
         reply = self._replies[self._served]
         self._served += 1
@@ -177,8 +175,10 @@ def _estimate_usage(request: ModelRequest, reply: ScriptedReply) -> TokenUsage:
     prompt = (request.system.text if request.system else "") + "".join(
         m.model_dump_json() for m in request.messages
     )
-    out = len(reply.text) + len(reply.thinking or "") + sum(
-        len(json.dumps(c.input)) for c in reply.tool_calls
+    out = (
+        len(reply.text)
+        + len(reply.thinking or "")
+        + sum(len(json.dumps(c.input)) for c in reply.tool_calls)
     )
     return TokenUsage(
         input_tokens=max(1, len(prompt) // CHARS_PER_TOKEN),
