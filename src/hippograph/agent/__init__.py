@@ -1,0 +1,1 @@
+"""The agent turn: triage, hydrate, model, fabrication check, extraction, consolidation."""

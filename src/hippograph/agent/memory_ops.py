@@ -1,0 +1,131 @@
+"""The memory operations a model may ask for in its MEMORY_EXTRACT block.
+
+One pydantic model per op, told apart by ``op``; each op belongs to one layer:
+
+    upsert_node    → semantic     a fact or entity (label, content, properties, links)
+    create_event   → episodic     something that happened
+    set_trigger    → prospective  a condition to watch and the task to do then
+    register_skill → procedural   a how-to (a draft unless auto-approve is configured)
+    retract_node   → (any)        soft-delete a memory by id, with a reason
+
+Unknown keys are ignored (models add them); known keys are validated strictly.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, field_validator
+
+from hippograph.models import MAX_LABEL, MAX_TEXT, Importance, Layer, Relationship, check_id
+
+MAX_STEPS = 50
+MAX_RELATIONSHIPS = 20
+
+
+class _Op(BaseModel):
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
+
+    layer: ClassVar[Layer | None] = None
+
+
+class RelationshipSpec(BaseModel):
+    """A link from the upserted node to another memory, named by label or id."""
+
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
+
+    target: str = Field(min_length=1, max_length=MAX_LABEL)
+    type: Relationship = Relationship.RELATES_TO
+    weight: float = Field(default=1.0, gt=0, le=10)
+
+    @field_validator("type", mode="before")
+    @classmethod
+    def _type(cls, value: Any) -> Relationship:
+        if isinstance(value, str):
+            value = value.strip().upper()
+        return Relationship.parse(value, "type")
+
+
+class UpsertNode(_Op):
+    """A semantic fact or entity; merged with an existing one of the same label."""
+
+    layer: ClassVar[Layer | None] = Layer.SEMANTIC
+
+    op: Literal["upsert_node"]
+    label: str = Field(min_length=1, max_length=MAX_LABEL)
+    content: str = Field(default="", max_length=MAX_TEXT)
+    properties: dict[str, JsonValue] = Field(default_factory=dict)
+    importance: Importance = 5.0
+    relationships: list[RelationshipSpec] = Field(
+        default_factory=list, max_length=MAX_RELATIONSHIPS
+    )
+
+
+class CreateEvent(_Op):
+    """An episodic event; ``mentions`` names facts (labels) it is about."""
+
+    layer: ClassVar[Layer | None] = Layer.EPISODIC
+
+    op: Literal["create_event"]
+    content: str = Field(min_length=1, max_length=MAX_TEXT)
+    label: str = Field(default="", max_length=MAX_LABEL)
+    occurred_at: float | None = None
+    importance: Importance = 5.0
+    properties: dict[str, JsonValue] = Field(default_factory=dict)
+    mentions: list[str] = Field(default_factory=list, max_length=MAX_RELATIONSHIPS)
+
+
+class SetTrigger(_Op):
+    """A prospective memory: when ``condition`` holds, do ``task``."""
+
+    layer: ClassVar[Layer | None] = Layer.PROSPECTIVE
+
+    op: Literal["set_trigger"]
+    condition: str = Field(min_length=1, max_length=MAX_TEXT)
+    task: str = Field(min_length=1, max_length=MAX_TEXT)
+    due_at: float | None = None
+    importance: Importance = 5.0
+
+
+class RegisterSkill(_Op):
+    """A procedural skill: ordered steps and the context it applies in."""
+
+    layer: ClassVar[Layer | None] = Layer.PROCEDURAL
+
+    op: Literal["register_skill"]
+    name: str = Field(min_length=1, max_length=MAX_LABEL)
+    steps: list[Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]] = Field(
+        min_length=1, max_length=MAX_STEPS
+    )
+    context: str = Field(default="", max_length=MAX_TEXT)
+    importance: Importance = 5.0
+
+
+class RetractNode(_Op):
+    """Soft-delete the memory ``id`` (it stays readable in audits)."""
+
+    op: Literal["retract_node"]
+    id: str
+    reason: str = Field(min_length=1, max_length=MAX_TEXT)
+
+    @field_validator("id")
+    @classmethod
+    def _id(cls, value: str) -> str:
+        return check_id(value)
+
+
+MemoryOp = Annotated[
+    UpsertNode | CreateEvent | SetTrigger | RegisterSkill | RetractNode,
+    Field(discriminator="op"),
+]
+"""Any memory operation, discriminated by ``op``."""
+
+OP_NAMES: tuple[str, ...] = (
+    "upsert_node",
+    "create_event",
+    "set_trigger",
+    "register_skill",
+    "retract_node",
+)
+
+MEMORY_OP_ADAPTER: TypeAdapter[MemoryOp] = TypeAdapter(MemoryOp)
