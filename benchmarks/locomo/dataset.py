@@ -1,0 +1,139 @@
+"""Load the LoCoMo JSON into turns and questions, with the evidence normalised.
+
+Evidence rules (data README): split each string on ``[;, ]``, read ``D:11:26`` as ``D11:26``
+and ``D30:05`` as ``D30:5``, drop ids that name no turn of the conversation. A question
+left with no evidence scores 1 on every metric (see ``metrics``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+DEFAULT_PATH = (
+    Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo" / "locomo-dev.json"
+)
+
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
+
+_SESSION_KEY = re.compile(r"^session_(\d+)$")
+_SPLIT = re.compile(r"[;, ]+")
+_ID = re.compile(r"^D:?(\d+):(\d+)$")
+
+
+@dataclass(frozen=True)
+class Turn:
+    conv_id: str
+    dia_id: str
+    session: int
+    index: int  # position inside the session, from 1
+    date_time: str  # the session's own string, e.g. "1:56 pm on 8 May, 2023"
+    speaker: str
+    text: str
+    caption: str | None
+
+    @property
+    def session_id(self) -> str:
+        return f"{self.conv_id}/S{self.session}"
+
+    @property
+    def full_text(self) -> str:
+        """The utterance plus, when the speaker shared an image, its caption."""
+        if self.caption:
+            return f"{self.text} [shared an image: {self.caption}]"
+        return self.text
+
+    @property
+    def date(self) -> datetime:
+        return parse_session_date(self.date_time)
+
+
+@dataclass(frozen=True)
+class Question:
+    conv_id: str
+    question: str
+    answer: str
+    category: int
+    evidence: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Conversation:
+    conv_id: str
+    speakers: tuple[str, str]
+    turns: tuple[Turn, ...]
+    questions: tuple[Question, ...]
+
+
+def parse_session_date(value: str) -> datetime:
+    """Parse LoCoMo's ``"1:56 pm on 8 May, 2023"``."""
+    return datetime.strptime(value.strip(), "%I:%M %p on %d %B, %Y")
+
+
+def normalise_evidence(raw: list[str], known: set[str] | frozenset[str]) -> tuple[str, ...]:
+    """Apply the README's rules; keep first-seen order, drop duplicates and unknown ids."""
+    out: list[str] = []
+    for item in raw:
+        for piece in _SPLIT.split(str(item)):
+            match = _ID.match(piece.strip())
+            if not match:
+                continue
+            dia_id = f"D{int(match.group(1))}:{int(match.group(2))}"
+            if dia_id in known and dia_id not in out:
+                out.append(dia_id)
+    return tuple(out)
+
+
+def load(path: str | Path = DEFAULT_PATH) -> list[Conversation]:
+    """Read every sample of the LoCoMo file."""
+    samples = json.loads(Path(path).read_text())
+    return [_conversation(sample) for sample in samples]
+
+
+def _conversation(sample: dict) -> Conversation:
+    conv = sample["conversation"]
+    conv_id = sample["sample_id"]
+    sessions = sorted(
+        int(m.group(1)) for key in conv if (m := _SESSION_KEY.match(key)) and conv[key]
+    )
+    turns: list[Turn] = []
+    for n in sessions:
+        date_time = conv[f"session_{n}_date_time"]
+        for i, raw in enumerate(conv[f"session_{n}"], start=1):
+            turns.append(
+                Turn(
+                    conv_id=conv_id,
+                    dia_id=raw["dia_id"],
+                    session=n,
+                    index=i,
+                    date_time=date_time,
+                    speaker=raw["speaker"],
+                    text=raw["text"],
+                    caption=raw.get("blip_caption") or None,
+                )
+            )
+    known = frozenset(t.dia_id for t in turns)
+    questions = tuple(
+        Question(
+            conv_id=conv_id,
+            question=qa["question"],
+            answer=str(qa.get("answer", qa.get("adversarial_answer", ""))),
+            category=int(qa["category"]),
+            evidence=normalise_evidence(qa.get("evidence", []), known),
+        )
+        for qa in sample["qa"]
+    )
+    return Conversation(
+        conv_id=conv_id,
+        speakers=(conv["speaker_a"], conv["speaker_b"]),
+        turns=tuple(turns),
+        questions=questions,
+    )
+
+
+def session_of(dia_id: str) -> int:
+    """``"D12:3"`` -> 12."""
+    return int(dia_id[1:].split(":", 1)[0])
