@@ -1,0 +1,255 @@
+"""The typed event stream of one agent turn: one async iterator, streamed by the API as is.
+
+Model events (:class:`MessageStart`, :class:`ThinkingDelta`, :class:`ThinkingSignature`,
+:class:`TextDelta`, :class:`ToolCallStart`, :class:`ToolCallDelta`, :class:`Usage`,
+:class:`MessageEnd`) are the provider's own classes, passed through unchanged; a turn
+that calls tools holds one MessageStart … MessageEnd run per model call. The turn adds
+its own events below. Every event has a ``type`` discriminator, so
+``AGENT_EVENT_ADAPTER.validate_json(line)`` reads any of them back.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter
+
+from hippograph.agent.extraction import ExtractionResult
+from hippograph.agent.fabrication import FabricationReport
+from hippograph.agent.memory_ops import MemoryOp
+from hippograph.agent.triage import IntentResult, ToolRouting, TriageMode
+from hippograph.llm.events import (
+    MessageEnd,
+    MessageStart,
+    TextDelta,
+    ThinkingDelta,
+    ThinkingSignature,
+    ToolCallDelta,
+    ToolCallStart,
+    Usage,
+)
+
+__all__ = [
+    "AGENT_EVENT_ADAPTER",
+    "ActivatedNode",
+    "Activation",
+    "ActivationPath",
+    "AgentEvent",
+    "ConsolidationScheduled",
+    "Error",
+    "FabricationDetected",
+    "FabricationFindingInfo",
+    "IntentClassified",
+    "InvalidOpInfo",
+    "MemoryExtracted",
+    "MessageEnd",
+    "MessageStart",
+    "TextDelta",
+    "ThinkingDelta",
+    "ThinkingSignature",
+    "ToolCallDelta",
+    "ToolCallStart",
+    "ToolResult",
+    "ToolRoutingDecision",
+    "Usage",
+]
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class ToolResult(_Event):
+    """The result of a tool the agent ran for the model."""
+
+    type: Literal["tool_result"] = "tool_result"
+    tool_use_id: str
+    name: str
+    content: str
+    is_error: bool = False
+
+
+class ActivatedNode(BaseModel):
+    """One memory reached by retrieval or spreading activation."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    score: float
+    layer: str | None = None
+    label: str | None = None
+    hop: int = Field(default=0, ge=0)
+    details: dict[str, JsonValue] = Field(default_factory=dict)
+
+
+class ActivationPath(BaseModel):
+    """An inference path: seed → … → node, with the relationship types between."""
+
+    model_config = ConfigDict(frozen=True)
+
+    node_ids: list[str]
+    relationships: list[str] = Field(default_factory=list)
+    score: float | None = None
+
+
+class Activation(_Event):
+    """What hydration activated; ``details`` carries anything the retrieval adds."""
+
+    type: Literal["activation"] = "activation"
+    nodes: list[ActivatedNode] = Field(default_factory=list)
+    paths: list[ActivationPath] = Field(default_factory=list)
+    details: dict[str, JsonValue] = Field(default_factory=dict)
+
+
+class InvalidOpInfo(BaseModel):
+    """A memory op that was skipped, and why."""
+
+    model_config = ConfigDict(frozen=True)
+
+    index: int
+    reason: str
+
+
+class MemoryExtracted(_Event):
+    """The reply's memory-ops block, validated; invalid ops are listed, not fatal."""
+
+    type: Literal["memory_extracted"] = "memory_extracted"
+    ops: list[MemoryOp] = Field(default_factory=list)
+    invalid: list[InvalidOpInfo] = Field(default_factory=list)
+    strategy: str | None = None
+    reason: str | None = None
+
+    @classmethod
+    def from_result(cls, result: ExtractionResult) -> MemoryExtracted:
+        """The event for an extraction result."""
+        return cls(
+            ops=list(result.ops),
+            invalid=[InvalidOpInfo(index=i.index, reason=i.reason) for i in result.invalid],
+            strategy=result.strategy.value if result.strategy else None,
+            reason=result.reason,
+        )
+
+
+class ConsolidationScheduled(_Event):
+    """Background consolidation of this turn was scheduled (the reply does not wait)."""
+
+    type: Literal["consolidation_scheduled"] = "consolidation_scheduled"
+    op_count: int = Field(ge=0)
+    quick_nap: bool = False
+    task_id: str | None = None
+
+
+class FabricationFindingInfo(BaseModel):
+    """One unsupported claim in the draft."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: str
+    text: str
+    confidence: float = Field(ge=0.0, le=1.0)
+
+
+class FabricationDetected(_Event):
+    """The fabrication check found unsupported claims; ``action`` says what was done."""
+
+    type: Literal["fabrication_detected"] = "fabrication_detected"
+    mode: str
+    action: Literal["observed", "revise", "refused"]
+    findings: list[FabricationFindingInfo]
+
+    @classmethod
+    def from_report(cls, report: FabricationReport) -> FabricationDetected | None:
+        """The event for a report; None when nothing was found (or the check is off)."""
+        if report.action == "none":
+            return None
+        findings = [
+            FabricationFindingInfo(kind=f.kind.value, text=f.text, confidence=f.confidence)
+            for f in report.findings
+        ]
+        return cls(mode=report.mode.value, action=report.action, findings=findings)
+
+
+class IntentClassified(_Event):
+    """The triage verdict and the scores behind it."""
+
+    type: Literal["intent_classified"] = "intent_classified"
+    verdict: str
+    mode: str
+    knowledge_score: float
+    action_score: float
+    matched: list[str] = Field(default_factory=list)
+
+    @classmethod
+    def from_result(cls, result: IntentResult, mode: TriageMode) -> IntentClassified:
+        """The event for a classifier verdict."""
+        return cls(
+            verdict=result.verdict.value,
+            mode=mode.value,
+            knowledge_score=result.knowledge_score,
+            action_score=result.action_score,
+            matched=[*result.matched_knowledge, *result.matched_action],
+        )
+
+
+class ToolRoutingDecision(_Event):
+    """Which tools triage kept and dropped (dropped ones are still sent under observe)."""
+
+    type: Literal["tool_routing_decision"] = "tool_routing_decision"
+    verdict: str | None
+    mode: str
+    kept: list[str]
+    dropped: list[str]
+
+    @classmethod
+    def from_routing(cls, routing: ToolRouting) -> ToolRoutingDecision:
+        """The event for a routing decision."""
+        return cls(
+            verdict=routing.verdict.value if routing.verdict else None,
+            mode=routing.mode.value,
+            kept=list(routing.kept),
+            dropped=list(routing.dropped),
+        )
+
+
+class Error(_Event):
+    """A stage failed; ``recoverable`` turns still deliver the reply."""
+
+    type: Literal["error"] = "error"
+    stage: str
+    error_type: str
+    message: str
+    recoverable: bool = True
+
+    @classmethod
+    def from_exception(cls, stage: str, exc: BaseException, *, recoverable: bool = True) -> Error:
+        """The event for an exception raised by ``stage`` (message cut to 500 chars)."""
+        return cls(
+            stage=stage,
+            error_type=type(exc).__name__,
+            message=str(exc)[:500],
+            recoverable=recoverable,
+        )
+
+
+AgentEvent = Annotated[
+    MessageStart
+    | ThinkingDelta
+    | ThinkingSignature
+    | TextDelta
+    | ToolCallStart
+    | ToolCallDelta
+    | ToolResult
+    | Usage
+    | Activation
+    | MemoryExtracted
+    | ConsolidationScheduled
+    | FabricationDetected
+    | IntentClassified
+    | ToolRoutingDecision
+    | MessageEnd
+    | Error,
+    Field(discriminator="type"),
+]
+"""Any event of an agent turn."""
+
+AGENT_EVENT_ADAPTER: TypeAdapter[AgentEvent] = TypeAdapter(AgentEvent)

@@ -1,0 +1,259 @@
+"""Fabrication check: claims in the draft reply that nothing the model saw supports.
+
+Looks for identifiers (UUIDs, long hex ids, short hex ids next to an action verb or an
+id-like key), ``key=value`` claims, and first-person action claims ("I ran / deployed /
+created X"), and keeps those that appear in no tool result, memory context or user
+message. Each finding has a kind and a confidence.
+
+Modes: ``off`` skips the check; ``observe`` reports; ``revise`` reports and gives the
+instructions for a second draft; ``refuse`` swaps the draft for a safe reply when a
+finding reaches ``refuse_min_confidence`` (default 0.8), and otherwise observes.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Literal
+
+DEFAULT_REFUSE_MIN_CONFIDENCE = 0.8
+DEFAULT_SAFE_REPLY = (
+    "I can't confirm that: my draft contained details (identifiers or actions) that no "
+    "tool result or memory supports, so I won't state them. Could you tell me what you "
+    "need, or let me check with the right tool?"
+)
+
+_ACTION_PAST = (
+    "ran|run|executed|deployed|created|made|sent|emailed|deleted|removed|updated|"
+    "restarted|rebooted|installed|uninstalled|launched|scheduled|booked|merged|pushed|"
+    "committed|uploaded|published|ordered|paid|transferred|called|cancell?ed|wrote|"
+    "saved|started|stopped|fixed|built|configured|submitted|opened|closed|reset|"
+    "migrated|rolled back|refunded|invited|archived|posted|filed|set up|generated"
+)
+_STEMS = {"ran": "run", "made": "make", "sent": "send", "paid": "pay", "wrote": "writ"}
+
+_UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", re.I)
+_LONG_HEX = re.compile(r"\b[0-9a-f]{16,}\b", re.I)
+_SHORT_HEX = re.compile(r"\b[0-9a-f]{6,15}\b", re.I)
+_KV = re.compile(
+    r"\b([A-Za-z_][\w.-]{0,40})\s*=\s*(\"[^\"\n]{1,80}\"|'[^'\n]{1,80}'|[^\s,;)]*[^\s,;).:!?])"
+)
+_ID_KEY = re.compile(
+    r"\b(id|ids|uuid|sha|hash|commit|ref|build|run|job|ticket|order|version|request|"
+    r"trace|transaction|txn|pr|issue|deploy(?:ment)?)\b\s*(?:#|no\.?|number|:|=)?\s*$",
+    re.I,
+)
+_VERB_NEAR = re.compile(rf"\b({_ACTION_PAST})\b", re.I)
+_VERB_CLAIM = re.compile(
+    rf"\b(?:I|I've|I have|we|we've|we have)\s+(?:just\s+|already\s+|successfully\s+|now\s+)?"
+    rf"({_ACTION_PAST})\b([^.!?,;:\n]{{0,80}})",
+    re.I,
+)
+_NEAR_CHARS = 40
+_OBJECT_WORD = re.compile(r"[\w.-]{3,}")
+_STOPWORDS = frozenset(
+    {"the", "and", "for", "with", "that", "this", "your", "you", "from", "into", "onto"}
+    | {"then", "them", "have", "has", "its", "it's", "all", "new", "now", "just", "also"}
+)
+
+
+class FabricationMode(StrEnum):
+    """What the check does with its findings."""
+
+    OFF = "off"
+    OBSERVE = "observe"
+    REVISE = "revise"
+    REFUSE = "refuse"
+
+
+class FindingKind(StrEnum):
+    """The kind of unsupported claim."""
+
+    UUID = "uuid"
+    HEX_ID = "hex_id"
+    SHORT_HEX_NEAR_VERB = "short_hex_near_verb"
+    SHORT_HEX_NEAR_KEY = "short_hex_near_key"
+    KV = "kv"
+    VERB_CLAIM = "verb_claim"
+
+
+@dataclass(frozen=True, slots=True)
+class FabricationFinding:
+    """One claim that nothing supports; ``start``/``end`` locate it in the draft."""
+
+    kind: FindingKind
+    text: str
+    confidence: float
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class FabricationReport:
+    """The outcome of one check.
+
+    Attributes:
+        reply: The reply to show: the draft, or the safe reply when refused.
+        action: ``none`` (nothing found or mode off), ``observed``, ``revise`` or ``refused``.
+        revision_instructions: For ``revise``: what a second draft must fix.
+    """
+
+    mode: FabricationMode
+    findings: list[FabricationFinding] = field(default_factory=list)
+    action: Literal["none", "observed", "revise", "refused"] = "none"
+    reply: str = ""
+    revision_instructions: str | None = None
+
+    @property
+    def max_confidence(self) -> float:
+        """The highest finding confidence, 0 when there are none."""
+        return max((f.confidence for f in self.findings), default=0.0)
+
+
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def find_unsupported_claims(
+    draft: str,
+    *,
+    tool_results: Sequence[str] = (),
+    memory_context: str = "",
+    user_message: str = "",
+) -> list[FabricationFinding]:
+    """Claims in ``draft`` that nothing the model was given supports.
+
+    Identifiers and ``key=value`` claims are looked up in the tool results, the memory
+    context and the user message. Action claims ("I deployed X") are looked up in the
+    tool results and memory only: the user asking for an action does not show it was
+    done. An action claim in a turn that called no tool at all is the most suspicious.
+    """
+    corpus = _fold("\n".join([*tool_results, memory_context, user_message]))
+    action_corpus = _fold("\n".join([*tool_results, memory_context]))
+    called = bool(tool_results)
+    findings: list[FabricationFinding] = []
+    taken: list[tuple[int, int]] = []
+
+    def add(kind: FindingKind, start: int, end: int, confidence: float) -> None:
+        if kind is not FindingKind.VERB_CLAIM:
+            if any(start < e and s < end for s, e in taken):
+                return
+            taken.append((start, end))
+        findings.append(FabricationFinding(kind, draft[start:end], confidence, start, end))
+
+    for m in _UUID.finditer(draft):
+        if not _supported_id(m.group(0), corpus):
+            add(FindingKind.UUID, m.start(), m.end(), 0.9)
+    for m in _LONG_HEX.finditer(draft):
+        if _is_id_like(m.group(0)) and not _supported_id(m.group(0), corpus):
+            add(FindingKind.HEX_ID, m.start(), m.end(), 0.85)
+    for m in _SHORT_HEX.finditer(draft):
+        token = m.group(0)
+        if not _is_id_like(token) or _supported_id(token, corpus):
+            continue
+        before = draft[max(0, m.start() - _NEAR_CHARS) : m.start()]
+        if _ID_KEY.search(before):
+            add(FindingKind.SHORT_HEX_NEAR_KEY, m.start(), m.end(), 0.75)
+        elif _VERB_NEAR.search(before):
+            add(FindingKind.SHORT_HEX_NEAR_VERB, m.start(), m.end(), 0.7)
+    for m in _KV.finditer(draft):
+        key, value = m.group(1), m.group(2).strip("\"'")
+        if _kv_supported(key, value, corpus):
+            continue
+        confidence = 0.8 if any(c.isdigit() for c in value) else 0.6
+        add(FindingKind.KV, m.start(), m.end(), confidence)
+    for m in _VERB_CLAIM.finditer(draft):
+        if not _claim_supported(m.group(1), m.group(2), action_corpus):
+            add(FindingKind.VERB_CLAIM, m.start(), m.end(), 0.7 if called else 0.85)
+    return sorted(findings, key=lambda f: f.start)
+
+
+def _is_id_like(token: str) -> bool:
+    return any(c.isdigit() for c in token) and any(c.isalpha() for c in token)
+
+
+def _supported_id(token: str, corpus: str) -> bool:
+    folded = _fold(token)
+    return folded in corpus or folded.replace("-", "") in corpus.replace("-", "")
+
+
+def _kv_supported(key: str, value: str, corpus: str) -> bool:
+    folded = _fold(value)
+    if not folded:
+        return True
+    return folded in corpus
+
+
+def _claim_supported(verb: str, obj: str, corpus: str) -> bool:
+    verb = _fold(verb)
+    stem = _STEMS.get(verb, verb[:-2] if verb.endswith("ed") else verb)
+    stem = stem[:-1] if stem.endswith("e") else stem
+    if stem[:4] not in corpus:
+        return False
+    words = [w for w in _OBJECT_WORD.findall(_fold(obj)) if w not in _STOPWORDS]
+    return not words or any(w in corpus for w in words)
+
+
+class FabricationChecker:
+    """Runs the check in a mode.
+
+    Args:
+        mode: off / observe / revise / refuse.
+        refuse_min_confidence: The confidence at which ``refuse`` swaps the draft.
+        safe_reply: The reply shown instead of a refused draft.
+    """
+
+    def __init__(
+        self,
+        mode: FabricationMode = FabricationMode.OFF,
+        *,
+        refuse_min_confidence: float = DEFAULT_REFUSE_MIN_CONFIDENCE,
+        safe_reply: str = DEFAULT_SAFE_REPLY,
+    ) -> None:
+        if not 0.0 <= refuse_min_confidence <= 1.0:
+            raise ValueError("refuse_min_confidence must be within [0, 1]")
+        self.mode = FabricationMode(mode)
+        self.refuse_min_confidence = refuse_min_confidence
+        self.safe_reply = safe_reply
+
+    def check(
+        self,
+        draft: str,
+        *,
+        tool_results: Sequence[str] = (),
+        memory_context: str = "",
+        user_message: str = "",
+    ) -> FabricationReport:
+        """Check one draft against what the model was given this turn."""
+        if self.mode is FabricationMode.OFF:
+            return FabricationReport(self.mode, reply=draft)
+        findings = find_unsupported_claims(
+            draft,
+            tool_results=tool_results,
+            memory_context=memory_context,
+            user_message=user_message,
+        )
+        if not findings:
+            return FabricationReport(self.mode, reply=draft)
+        if self.mode is FabricationMode.REVISE:
+            return FabricationReport(
+                self.mode, findings, "revise", draft, revision_instructions(findings)
+            )
+        top = max(f.confidence for f in findings)
+        if self.mode is FabricationMode.REFUSE and top >= self.refuse_min_confidence:
+            return FabricationReport(self.mode, findings, "refused", self.safe_reply)
+        return FabricationReport(self.mode, findings, "observed", draft)
+
+
+def revision_instructions(findings: Sequence[FabricationFinding]) -> str:
+    """A message asking the model to redraft without the unsupported claims."""
+    lines = [f"- {f.kind}: {f.text!r}" for f in findings]
+    return (
+        "Your draft states things that no tool result, memory or user message supports:\n"
+        + "\n".join(lines)
+        + "\nRewrite the reply without them. Do not invent identifiers or claim actions "
+        "you did not perform through a tool; say what you do not know instead."
+    )

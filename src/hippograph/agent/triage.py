@@ -1,0 +1,291 @@
+"""Triage: a deterministic intent classifier (no model call) and tool routing by verdict.
+
+The message is NFKC-normalised and case-folded, split into words, and scored: action
+verbs and knowledge verbs weigh 2, keywords 1; a leading imperative verb adds 1 to
+action, a question (``?``, a wh-word or an auxiliary first) adds 1.5 to knowledge. The
+higher score wins by at least ``margin``; otherwise (or with no signal) it is ambiguous.
+
+Modes: ``off`` does nothing; ``observe`` classifies and reports but changes nothing;
+``enforce`` acts on the verdict (fewer layers to hydrate, fewer tools to send).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from hippograph.llm.types import ToolSpec
+from hippograph.models import Layer
+
+
+class Intent(StrEnum):
+    """What the user wants: to know something, to get something done, or unclear."""
+
+    KNOWLEDGE = "knowledge"
+    ACTION = "action"
+    AMBIGUOUS = "ambiguous"
+
+
+class TriageMode(StrEnum):
+    """How much a verdict changes the turn."""
+
+    OFF = "off"
+    OBSERVE = "observe"
+    ENFORCE = "enforce"
+
+
+def _wordset(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+ACTION_VERBS: frozenset[str] = _wordset(
+    """
+    add append apply approve archive assign book build buy call cancel change charge close
+    commit configure create delete deploy disable download draft edit email enable execute
+    export fix generate import install invite kill launch log make merge migrate move notify
+    open order pay post publish purge push reboot record refund register reject release
+    reload remind remove rename reply reset restart restore revert rollback run save schedule
+    send set setup share ship start stop submit sync transfer trigger uninstall update
+    upgrade upload write
+    """
+)
+KNOWLEDGE_VERBS: frozenset[str] = _wordset(
+    """
+    compare define describe explain know learn mean recall remember summarize summarise
+    tell think understand wonder clarify elaborate
+    """
+)
+ACTION_KEYWORDS: frozenset[str] = _wordset(
+    """
+    asap now immediately ticket pr deployment server cluster pipeline job task reminder
+    meeting calendar invoice payment file branch database script cron
+    """
+) | frozenset({"go ahead", "right away", "for me", "set up", "roll back"})
+KNOWLEDGE_KEYWORDS: frozenset[str] = _wordset(
+    """
+    what who whom whose when where why which how fact facts history meaning definition
+    difference reason details info information status favorite favourite preference
+    """
+) | frozenset({"do you know", "do you remember", "tell me about"})
+QUESTION_STARTERS: frozenset[str] = _wordset(
+    """
+    what who whom whose when where why which how is are was were do does did can could
+    would should will has have had am
+    """
+)
+
+VERB_WEIGHT = 2.0
+KEYWORD_WEIGHT = 1.0
+IMPERATIVE_BONUS = 1.0
+QUESTION_BONUS = 1.5
+DEFAULT_MARGIN = 1.0
+DEFAULT_ALWAYS_INCLUDE_TOOLS: tuple[str, ...] = ("hydrate_context",)
+
+_WORD = re.compile(r"\w+(?:['\u2019]\w+)?")
+_POLITE_OPENERS = frozenset({"please", "kindly", "now", "then", "ok", "okay", "hey"})
+
+
+def normalize(text: str) -> str:
+    """NFKC-normalised, case-folded text with collapsed whitespace."""
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def words(text: str) -> list[str]:
+    """The words of already-normalised text."""
+    return _WORD.findall(text)
+
+
+@dataclass(frozen=True, slots=True)
+class IntentResult:
+    """A verdict with the evidence behind it."""
+
+    verdict: Intent
+    knowledge_score: float
+    action_score: float
+    matched_knowledge: tuple[str, ...] = ()
+    matched_action: tuple[str, ...] = ()
+
+
+class IntentClassifier:
+    """Deterministic verb + keyword intent classifier.
+
+    Args:
+        action_verbs, knowledge_verbs, action_keywords, knowledge_keywords: Word lists
+            (single words or phrases); they are normalised like the message.
+        margin: How far ahead the winning score must be; closer is ambiguous.
+    """
+
+    def __init__(
+        self,
+        *,
+        action_verbs: Iterable[str] = ACTION_VERBS,
+        knowledge_verbs: Iterable[str] = KNOWLEDGE_VERBS,
+        action_keywords: Iterable[str] = ACTION_KEYWORDS,
+        knowledge_keywords: Iterable[str] = KNOWLEDGE_KEYWORDS,
+        margin: float = DEFAULT_MARGIN,
+    ) -> None:
+        self._action_verbs = frozenset(normalize(w) for w in action_verbs)
+        self._knowledge_verbs = frozenset(normalize(w) for w in knowledge_verbs)
+        self._action_keywords = frozenset(normalize(w) for w in action_keywords)
+        self._knowledge_keywords = frozenset(normalize(w) for w in knowledge_keywords)
+        self._margin = margin
+
+    def classify(self, text: str) -> IntentResult:
+        """Classify one user message."""
+        normalized = normalize(text)
+        tokens = words(normalized)
+        if not tokens:
+            return IntentResult(Intent.AMBIGUOUS, 0.0, 0.0)
+        padded = f" {' '.join(tokens)} "
+        action_hits = _hits(tokens, padded, self._action_verbs)
+        knowledge_hits = _hits(tokens, padded, self._knowledge_verbs)
+        action_kw = _hits(tokens, padded, self._action_keywords)
+        knowledge_kw = _hits(tokens, padded, self._knowledge_keywords)
+        action = VERB_WEIGHT * len(action_hits) + KEYWORD_WEIGHT * len(action_kw)
+        knowledge = VERB_WEIGHT * len(knowledge_hits) + KEYWORD_WEIGHT * len(knowledge_kw)
+        first = next((t for t in tokens if t not in _POLITE_OPENERS), tokens[0])
+        if first in self._action_verbs:
+            action += IMPERATIVE_BONUS
+        if normalized.rstrip().endswith("?") or tokens[0] in QUESTION_STARTERS:
+            knowledge += QUESTION_BONUS
+        return IntentResult(
+            verdict=self._verdict(knowledge, action),
+            knowledge_score=knowledge,
+            action_score=action,
+            matched_knowledge=tuple(knowledge_hits + knowledge_kw),
+            matched_action=tuple(action_hits + action_kw),
+        )
+
+    def _verdict(self, knowledge: float, action: float) -> Intent:
+        if knowledge == action == 0:
+            return Intent.AMBIGUOUS
+        if action - knowledge >= self._margin:
+            return Intent.ACTION
+        if knowledge - action >= self._margin:
+            return Intent.KNOWLEDGE
+        return Intent.AMBIGUOUS
+
+
+def _hits(tokens: list[str], padded: str, vocabulary: frozenset[str]) -> list[str]:
+    token_set = set(tokens)
+    found = [w for w in vocabulary if (w in token_set if " " not in w else f" {w} " in padded)]
+    return sorted(found)
+
+
+def enabled_layers(verdict: Intent | None, mode: TriageMode) -> frozenset[Layer]:
+    """Layers to hydrate: all, except for an enforced action (working and prospective only)."""
+    if mode is TriageMode.ENFORCE and verdict is Intent.ACTION:
+        return frozenset({Layer.WORKING, Layer.PROSPECTIVE})
+    return frozenset(Layer)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolRouting:
+    """Which tools go to the model.
+
+    Attributes:
+        tools: The tools to send (all of them unless the mode is ``enforce``).
+        kept: Names the verdict keeps.
+        dropped: Names the verdict drops (sent anyway under ``observe``).
+    """
+
+    verdict: Intent | None
+    mode: TriageMode
+    tools: list[ToolSpec]
+    kept: tuple[str, ...] = ()
+    dropped: tuple[str, ...] = ()
+
+
+def route_tools(
+    tools: Sequence[ToolSpec],
+    verdict: Intent | None,
+    *,
+    mode: TriageMode = TriageMode.OFF,
+    tool_intents: Mapping[str, Intent] | None = None,
+    always_include: Iterable[str] = DEFAULT_ALWAYS_INCLUDE_TOOLS,
+    classifier: IntentClassifier | None = None,
+) -> ToolRouting:
+    """Narrow the tool list to the verdict.
+
+    A tool serves the intent given in ``tool_intents``, else the one its name and
+    description classify as; an ambiguous tool serves both. A knowledge verdict keeps
+    knowledge tools, an action verdict action tools, an ambiguous one everything.
+    Tools in ``always_include`` are kept whatever the verdict.
+    """
+    if mode is TriageMode.OFF or verdict is None:
+        return ToolRouting(verdict, mode, list(tools), tuple(t.name for t in tools))
+    pinned = set(always_include)
+    intents = dict(tool_intents or {})
+    judge = classifier or IntentClassifier()
+    kept: list[ToolSpec] = []
+    dropped: list[str] = []
+    for tool in tools:
+        serves = intents.get(tool.name) or _tool_intent(tool, judge)
+        if tool.name in pinned or _keeps(verdict, serves):
+            kept.append(tool)
+        else:
+            dropped.append(tool.name)
+    sent = kept if mode is TriageMode.ENFORCE else list(tools)
+    return ToolRouting(verdict, mode, sent, tuple(t.name for t in kept), tuple(dropped))
+
+
+def _tool_intent(tool: ToolSpec, classifier: IntentClassifier) -> Intent:
+    text = f"{tool.name.replace('_', ' ').replace('-', ' ')}. {tool.description}"
+    return classifier.classify(text).verdict
+
+
+def _keeps(verdict: Intent, serves: Intent) -> bool:
+    return verdict is Intent.AMBIGUOUS or serves is Intent.AMBIGUOUS or serves is verdict
+
+
+@dataclass(frozen=True, slots=True)
+class TriageConfig:
+    """Triage settings; the defaults (all off) change nothing, as in the reference."""
+
+    intent_mode: TriageMode = TriageMode.OFF
+    tool_routing_mode: TriageMode = TriageMode.OFF
+    always_include_tools: tuple[str, ...] = DEFAULT_ALWAYS_INCLUDE_TOOLS
+    tool_intents: Mapping[str, Intent] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class TriageDecision:
+    """The outcome of triage for one turn."""
+
+    intent: IntentResult | None
+    intent_mode: TriageMode
+    routing: ToolRouting
+    layers: frozenset[Layer]
+
+    @property
+    def verdict(self) -> Intent | None:
+        """The verdict, or None when the classifier is off."""
+        return self.intent.verdict if self.intent else None
+
+
+def triage(
+    message: str,
+    tools: Sequence[ToolSpec],
+    config: TriageConfig | None = None,
+    *,
+    classifier: IntentClassifier | None = None,
+) -> TriageDecision:
+    """Classify the message and route the tools, as ``config`` says."""
+    config = config or TriageConfig()
+    judge = classifier or IntentClassifier()
+    intent = None if config.intent_mode is TriageMode.OFF else judge.classify(message)
+    verdict = intent.verdict if intent else None
+    routing = route_tools(
+        tools,
+        verdict,
+        mode=config.tool_routing_mode,
+        tool_intents=config.tool_intents,
+        always_include=config.always_include_tools,
+        classifier=judge,
+    )
+    return TriageDecision(
+        intent, config.intent_mode, routing, enabled_layers(verdict, config.intent_mode)
+    )
