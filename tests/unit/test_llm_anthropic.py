@@ -132,6 +132,20 @@ async def test_uncached_system_prompt_has_no_cache_control(
     assert fake_anthropic.requests[0].body["system"] == [{"type": "text", "text": "short"}]
 
 
+async def test_per_turn_context_follows_the_cache_breakpoint(
+    fake_anthropic: FakeAnthropic,  # noqa: F811
+    model_and_sleeps: tuple[AnthropicModel, SleepRecorder],
+) -> None:
+    model, _ = model_and_sleeps
+    fake_anthropic.enqueue(FakeReply.of_text("ok"))
+    system = SystemPrompt(text="Instructions.", context="Memory: the dog is Rex.")
+    await model.complete(_request(system=system))
+    assert fake_anthropic.requests[0].body["system"] == [
+        {"type": "text", "text": "Instructions.", "cache_control": {"type": "ephemeral"}},
+        {"type": "text", "text": "Memory: the dog is Rex."},
+    ]
+
+
 async def test_streamed_text_arrives_in_chunks_with_usage_and_end(
     fake_anthropic: FakeAnthropic,  # noqa: F811
     model_and_sleeps: tuple[AnthropicModel, SleepRecorder],

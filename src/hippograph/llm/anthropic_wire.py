@@ -67,11 +67,8 @@ class WireParams:
 def to_wire(request: ModelRequest, *, default_model: str) -> WireParams:
     """The SDK arguments for ``request``; the system prompt is cached when asked."""
     system: list[TextBlockParam] | Omit = omit
-    if request.system is not None and request.system.text:
-        block: dict[str, object] = {"type": "text", "text": request.system.text}
-        if request.system.cache:
-            block["cache_control"] = dict(EPHEMERAL_CACHE)
-        system = [cast(TextBlockParam, block)]
+    if request.system is not None:
+        system = _system_blocks(request.system.text, request.system.context, request.system.cache)
     tools: list[ToolParam] | Omit = omit
     if request.tools:
         tools = [cast(ToolParam, t.model_dump(mode="json")) for t in request.tools]
@@ -87,6 +84,18 @@ def to_wire(request: ModelRequest, *, default_model: str) -> WireParams:
         tools=tools,
         thinking=thinking,
     )
+
+
+def _system_blocks(text: str, context: str, cache: bool) -> list[TextBlockParam] | Omit:
+    blocks: list[TextBlockParam] = []
+    if text:
+        block: dict[str, object] = {"type": "text", "text": text}
+        if cache:
+            block["cache_control"] = dict(EPHEMERAL_CACHE)
+        blocks.append(cast(TextBlockParam, block))
+    if context:
+        blocks.append({"type": "text", "text": context})
+    return blocks or omit
 
 
 def usage_from_sdk(usage: object) -> TokenUsage:

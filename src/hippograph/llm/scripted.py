@@ -172,7 +172,7 @@ def _as_reply(value: ScriptedReply | str) -> ScriptedReply:
 
 
 def _estimate_usage(request: ModelRequest, reply: ScriptedReply) -> TokenUsage:
-    prompt = (request.system.text if request.system else "") + "".join(
+    prompt = (request.system.full_text if request.system else "") + "".join(
         m.model_dump_json() for m in request.messages
     )
     out = (

@@ -77,12 +77,23 @@ class ChatMessage(BaseModel):
 
 
 class SystemPrompt(BaseModel):
-    """The system prompt; ``cache`` asks the provider to cache it (Anthropic: ephemeral)."""
+    """The system prompt: stable instructions, then per-turn context.
+
+    ``cache`` asks the provider to cache ``text`` (Anthropic: an ephemeral cache
+    breakpoint after it); ``context`` (e.g. the memory context) follows the breakpoint,
+    so a turn's new memories do not invalidate the cached instructions.
+    """
 
     model_config = ConfigDict(extra="forbid")
 
     text: str
+    context: str = ""
     cache: bool = True
+
+    @property
+    def full_text(self) -> str:
+        """Instructions and context as one string."""
+        return f"{self.text}\n\n{self.context}" if self.context else self.text
 
 
 def _empty_object_schema() -> dict[str, JsonValue]:
