@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from benchmarks.locomo.dataset import Conversation, Question, Turn
+from benchmarks.locomo.dataset import Conversation, Question, Turn, load
 from benchmarks.locomo.metrics import evaluate
 from benchmarks.locomo.research.lucene import BM25Index, analyze
 
@@ -544,3 +544,137 @@ def m_keyword_spread(base: Method, weight: float = 0.25, seeds: int = 10) -> Met
         return s0 + act
 
     return f
+
+
+# Query cleanup before the fulltext query: function words that Lucene's 33-word list keeps.
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+QUERY_STOP = _words(
+    "what when where who whom whose which why how did does do done has have had was were "
+    "is are am be been being would could should will can may might must shall i me my we "
+    "our you your he him his she her they them their its it this that these those there "
+    "here about from after before during over under again any some all both each more "
+    "most other own same so than too very just also"
+)
+
+
+def clean_query(text: str) -> str:
+    words = re.findall(r"[A-Za-z0-9'\u2019]+", text)
+    return " ".join(w for w in words if w.lower() not in QUERY_STOP)
+
+
+def m_bm25_clean(field_name: str) -> Method:
+    return lambda sc, q: sc.bm25[field_name].score(clean_query(q.text))
+
+
+# ---------------------------------------------------------------- the final recipe
+@dataclass(frozen=True)
+class Recipe:
+    """Constants of the final recipe (RECIPE.md). Defaults are the principled ones."""
+
+    fulltext_field: str = "winctx"  # Turn.context: date + previous/own/next turn with speakers
+    vector_field: str = "ctx"  # Turn.embedding of "Speaker on D Month YYYY: text [+caption]"
+    candidates: int = 100  # per channel; z-scores use scope-wide mean/std (see RECIPE.md)
+    speaker_boost: float = 1.0  # one standard deviation
+    next_decay: float = 0.5  # one hop
+    session_decay: float = 0.25  # two hops: turn -> session -> turn
+    keyword_decay: float = 0.25  # two hops: turn -> keyword -> turn
+    keyword_seeds: int = 10
+    clean: bool = False  # drop question/function words before the fulltext query
+
+
+def recipe(r: Recipe) -> Method:
+    def f(sc: Scope, q: Q) -> np.ndarray:
+        n = len(sc.turns)
+        # 1. channels: fulltext (cleaned query, OR of terms) and exact cosine, z-scored over the
+        #    scope (fulltext non-hits are 0, so mean/std come from the hits and the count n)
+        ft = sc.bm25[r.fulltext_field].score(clean_query(q.text) if r.clean else q.text)
+        cos = sc.emb[r.vector_field] @ q.vec
+        cand = np.zeros(n, dtype=bool)
+        cand[np.argsort(-ft, kind="stable")[: r.candidates]] = (
+            ft[np.argsort(-ft, kind="stable")[: r.candidates]] > 0
+        )
+        cand[np.argsort(-cos, kind="stable")[: r.candidates]] = True
+        s = zscore(ft) + zscore(cos)
+        # 2. speaker: +boost for turns SPOKEN_BY the one person the query names
+        if len(q.speakers_named) == 1:
+            s = s + r.speaker_boost * (sc.speaker == q.speakers_named[0])
+        s = np.where(cand, s, -np.inf)
+        finite = np.isfinite(s)
+        s0 = np.where(finite, s - s[finite].min(), 0.0)
+        # 3. NEXT: one hop both ways inside a session, max of neighbours
+        nxt = (sc.adj_next * s0[None, :]).max(axis=1)
+        a = s0 + r.next_decay * nxt
+        # 4. session: every turn gets decay * the best activation in its session
+        best = {sess: a[sc.session == sess].max() for sess in np.unique(sc.session)}
+        a = a + r.session_decay * np.array([best[x] for x in sc.session])
+        # 5. keywords: top seeds spread to turns sharing a MENTIONS keyword (idf-weighted)
+        if r.keyword_decay > 0:
+            M = keyword_matrix(sc)
+            idf = np.log(1 + n / np.maximum(M.sum(axis=0), 1)) / np.log(1 + n)
+            act = np.zeros(n)
+            for i in np.argsort(-a, kind="stable")[: r.keyword_seeds]:
+                shared = (M * (M[i] * idf)[None, :]).max(axis=1)
+                shared[i] = 0
+                act = np.maximum(act, r.keyword_decay * a[i] * shared)
+            a = a + act
+        return a
+
+    return f
+
+
+# ---------------------------------------------------------------- the report
+def ladder() -> dict[str, Method]:
+    from dataclasses import replace
+
+    base = m_z((1, m_bm25("winctx")), (1, m_cos("ctx")))
+    r = Recipe()
+    return {
+        "BM25 (Lucene-english) over turn text+caption": m_bm25("raw"),
+        "BM25 over 'Speaker on date: text'": m_bm25("ctx"),
+        "MiniLM cosine over turn text+caption": m_cos("raw"),
+        "MiniLM cosine over 'Speaker on date: text'": m_cos("ctx"),
+        "naive RRF(k=60) of the two raw channels": m_rrf(m_bm25("raw"), m_cos("raw")),
+        "BM25 over the NEXT window (prev+own+next)": m_bm25("win"),
+        "RRF(k=60) window-BM25 + ctx-cosine": m_rrf(m_bm25("winctx"), m_cos("ctx")),
+        "z-fusion window-BM25 + ctx-cosine": base,
+        "  + speaker boost (1 sd)": m_speaker(base, 1.0),
+        "  + NEXT spreading (0.5)": m_spread_next(m_speaker(base, 1.0), 0.5),
+        "  + session aggregation (0.25) [= recipe, no keywords]": recipe(
+            replace(r, keyword_decay=0.0)
+        ),
+        "  + keyword MENTIONS spreading (0.25) = RECIPE": recipe(r),
+        "recipe with query cleanup (stop-list)": recipe(replace(r, clean=True)),
+        "recipe + Rocchio PRF on the vector (m=5, beta=0.5)": m_z(
+            (1, recipe(r)), (1, m_prf_vec(recipe(r), "ctx"))
+        ),
+        "recipe, session-diverse re-rank (0.9)": m_diversify(recipe(r), 0.9),
+    }
+
+
+def main() -> None:
+    scopes = prepare(load())
+    methods = ladder()
+    print("## All 304 questions (conv-26 + conv-30)\n")
+    print(table(run(methods, scopes)))
+    final = {"RECIPE": recipe(Recipe())}
+    for conv in ("conv-26", "conv-30"):
+        print(f"\n## {conv} only\n")
+        print(table(run(final, scopes, {conv})))
+    print("\n## RECIPE, every metric per category\n")
+    res = run(final, scopes)["RECIPE"]
+    cols = ["n", "R@5", "R@10", "R@25", "R@50", "S@2", "S@5", "S@10"]
+    print("| group | " + " | ".join(cols) + " |")
+    print("|---|" + "---|" * len(cols))
+    for g in GROUPS:
+        print(
+            f"| {g} | "
+            + " | ".join(f"{res[g][c]:.0f}" if c == "n" else f"{res[g][c]:.1f}" for c in cols)
+            + " |"
+        )
+
+
+if __name__ == "__main__":
+    main()
