@@ -1,5 +1,6 @@
 """Imports every component's query enum so the catalog test can see them all."""
 
+from hippograph.consolidation.queries import AuditQuery, ConsolidationQuery
 from hippograph.store.queries import StoreQuery
 
-__all__ = ["StoreQuery"]
+__all__ = ["AuditQuery", "ConsolidationQuery", "StoreQuery"]

@@ -1,0 +1,179 @@
+"""The audit trail: who decided what, when — skill approvals, rejections and toggles (written by
+the procedural layer) and restores of retracted memories (written by consolidation).
+
+An entry is an ``(:AuditEntry {id, scope_key, actor, action, target, at, detail})`` node, linked
+``-[:IN_SCOPE]->(:Scope)`` (erased with its scope); ``detail`` is stored as a JSON string. To record an entry in the
+same transaction as the decision it explains, run :attr:`AuditQuery.UPSERT_AUDIT_ENTRY` with
+``entry=audit_params(entry)`` inside your own ``write_tx``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, field_validator
+
+from hippograph.errors import InvalidInputError
+from hippograph.models import check_id, new_id, now
+from hippograph.scope import LEVEL_SEPARATOR, Scope
+from hippograph.store.catalog import CypherQuery
+from hippograph.store.connection import Neo4jConnection
+
+__all__ = [
+    "AuditAction",
+    "AuditEntry",
+    "AuditQuery",
+    "audit_params",
+    "build_audit_entry",
+    "list_audit",
+    "record_audit",
+]
+
+_ACTION = re.compile(r"^[a-z][a-z0-9_.:-]{0,63}$")
+MAX_LIST = 1000
+
+
+class AuditQuery(CypherQuery):
+    """Queries of the audit trail (``cypher/audit/``)."""
+
+    UPSERT_AUDIT_ENTRY = "audit/upsert_audit_entry"
+    SEARCH_AUDIT_ENTRIES = "audit/search_audit_entries"
+
+
+class AuditAction(StrEnum):
+    """The actions hippograph itself records; any lower-case identifier is accepted."""
+
+    APPROVE = "approve"
+    REJECT = "reject"
+    TOGGLE = "toggle"
+    RESTORE = "restore"
+
+
+class AuditEntry(BaseModel):
+    """One recorded decision. ``target`` is the id of what it was about (a memory, a skill)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str = Field(default_factory=new_id)
+    scope_key: str
+    actor: str = Field(min_length=1, max_length=200)
+    action: str
+    target: str
+    at: float = Field(default_factory=now)
+    detail: dict[str, JsonValue] = Field(default_factory=dict)
+
+    @field_validator("actor")
+    @classmethod
+    def _actor(cls, v: str) -> str:
+        if not v.strip() or any(not c.isprintable() for c in v):
+            raise ValueError("must be printable text")
+        return v
+
+    @field_validator("action")
+    @classmethod
+    def _action(cls, v: str) -> str:
+        if not _ACTION.match(v):
+            raise ValueError(f"must match {_ACTION.pattern}")
+        return v
+
+    @field_validator("target")
+    @classmethod
+    def _target(cls, v: str) -> str:
+        return check_id(v, "target")
+
+
+def audit_params(entry: AuditEntry) -> dict[str, Any]:
+    """The flat map :attr:`AuditQuery.UPSERT_AUDIT_ENTRY` takes as ``$entry``."""
+    data = entry.model_dump(mode="json")
+    data["detail"] = json.dumps(data["detail"], sort_keys=True)
+    return data
+
+
+def _entry(props: dict[str, Any]) -> AuditEntry:
+    data = dict(props)
+    if isinstance(data.get("detail"), str):
+        data["detail"] = json.loads(data["detail"])
+    return AuditEntry.model_validate(data)
+
+
+def build_audit_entry(
+    scope: Scope,
+    actor: str,
+    action: AuditAction | str,
+    target: str,
+    detail: dict[str, Any] | None = None,
+    *,
+    at: float | None = None,
+) -> AuditEntry:
+    """Validate an entry; raise InvalidInputError naming the bad field (nothing is written)."""
+    fields: dict[str, Any] = {
+        "scope_key": scope.key,
+        "actor": actor,
+        "action": str(action),
+        "target": target,
+        "detail": dict(detail or {}),
+    }
+    if at is not None:
+        fields["at"] = at
+    try:
+        return AuditEntry.model_validate(fields)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        raise InvalidInputError(str(err["loc"][0]) if err["loc"] else "entry", err["msg"]) from None
+
+
+async def record_audit(
+    conn: Neo4jConnection,
+    scope: Scope,
+    actor: str,
+    action: AuditAction | str,
+    target: str,
+    detail: dict[str, Any] | None = None,
+    *,
+    at: float | None = None,
+) -> AuditEntry:
+    """Record that ``actor`` did ``action`` to ``target`` in ``scope``.
+
+    Args:
+        conn: The Neo4j connection.
+        scope: Where the decision was taken (its subtree's ``list_audit`` shows it).
+        actor: Who decided: a user name, an API key's owner, ``"consolidation"``.
+        action: An :class:`AuditAction` or any lower-case identifier.
+        target: The id of the memory or skill the decision is about.
+        detail: JSON-serialisable context (previous state, reason, …).
+        at: When, in epoch seconds; now by default.
+
+    Returns:
+        The stored entry.
+
+    Raises:
+        InvalidInputError: A field is malformed; nothing was written.
+    """
+    entry = build_audit_entry(scope, actor, action, target, detail, at=at)
+    rows = await conn.write(AuditQuery.UPSERT_AUDIT_ENTRY, entry=audit_params(entry))
+    return _entry(rows[0]["entry"])
+
+
+async def list_audit(
+    conn: Neo4jConnection, scope: Scope, limit: int = 50, offset: int = 0
+) -> list[AuditEntry]:
+    """Audit entries of ``scope`` and every scope below it, newest first.
+
+    Raises:
+        InvalidInputError: ``limit`` is not in 1..1000 or ``offset`` is negative.
+    """
+    if not 1 <= limit <= MAX_LIST:
+        raise InvalidInputError("limit", f"must be between 1 and {MAX_LIST}")
+    if offset < 0:
+        raise InvalidInputError("offset", "must be ≥ 0")
+    rows = await conn.read(
+        AuditQuery.SEARCH_AUDIT_ENTRIES,
+        scope_key=scope.key,
+        subtree_prefix=scope.key + LEVEL_SEPARATOR,
+        limit=limit,
+        offset=offset,
+    )
+    return [_entry(r["entry"]) for r in rows]

@@ -1,0 +1,90 @@
+"""Phase 10 — episodic_summary: fold the oldest events of a crowded scope into summaries."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from pydantic import JsonValue
+
+from hippograph.consolidation.context import Counts, PhaseContext
+from hippograph.consolidation.hooks import Summarizer, extractive_summary
+from hippograph.consolidation.phases._nodes import derived_id, node_row
+from hippograph.consolidation.queries import ConsolidationQuery as Q
+from hippograph.models import Layer, MemoryNode
+
+log = logging.getLogger(__name__)
+SUMMARY_LABEL = "META:episodic_summary"
+
+
+async def _summary_text(ctx: PhaseContext, events: list[dict[str, Any]]) -> tuple[str, str]:
+    c = ctx.config
+    texts = [str(e.get("content") or e.get("label") or "") for e in events]
+    if isinstance(ctx.model, Summarizer):
+        try:
+            text = (await ctx.model.summarize(texts)).strip()
+            if text:
+                return text[: c.summary_max_chars], "model"
+        except Exception:  # a model failure must not stop the sleep
+            log.warning("episode summary model failed; using the extractive summary", exc_info=True)
+    times = [e.get("at") for e in events]
+    return extractive_summary(
+        texts, times, line_chars=c.summary_line_chars, max_chars=c.summary_max_chars
+    ), "extractive"
+
+
+async def episodic_summary(ctx: PhaseContext) -> Counts:
+    """While a scope holds > 100 episodic events, fold its oldest 50 into a
+    META:episodic_summary memory (importance 6.0): edges are re-pointed to it (MENTIONS keep
+    the facts' provenance), it SUMMARIZES the scope's previous summary, the events go."""
+    c = ctx.config
+    max_folds = c.quick_nap_max_folds if ctx.quick else c.episodic_max_folds
+    if max_folds == 0:
+        return {"summaries": 0, "folded": 0, "repointed": 0}
+    chunks = await ctx.read(
+        Q.GET_EPISODE_FOLDS,
+        max_events=c.episodic_max_events,
+        fold_size=c.episodic_fold_size,
+        max_folds=max_folds,
+    )
+    rows = []
+    model_written = 0
+    for chunk in chunks:
+        events, key = chunk["events"], chunk["scope_key"]
+        ids = [str(e["id"]) for e in events]
+        folded: list[JsonValue] = list(ids)
+        text, method = await _summary_text(ctx, events)
+        model_written += method == "model"
+        times = [float(e["at"]) for e in events if e.get("at") is not None]
+        node = MemoryNode(
+            id=derived_id("summary", key, ids[0], ids[-1]),
+            layer=Layer.EPISODIC,
+            scope_key=key,
+            label=SUMMARY_LABEL,
+            content=text,
+            importance=c.summary_importance,
+            properties={
+                "kind": "summary",
+                "meta": True,
+                "method": method,
+                "events": len(ids),
+                "summarized_ids": folded,
+                "span_start": min(times, default=None),
+                "span_end": max(times, default=None),
+            },
+            occurred_at=max(times, default=ctx.now),
+            created_at=ctx.now,
+            updated_at=ctx.now,
+        )
+        rows.append(node_row(node, event_ids=ids))
+    if not rows:
+        return {"summaries": 0, "folded": 0, "repointed": 0}
+    row = await ctx.batch(Q.FOLD_EPISODES, rows=rows)
+    counts = {
+        "summaries": int(row.get("summaries") or 0),
+        "folded": int(row.get("folded") or 0),
+        "repointed": int(row.get("repointed") or 0),
+    }
+    if model_written:
+        counts["model_written"] = model_written
+    return counts

@@ -1,0 +1,55 @@
+"""Phases that strengthen and link: 1 strengthen, 1.5 cooccurrence, 2 tag_risk,
+2.5 pending_edges."""
+
+from __future__ import annotations
+
+import json
+
+from hippograph.consolidation.context import Counts, PhaseContext, ints
+from hippograph.consolidation.queries import ConsolidationQuery as Q
+
+FIRST_RUN = -1.0e18
+
+
+async def strengthen(ctx: PhaseContext) -> Counts:
+    """+0.5 importance for memories seen ≥ 2 times (access + 0.5·spreading) since last time."""
+    c = ctx.config
+    row = await ctx.batch(
+        Q.STRENGTHEN_MEMORIES,
+        min_seen=c.strengthen_min_seen,
+        spreading_factor=c.strengthen_spreading_factor,
+        step=c.strengthen_step,
+        max_importance=c.importance_max,
+    )
+    return ints(row, "strengthened", "seen_again")
+
+
+async def cooccurrence(ctx: PhaseContext) -> Counts:
+    """CO_OCCURRED edges between memories updated within 15 min of each other (degree cap 5),
+    for memories updated since the previous pass (the watermark on the lease)."""
+    c = ctx.config
+    watermark = ctx.state.get("cooccurrence_watermark")
+    since = float(watermark) - c.cooccurrence_window if watermark is not None else FIRST_RUN
+    row = await ctx.batch(
+        Q.LINK_COOCCURRENCES,
+        since=since,
+        window=c.cooccurrence_window,
+        cap=c.cooccurrence_degree_cap,
+        weight=c.cooccurrence_weight,
+        layers=[layer.value for layer in c.cooccurrence_layers],
+    )
+    await ctx.remember(cooccurrence_watermark=ctx.now)
+    return ints(row, "edges")
+
+
+async def tag_risk(ctx: PhaseContext) -> Counts:
+    """Flag memories whose text names a risk word: ``properties.risk`` and ``risk_tagged_at``."""
+    fields = '"risk": true, "risk_tagged_at": ' + json.dumps(ctx.now)
+    row = await ctx.batch(Q.TAG_RISKS, pattern=ctx.config.risk_pattern, fields=fields)
+    return ints(row, "tagged")
+
+
+async def pending_edges(ctx: PhaseContext) -> Counts:
+    """Write the activation's pending links as INFERRED edges; consume every pending link."""
+    row = await ctx.batch(Q.LINK_PENDING, default_weight=ctx.config.pending_default_weight)
+    return ints(row, "edges", "consumed")

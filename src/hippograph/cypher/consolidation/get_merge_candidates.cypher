@@ -1,0 +1,39 @@
+// Phase 13 — semantic_merge, the read: semantic facts of the subtree written after the last
+// pass's watermark ($since_at, $since_id), oldest first, at most $max_probes, each asks the
+// vector index for its $k nearest; neighbours of the subtree on the same scope line with
+// index score >= $min_score ((1 + cosine) / 2) are candidates. META:, SOUL:,
+// AGENT_IDENTITY, retracted and person-restored facts never merge. Also returns the
+// watermark reached.
+MATCH (a:Memory:Semantic)
+WHERE a.scope_key STARTS WITH $scope_key
+  AND (a.scope_key = $scope_key OR a.scope_key STARTS WITH $subtree_prefix)
+  AND (a.updated_at > $since_at OR (a.updated_at = $since_at AND a.id > $since_id))
+  AND a.embedding IS NOT NULL
+  AND NOT coalesce(a.retracted, false) AND a._restored_at IS NULL
+  AND NOT a.label STARTS WITH 'META:' AND NOT a.label STARTS WITH 'SOUL:'
+  AND NOT a.label STARTS WITH 'AGENT_IDENTITY'
+WITH a ORDER BY a.updated_at, a.id LIMIT $max_probes
+WITH collect(a) AS probes
+WITH probes, probes[-1] AS last
+UNWIND probes AS a
+CALL (a) {
+  CALL db.index.vector.queryNodes('memory_embedding', $k, a.embedding) YIELD node AS b, score
+  WITH a, b, score
+  WHERE b <> a AND b:Semantic AND score >= $min_score
+    AND b.scope_key STARTS WITH $scope_key
+    AND (b.scope_key = $scope_key OR b.scope_key STARTS WITH $subtree_prefix)
+    AND (b.scope_key = a.scope_key OR b.scope_key STARTS WITH a.scope_key + '/'
+         OR a.scope_key STARTS WITH b.scope_key + '/')
+    AND NOT coalesce(b.retracted, false) AND b._restored_at IS NULL
+    AND NOT b.label STARTS WITH 'META:' AND NOT b.label STARTS WITH 'SOUL:'
+    AND NOT b.label STARTS WITH 'AGENT_IDENTITY'
+  RETURN collect({a: a.id, b: b.id, score: score,
+                  a_importance: a.importance, b_importance: b.importance,
+                  a_seen: coalesce(a.access_count, 0), b_seen: coalesce(b.access_count, 0),
+                  a_created: a.created_at, b_created: b.created_at,
+                  a_text: coalesce(a.label, '') + ': ' + coalesce(a.content, ''),
+                  b_text: coalesce(b.label, '') + ': ' + coalesce(b.content, '')}) AS found
+}
+WITH last, size(probes) AS probed, collect(found) AS lists
+RETURN last.updated_at AS watermark_at, last.id AS watermark_id, probed,
+       reduce(acc = [], l IN lists | acc + l) AS pairs
