@@ -107,6 +107,11 @@ class MemoryNode(BaseModel):
     properties: dict[str, JsonValue] = Field(default_factory=dict)
     embedding: list[float] | None = None
     scope_key: str = ""
+    session_id: str | None = Field(default=None, max_length=128)
+    """The chat session a working or episodic memory belongs to."""
+    key: str | None = Field(default=None, max_length=MAX_LABEL)
+    """A fact's stable subject key (e.g. ``user.home_city``): a new fact with the same key in
+    the same scope supersedes the current one."""
     created_at: float = Field(default_factory=now)
     updated_at: float = Field(default_factory=now)
     occurred_at: float | None = None

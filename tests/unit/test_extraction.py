@@ -7,7 +7,7 @@ import json
 import pytest
 
 from hippograph.agent.extraction import ExtractionStrategy, InvalidOp, extract_memory_ops
-from hippograph.agent.memory_ops import (
+from hippograph.ops import (
     CreateEvent,
     RegisterSkill,
     RetractNode,

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter
 
 from hippograph.agent.extraction import ExtractionResult
 from hippograph.agent.fabrication import FabricationReport
-from hippograph.agent.memory_ops import MemoryOp
+from hippograph.ops import MemoryOp
 from hippograph.agent.triage import IntentResult, ToolRouting, TriageMode
 from hippograph.llm.events import (
     MessageEnd,

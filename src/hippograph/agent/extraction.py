@@ -22,7 +22,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from hippograph.agent.memory_ops import MEMORY_OP_ADAPTER, OP_NAMES, MemoryOp
+from hippograph.ops import MEMORY_OP_ADAPTER, OP_NAMES, MemoryOp
 
 log = logging.getLogger(__name__)
 

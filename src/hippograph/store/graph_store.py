@@ -9,12 +9,13 @@ of P or of scopes below it. Every input is validated before anything is written.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
 
+from hippograph.cues import Cue
 from hippograph.errors import ConflictError, InvalidInputError, NotFoundError
 from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship, check_id, now
 from hippograph.scope import LEVEL_SEPARATOR, Scope
@@ -63,10 +64,11 @@ class GraphStore:
     async def add_node(self, scope: Scope, node: MemoryNode) -> MemoryNode:
         return (await self.add_nodes(scope, [node]))[0]
 
-    async def add_nodes(self, scope: Scope, nodes: Sequence[MemoryNode]) -> list[MemoryNode]:
-        """Write memories into ``scope`` in one transaction. Idempotent by id: writing an id
-        that already exists in this scope keeps the stored memory; an id used in another
-        scope raises ConflictError and writes nothing."""
+    async def add_nodes(self, scope: Scope, nodes: Sequence[MemoryNode],
+                        cues: Mapping[str, Sequence[Cue]] | None = None) -> list[MemoryNode]:  # fmt: skip
+        """Write memories (and their cues) into ``scope`` in one transaction. Idempotent by
+        id: writing an id that already exists in this scope keeps the stored memory; an id
+        used in another scope raises ConflictError and writes nothing."""
         if not nodes:
             return []
         rows = []
@@ -76,6 +78,7 @@ class GraphStore:
             stored.append(node)
             rows.append({"id": node.id, "layer_label": layer_label(node.layer),
                          "props": node_to_props(node, scope)})  # fmt: skip
+        cue_rows = [{"id": nid, "cues": [c.row() for c in cs]} for nid, cs in (cues or {}).items() if cs]
         await self.ensure_scope(scope)
         token = uuid.uuid4().hex
 
@@ -85,6 +88,8 @@ class GraphStore:
             foreign = [r["id"] for r in records if not r["ours"]]
             if foreign:
                 raise ConflictError(f"ids already used in another scope: {foreign[:5]}")
+            if cue_rows:
+                await (await tx.run(Q.UPSERT_CUES.text, scope_key=scope.key, rows=cue_rows, now=now())).consume()
             return records
 
         await self.conn.write_tx(work)
@@ -121,7 +126,7 @@ class GraphStore:
             err = exc.errors()[0]
             raise InvalidInputError(f"updates.{err['loc'][0]}", err["msg"]) from None
         props = node_to_props(merged, Scope.parse(current.scope_key))
-        changed = {k: v for k, v in props.items() if k in updates or k in ("updated_at", "search_text")}
+        changed = {k: v for k, v in props.items() if k in updates or k in ("updated_at", "search_text", "scope_tag")}
         for key in updates:  # explicit None clears a property
             changed.setdefault(key, None)
         rows = await self.conn.write(Q.UPDATE_NODE, id=node_id, props=changed, **_owned(scope))

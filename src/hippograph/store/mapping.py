@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -9,7 +10,12 @@ from hippograph.models import Layer, MemoryEdge, MemoryNode
 from hippograph.scope import Scope
 
 _JSON_FIELDS = ("properties", "retraction")
-_INTERNAL = ("scope_depth", "search_text")
+_INTERNAL = ("scope_depth", "search_text", "scope_tag")
+
+
+def scope_tag(scope_key: str) -> str:
+    """A digits-only token naming a scope inside the fulltext index (analyzers leave digits be)."""
+    return str(int(hashlib.sha1(scope_key.encode()).hexdigest()[:15], 16))
 
 
 def node_to_props(node: MemoryNode, scope: Scope) -> dict[str, Any]:
@@ -20,6 +26,7 @@ def node_to_props(node: MemoryNode, scope: Scope) -> dict[str, Any]:
     data["scope_key"] = scope.key
     data["scope_depth"] = scope.depth
     data["search_text"] = node.search_text
+    data["scope_tag"] = scope_tag(scope.key)
     return {k: v for k, v in data.items() if v is not None}
 
 

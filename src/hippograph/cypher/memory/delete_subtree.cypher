@@ -1,9 +1,11 @@
-// Erase a scope and everything below it — memories, their edges, the scope nodes — in one
-// statement, so no concurrent write can land between a lookup and the delete.
+// Erase a scope and everything below it — memories and their edges, cues, pending links,
+// every node hanging off the scopes by IN_SCOPE, the scope nodes — in one statement, so no
+// concurrent write can land between a lookup and the delete. Returns the memory count.
 OPTIONAL MATCH (root:Scope {key: $scope_key})
 OPTIONAL MATCH (root)<-[:PARENT*0..]-(d:Scope)
-OPTIONAL MATCH (d)<-[:IN_SCOPE]-(m:Memory)
-WITH collect(DISTINCT d) AS scopes, collect(DISTINCT m) AS memories
-FOREACH (m IN memories | DETACH DELETE m)
+OPTIONAL MATCH (d)<-[:IN_SCOPE]-(x)
+WITH collect(DISTINCT d) AS scopes, collect(DISTINCT x) AS owned
+WITH scopes, owned, size([x IN owned WHERE x:Memory]) AS memories
+FOREACH (x IN owned | DETACH DELETE x)
 FOREACH (d IN scopes | DETACH DELETE d)
-RETURN size(memories) AS deleted
+RETURN memories AS deleted

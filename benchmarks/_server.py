@@ -1,0 +1,64 @@
+"""Benchmarks talk to HIPPOGRAPH_NEO4J_URI when set, else to a fresh local Neo4j they start
+(and stop) themselves on 127.0.0.1. Also: a sampler of the Neo4j process's peak RSS."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+
+import psutil
+
+from hippograph.store import GraphStore, LocalNeo4j, Neo4jConnection, migrate
+
+
+@dataclass
+class RssSampler:
+    pid: int | None
+    peak: int = 0
+    _stop: threading.Event = field(default_factory=threading.Event)
+
+    def __enter__(self) -> RssSampler:
+        if self.pid:
+            threading.Thread(target=self._loop, daemon=True).start()
+        return self
+
+    def _loop(self) -> None:
+        proc = psutil.Process(self.pid)
+        while not self._stop.wait(0.2):
+            try:
+                self.peak = max(self.peak, proc.memory_info().rss)
+            except psutil.Error:
+                return
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+
+
+@asynccontextmanager
+async def bench_store(
+    heap: str = "2g", pagecache_mb: int = 1024
+) -> AsyncIterator[tuple[GraphStore, int | None]]:
+    uri = os.environ.get("HIPPOGRAPH_NEO4J_URI")
+    server = None
+    pid = None
+    if uri:
+        password = os.environ.get("HIPPOGRAPH_NEO4J_PASSWORD")
+    else:
+        server = LocalNeo4j(
+            tempfile.mkdtemp(prefix="hippograph-bench-"), heap=heap, pagecache_mb=pagecache_mb
+        )
+        status = server.start(timeout=300)
+        uri, password, pid = status.uri, server.password(), status.pid
+    assert uri is not None
+    conn = await Neo4jConnection.connect(uri, password=password)
+    try:
+        await migrate(conn)
+        yield GraphStore(conn), pid
+    finally:
+        await conn.close()
+        if server is not None:
+            server.stop()

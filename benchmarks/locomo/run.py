@@ -1,0 +1,125 @@
+"""LoCoMo retrieval quality on the real engine (issue: memory and recall).
+
+Ingests every turn of every conversation as an episodic memory (no model calls; one scope
+per conversation), recalls for every question, and reports the paper's turn-level recall@k
+and session-level recall@k, overall and per category. In the same run, on the same Neo4j:
+BM25-only (the fulltext index over the plain turn text) and vector-only (MiniLM cosine over
+the plain turn text) baselines, from a second, plain copy of each conversation.
+
+    python -m benchmarks.locomo.run [--data ../shared/data/locomo/locomo-dev.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import time
+import uuid
+from collections.abc import Sequence
+
+from rich.console import Console
+from rich.progress import Progress
+
+from benchmarks._server import bench_store
+from benchmarks.locomo.dataset import DEFAULT_PATH, Conversation, Question, load
+from benchmarks.locomo.metrics import evaluate
+from hippograph.embeddings import SentenceTransformerEmbeddings
+from hippograph.layers import ConversationTurn, MemoryOrchestrator
+from hippograph.models import Layer, MemoryNode
+from hippograph.retrieval.config import RecallConfig, ScoreWeights
+from hippograph.retrieval.lucene import build_query
+from hippograph.retrieval.queries import RetrievalQuery
+from hippograph.scope import Scope
+
+DEPTH = 50
+GROUPS = ["overall", "single-hop", "multi-hop", "temporal", "open-domain", "adversarial"]
+COLUMNS = ["R@5", "R@10", "R@25", "R@50", "S@2", "S@5", "S@10"]
+
+
+def turns_of(conv: Conversation) -> list[ConversationTurn]:
+    return [ConversationTurn(turn_id=t.dia_id, session_id=t.session_id, speaker=t.speaker, text=t.text,
+                             caption=t.caption, occurred_at=t.date.timestamp()) for t in conv.turns]  # fmt: skip
+
+
+async def plain_copy(memory: MemoryOrchestrator, scope: Scope, conv: Conversation) -> dict[str, str]:
+    """The baselines' data: each turn's own text only, embedded as is. Returns id → dia_id."""
+    texts = [t.full_text for t in conv.turns]
+    vectors = await memory.services.embedder.embed_batch(texts)
+    nodes = [MemoryNode(layer=Layer.EPISODIC, content=text, embedding=v, properties={"turn_id": t.dia_id})
+             for t, text, v in zip(conv.turns, texts, vectors, strict=True)]  # fmt: skip
+    await memory.store.add_nodes(scope, nodes)
+    return {n.id: t.dia_id for n, t in zip(nodes, conv.turns, strict=True)}
+
+
+async def bm25_only(memory: MemoryOrchestrator, scope: Scope, q: str, ids: dict[str, str]) -> list[str]:
+    lucene = build_query(q, scope.ancestor_keys(), [Layer.EPISODIC])
+    if lucene is None:
+        return []
+    rows = await memory.store.conn.read(RetrievalQuery.SEARCH_FULLTEXT, lucene=lucene,
+                                        visible=scope.ancestor_keys(), k=DEPTH)  # fmt: skip
+    return [ids[r["id"]] for r in rows]
+
+
+async def vector_only(memory: MemoryOrchestrator, scope: Scope, q: str, ids: dict[str, str]) -> list[str]:
+    vec = await memory.services.embedder.embed(q)
+    return [ids[h.id] for h in await memory.store.search_vectors(scope, vec, DEPTH, layers=[Layer.EPISODIC])]
+
+
+def table(title: str, results: dict[str, dict[str, dict[str, float]]]) -> str:
+    lines = [f"### {title}", "", "| method | group | n | " + " | ".join(COLUMNS) + " |",
+             "|---|---|---|" + "---|" * len(COLUMNS)]  # fmt: skip
+    for method, res in results.items():
+        for group in GROUPS:
+            if group in res:
+                row = res[group]
+                cells = " | ".join(f"{row[c]:.1f}" for c in COLUMNS)
+                lines.append(f"| {method} | {group} | {int(row['n'])} | {cells} |")
+    return "\n".join(lines)
+
+
+async def main(path: str, limit: int | None) -> None:
+    console = Console()
+    convs = load(path)
+    embedder = SentenceTransformerEmbeddings()
+    configs = {
+        "hippograph (relevance only)": RecallConfig(top_k=DEPTH, episodic_raw_cap=DEPTH, track_access=False,
+                                                    weights=ScoreWeights(relevance=1.0, recency=0.0, frequency=0.0, proximity=0.0)),
+        "hippograph (default 4-signal weights)": RecallConfig(top_k=DEPTH, episodic_raw_cap=DEPTH, track_access=False),
+    }  # fmt: skip
+    rankings: dict[str, list[tuple[Question, Sequence[str]]]] = {m: [] for m in [*configs, "BM25 only", "vector only"]}
+    latencies: list[float] = []
+    run = uuid.uuid4().hex[:8]
+    async with bench_store() as (store, _pid):
+        memory = MemoryOrchestrator(store, embedder)
+        for conv in convs:
+            scope = Scope.root("bench", run).child("conversation", conv.conv_id)
+            plain = Scope.root("bench", run).child("plain", conv.conv_id)
+            t0 = time.perf_counter()
+            with Progress(console=console, transient=True) as progress:
+                task = progress.add_task(f"ingest {conv.conv_id}", total=len(conv.turns))
+                await memory.ingest(scope, turns_of(conv), progress=lambda done, total: progress.update(task, completed=done))
+            ids = await plain_copy(memory, plain, conv)
+            console.print(f"{conv.conv_id}: {len(conv.turns)} turns ingested in {time.perf_counter() - t0:.1f} s")
+            now = max(t.date.timestamp() for t in conv.turns) + 86_400
+            questions = conv.questions[:limit] if limit else conv.questions
+            for q in questions:
+                for name, cfg in configs.items():
+                    t = time.perf_counter()
+                    result = await memory.recall(scope, q.question, layers=[Layer.EPISODIC], config=cfg, now=now)
+                    latencies.append((time.perf_counter() - t) * 1000)
+                    rankings[name].append((q, [str(i.node.properties["turn_id"]) for i in result.items]))
+                rankings["BM25 only"].append((q, await bm25_only(memory, plain, q.question, ids)))
+                rankings["vector only"].append((q, await vector_only(memory, plain, q.question, ids)))
+        await memory.forget(Scope.root("bench", run))
+    results = {name: evaluate(items) for name, items in rankings.items()}
+    latencies.sort()
+    console.print(table(f"LoCoMo ({len(convs)} conversations, {sum(len(c.questions) for c in convs)} questions)", results))
+    console.print(f"recall latency p50 {latencies[len(latencies) // 2]:.1f} ms, p95 {latencies[int(len(latencies) * 0.95)]:.1f} ms")
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", default=str(DEFAULT_PATH))
+    ap.add_argument("--limit", type=int, default=None, help="questions per conversation (for a quick look)")
+    a = ap.parse_args()
+    asyncio.run(main(a.data, a.limit))

@@ -1,0 +1,6 @@
+// How many live memories of a layer exactly this scope holds (optionally one session).
+MATCH (m:Memory)
+WHERE m.scope_key = $scope_key AND m.layer = $layer
+  AND ($session_id IS NULL OR m.session_id = $session_id)
+  AND NOT coalesce(m.retracted, false)
+RETURN count(m) AS count

@@ -1,0 +1,10 @@
+// Episodic events visible from the scope, in time order, optionally in a window / session.
+MATCH (m:Memory)
+WHERE m.scope_key IN $visible AND m.layer = 'episodic'
+  AND NOT coalesce(m.retracted, false)
+  AND ($session_id IS NULL OR m.session_id = $session_id)
+  AND ($since IS NULL OR coalesce(m.occurred_at, m.created_at) >= $since)
+  AND ($until IS NULL OR coalesce(m.occurred_at, m.created_at) < $until)
+RETURN m {.*, embedding: null} AS m
+ORDER BY coalesce(m.occurred_at, m.created_at) DESC, m.created_at DESC
+SKIP $offset LIMIT $limit

@@ -1,0 +1,13 @@
+// One hop of spreading activation: for each frontier node, its strongest $fan_out visible,
+// unseen, live neighbours (by edge weight), with the relationship that leads there.
+UNWIND $frontier AS f
+MATCH (m:Memory {id: f})-[r]-(n:Memory)
+WHERE n.scope_key IN $visible AND r.scope_key IN $visible
+  AND NOT n.id IN $seen
+  AND NOT coalesce(n.retracted, false)
+  AND ($layers IS NULL OR n.layer IN $layers)
+WITH f, n, r
+ORDER BY r.weight DESC, n.id
+WITH f, collect({id: n.id, rel: type(r), weight: r.weight})[..$fan_out] AS top
+UNWIND top AS t
+RETURN f AS source, t.id AS id, t.rel AS relationship, t.weight AS weight

@@ -1,0 +1,23 @@
+"""The five memory layers and the orchestrator that fronts them."""
+
+from hippograph.layers.base import MemoryLayer, MemoryServices
+from hippograph.layers.episodic import EpisodicMemory
+from hippograph.layers.ingest import ConversationTurn
+from hippograph.layers.orchestrator import CommitReport, MemoryOrchestrator
+from hippograph.layers.procedural import ProceduralMemory
+from hippograph.layers.prospective import ProspectiveMemory
+from hippograph.layers.semantic import SemanticMemory
+from hippograph.layers.working import WorkingMemory
+
+__all__ = [
+    "CommitReport",
+    "ConversationTurn",
+    "EpisodicMemory",
+    "MemoryLayer",
+    "MemoryOrchestrator",
+    "MemoryServices",
+    "ProceduralMemory",
+    "ProspectiveMemory",
+    "SemanticMemory",
+    "WorkingMemory",
+]

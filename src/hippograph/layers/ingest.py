@@ -1,0 +1,103 @@
+"""Ingest a whole conversation as episodic memories in one call — no model needed.
+
+Each turn becomes an episodic memory whose id is derived from the scope and the turn id, so
+ingesting again changes nothing (idempotent). Retrieval context is written with it: the
+fulltext index sees the turn with its date, speaker and both neighbouring turns of the same
+session; the embedding sees "<speaker> on <date>: <text>"; turns of a session are chained by
+``NEXT``; speaker, session, keyword and name cues link related turns.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from itertools import groupby
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from hippograph.layers.base import MemoryServices, make_node
+from hippograph.layers.episodic import EpisodicMemory
+from hippograph.models import MAX_TEXT, Layer, MemoryEdge, MemoryNode, Relationship
+from hippograph.scope import Scope
+
+Progress = Callable[[int, int], None]
+TURN_IMPORTANCE = 3.0
+
+
+class ConversationTurn(BaseModel):
+    """One utterance of a conversation, as the caller has it."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    turn_id: str = Field(min_length=1, max_length=200)
+    session_id: str = Field(min_length=1, max_length=128)
+    speaker: str = Field(min_length=1, max_length=100)
+    text: str = Field(min_length=1, max_length=MAX_TEXT)
+    occurred_at: float | None = None
+    """When it was said (epoch seconds); the session's date is shown from it."""
+    caption: str | None = Field(default=None, max_length=2000)
+    """A description of an image the speaker shared, kept with the text."""
+
+    @property
+    def full_text(self) -> str:
+        return f"{self.text} [shared an image: {self.caption}]" if self.caption else self.text
+
+
+def turn_node_id(scope: Scope, turn_id: str) -> str:
+    return "t" + hashlib.sha1(f"{scope.key}\x1f{turn_id}".encode()).hexdigest()[:31]
+
+
+def _date(ts: float | None) -> str:
+    if ts is None:
+        return ""
+    d = datetime.fromtimestamp(ts, tz=UTC)
+    return f"{d.day} {d:%B %Y}"
+
+
+def turn_nodes(scope: Scope, turns: Sequence[ConversationTurn]) -> tuple[list[MemoryNode], list[str], list[MemoryEdge]]:
+    """Nodes (with retrieval context), the texts to embed, and the NEXT chain edges."""
+    nodes: list[MemoryNode] = []
+    embed_texts: list[str] = []
+    edges: list[MemoryEdge] = []
+    for _session, group in groupby(turns, key=lambda t: t.session_id):
+        session = list(group)
+        for i, turn in enumerate(session):
+            date = _date(turn.occurred_at)
+            around = [session[j] for j in (i - 1, i + 1) if 0 <= j < len(session)]
+            context = " ".join([f"{date}. {turn.speaker}."] + [f"{t.speaker}: {t.full_text}" for t in around])
+            node = make_node(Layer.EPISODIC, {
+                "id": turn_node_id(scope, turn.turn_id), "label": "", "content": turn.full_text,
+                "context": context, "session_id": turn.session_id, "occurred_at": turn.occurred_at,
+                "importance": TURN_IMPORTANCE,
+                "properties": {"kind": "turn", "turn_id": turn.turn_id, "speaker": turn.speaker, "date": date},
+            }, field_prefix=f"turns[{turn.turn_id}]")  # fmt: skip
+            nodes.append(node)
+            embed_texts.append(f"{turn.speaker} on {date}: {turn.full_text}" if date else f"{turn.speaker}: {turn.full_text}")
+            if i:
+                edges.append(MemoryEdge(source=nodes[-2].id, target=node.id, relationship=Relationship.NEXT))
+    return nodes, embed_texts, edges
+
+
+async def ingest_conversation(
+    services: MemoryServices,
+    episodic: EpisodicMemory,
+    scope: Scope,
+    turns: Sequence[ConversationTurn],
+    *,
+    batch_size: int = 256,
+    progress: Progress | None = None,
+) -> list[MemoryNode]:
+    """Store every turn (in order; sessions contiguous) and chain each session."""
+    nodes, texts, edges = turn_nodes(scope, turns)
+    stored: list[MemoryNode] = []
+    for start in range(0, len(nodes), batch_size):
+        chunk = nodes[start : start + batch_size]
+        vectors = await services.embedder.embed_batch(texts[start : start + batch_size])
+        chunk = [n.model_copy(update={"embedding": v}) for n, v in zip(chunk, vectors, strict=True)]
+        stored.extend(await episodic.add(scope, chunk))
+        if progress:
+            progress(len(stored), len(nodes))
+    for start in range(0, len(edges), 1000):
+        await services.store.upsert_edges(scope, edges[start : start + 1000], increment=0.0)
+    return stored

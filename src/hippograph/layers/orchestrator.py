@@ -1,0 +1,220 @@
+"""MemoryOrchestrator: the one object a library user needs — the five layers, recall with
+explanations, conversation ingest, bring-your-own facts, committing a model's memory ops,
+and forgetting a scope."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from hippograph.embeddings.base import EmbeddingProvider
+from hippograph.errors import HippographError, InvalidInputError
+from hippograph.layers.base import MemoryLayer, MemoryServices
+from hippograph.layers.episodic import EpisodicMemory
+from hippograph.layers.ingest import ConversationTurn, Progress, ingest_conversation
+from hippograph.layers.procedural import ProceduralMemory
+from hippograph.layers.prospective import ProspectiveMemory
+from hippograph.layers.semantic import SemanticMemory
+from hippograph.layers.working import WorkingMemory
+from hippograph.models import Layer, MemoryEdge, MemoryNode
+from hippograph.ops import CreateEvent, MemoryOp, RegisterSkill, RetractNode, SetTrigger, UpsertNode
+from hippograph.retrieval.config import RecallConfig
+from hippograph.retrieval.context import MemoryContext, assemble
+from hippograph.retrieval.engine import RecallEngine
+from hippograph.retrieval.types import Channel, RecallResult
+from hippograph.scope import LEVEL_SEPARATOR, Scope
+from hippograph.scrub import scrub_properties, scrub_text
+from hippograph.store.connection import Neo4jConnection
+from hippograph.store.graph_store import GraphStore
+from hippograph.store.queries import StoreQuery as Q
+from hippograph.store.schema import migrate
+
+
+class CommitReport(BaseModel):
+    """What :meth:`MemoryOrchestrator.commit` did with each op."""
+
+    applied: list[dict[str, Any]] = Field(default_factory=list)
+    failed: list[dict[str, Any]] = Field(default_factory=list)
+    touched_ids: list[str] = Field(default_factory=list)
+
+
+class MemoryOrchestrator:
+    """Facade over the five layers of one store."""
+
+    def __init__(
+        self,
+        store: GraphStore,
+        embedder: EmbeddingProvider,
+        *,
+        recall_config: RecallConfig | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        engine = RecallEngine(store, embedder, recall_config, clock=clock)
+        self.services = MemoryServices(store=store, embedder=embedder, engine=engine, clock=clock)
+        self.store = store
+        self.engine = engine
+        self.working = WorkingMemory(self.services)
+        self.episodic = EpisodicMemory(self.services)
+        self.semantic = SemanticMemory(self.services)
+        self.procedural = ProceduralMemory(self.services)
+        self.prospective = ProspectiveMemory(self.services)
+        self._layers: dict[Layer, MemoryLayer] = {
+            Layer.WORKING: self.working, Layer.EPISODIC: self.episodic, Layer.SEMANTIC: self.semantic,
+            Layer.PROCEDURAL: self.procedural, Layer.PROSPECTIVE: self.prospective,
+        }  # fmt: skip
+
+    @classmethod
+    async def connect(
+        cls,
+        uri: str,
+        *,
+        password: str | None,
+        user: str = "neo4j",
+        database: str = "neo4j",
+        embedder: EmbeddingProvider | None = None,
+        recall_config: RecallConfig | None = None,
+        apply_schema: bool = True,
+    ) -> MemoryOrchestrator:
+        """Connect to Neo4j, apply the schema (idempotent) and build the orchestrator."""
+        conn = await Neo4jConnection.connect(uri, user=user, password=password, database=database)
+        try:
+            if apply_schema:
+                await migrate(conn)
+        except BaseException:
+            await conn.close()
+            raise
+        if embedder is None:
+            from hippograph.embeddings import SentenceTransformerEmbeddings
+
+            embedder = SentenceTransformerEmbeddings()
+        return cls(GraphStore(conn), embedder, recall_config=recall_config)
+
+    async def close(self) -> None:
+        await self.engine.drain()
+        await self.store.conn.close()
+
+    async def __aenter__(self) -> MemoryOrchestrator:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    def get_layer(self, layer: Layer | str) -> MemoryLayer:
+        try:
+            return self._layers[Layer(layer)]
+        except ValueError:
+            raise InvalidInputError("layer", f"unknown layer {layer!r:.40}") from None
+
+    # -- write -----------------------------------------------------------------------------
+    async def remember(self, scope: Scope, label: str, content: str = "", **fields: Any) -> MemoryNode:
+        """Bring your own fact: store it in semantic memory, no model call needed."""
+        return await self.semantic.store_fact(scope, label, content, **fields)
+
+    async def ingest(self, scope: Scope, turns: Sequence[ConversationTurn | dict[str, Any]], *,
+                     progress: Progress | None = None) -> list[MemoryNode]:  # fmt: skip
+        """Store a whole conversation as episodic turns; idempotent by turn id."""
+        parsed = []
+        for i, t in enumerate(turns):
+            try:
+                parsed.append(t if isinstance(t, ConversationTurn) else ConversationTurn.model_validate(t))
+            except ValueError as exc:
+                raise InvalidInputError(f"turns[{i}]", str(exc).splitlines()[-1]) from None
+        return await ingest_conversation(self.services, self.episodic, scope, parsed, progress=progress)
+
+    async def commit(
+        self,
+        scope: Scope,
+        ops: Sequence[MemoryOp],
+        *,
+        auto_approve_skills: bool = False,
+        source_event_id: str | None = None,
+    ) -> CommitReport:
+        """Apply a model's memory ops by layer; each failure is reported, never raised."""
+        report = CommitReport()
+        for index, op in enumerate(ops):
+            try:
+                touched = await self._apply(scope, op, auto_approve_skills, source_event_id)
+            except HippographError as exc:
+                report.failed.append({"index": index, "op": op.op, "error": str(exc)})
+                continue
+            report.applied.append({"index": index, "op": op.op, "id": touched})
+            if touched:
+                report.touched_ids.append(touched)
+        return report
+
+    async def _apply(self, scope: Scope, op: MemoryOp, auto_approve: bool, source_event_id: str | None) -> str | None:
+        if isinstance(op, UpsertNode):
+            fact = await self.semantic.store_fact(
+                scope, op.label, scrub_text(op.content), properties=scrub_properties(op.properties),
+                importance=op.importance,
+            )  # fmt: skip
+            edges = []
+            for rel in op.relationships:
+                targets = await self.semantic.query_facts(scope, label=rel.target, limit=1)
+                if targets:
+                    edges.append(MemoryEdge(source=fact.id, target=targets[0].id, relationship=rel.type,
+                                            weight=rel.weight, source_episodic_ids=[source_event_id] if source_event_id else []))  # fmt: skip
+            await self.store.upsert_edges(scope, edges)
+            return fact.id
+        if isinstance(op, CreateEvent):
+            mentioned = []
+            for label in op.mentions:
+                facts = await self.semantic.query_facts(scope, label=label, limit=1)
+                mentioned.extend(f.id for f in facts)
+            event = await self.episodic.store_event(
+                scope, scrub_text(op.content), label=op.label, occurred_at=op.occurred_at, importance=op.importance,
+                properties=scrub_properties(op.properties), mentions=mentioned,
+            )  # fmt: skip
+            return event.id
+        if isinstance(op, SetTrigger):
+            return (await self.prospective.set_trigger(scope, op.condition, op.task, due_at=op.due_at,
+                                                       importance=op.importance)).id  # fmt: skip
+        if isinstance(op, RegisterSkill):
+            skill = await self.procedural.store_skill(scope, op.name, op.steps, context=op.context,
+                                                      importance=op.importance,
+                                                      status="approved" if auto_approve else "draft")  # fmt: skip
+            return skill.id
+        if isinstance(op, RetractNode):
+            await self.retract(scope, op.id, reason=op.reason, actor="model")
+            return op.id
+        raise InvalidInputError("op", f"unsupported op {op!r:.60}")
+
+    async def retract(self, scope: Scope, node_id: str, *, reason: str, actor: str, phase: str | None = None) -> None:
+        """Soft-delete a memory of this scope (or below) with its reason; restorable."""
+        rows = await self.store.conn.write(
+            Q.UPDATE_RETRACTION, id=node_id, scope_key=scope.key, subtree_prefix=scope.key + LEVEL_SEPARATOR,
+            now=self.services.clock(),
+            retraction=_json({"reason": reason, "actor": actor, "phase": phase}),
+        )  # fmt: skip
+        if not rows:
+            raise InvalidInputError("id", f"{node_id} is not a memory of {scope.key}")
+
+    # -- read ------------------------------------------------------------------------------
+    async def recall(self, scope: Scope, query: str, **kwargs: Any) -> RecallResult:
+        """Hybrid recall with spreading activation; see :class:`RecallEngine`."""
+        return await self.engine.recall(scope, query, **kwargs)
+
+    async def context(self, scope: Scope, query: str, *, budget: int | None = None, layers: Sequence[Layer] | None = None,
+                      top_k: int | None = None, include_working: bool = True) -> tuple[RecallResult, MemoryContext]:  # fmt: skip
+        """Recall, then render the prompt's memory block within the token budget."""
+        result = await self.recall(scope, query, layers=layers, top_k=top_k)
+        direct = [i for i in result.items if Channel.ACTIVATION not in i.channels]
+        associated = [i for i in result.items if Channel.ACTIVATION in i.channels]
+        working = await self.working.get_context(scope, self.working.verbatim) if include_working else []
+        renderers = {layer: impl.render_for_prompt for layer, impl in self._layers.items()}
+        ctx = assemble(direct, renderers, budget=budget or self.engine.config.token_budget, associated=associated,
+                       working=working, working_renderer=self.working.render_for_prompt)  # fmt: skip
+        return result, ctx
+
+    # -- forget ----------------------------------------------------------------------------
+    async def forget(self, scope: Scope) -> int:
+        """Erase the scope and everything below it (GDPR erase), in one statement."""
+        return await self.store.delete_subtree(scope)
+
+
+def _json(value: dict[str, Any]) -> str:
+    return json.dumps({k: v for k, v in value.items() if v is not None}, sort_keys=True)

@@ -1,0 +1,146 @@
+"""Semantic memory ("what"): facts and entities as a graph.
+
+Write-time dedup: a fact whose text is ≥ 0.85 similar to a live fact of the same scope, or
+whose label contains (or is contained in) one, is merged into it. Facts change by
+supersession, never by overwrite: a fact with the same subject ``key`` (or an explicit
+``supersedes``) becomes current and the old one keeps its text with ``superseded_by`` and
+``valid_until`` — recall prefers the current one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from pydantic import JsonValue
+
+from hippograph.errors import InvalidInputError
+from hippograph.layers.base import MemoryLayer, make_node
+from hippograph.models import Layer, MemoryNode
+from hippograph.scope import Scope
+from hippograph.store.mapping import props_to_node
+from hippograph.store.queries import StoreQuery as Q
+
+DEDUP_SIMILARITY = 0.85
+MIN_CONTAINMENT_CHARS = 4
+AGENT_IDENTITY = "AGENT_IDENTITY"
+SOUL_PREFIX = "SOUL:"
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+class SemanticMemory(MemoryLayer):
+    layer: ClassVar[Layer] = Layer.SEMANTIC
+
+    async def store_fact(
+        self,
+        scope: Scope,
+        label: str,
+        content: str = "",
+        *,
+        properties: dict[str, JsonValue] | None = None,
+        importance: float = 5.0,
+        key: str | None = None,
+        supersedes: str | None = None,
+        valid_from: float | None = None,
+        context: str = "",
+        dedup: bool = True,
+    ) -> MemoryNode:
+        """Store a fact (or merge it into its duplicate); returns the stored or merged node."""
+        if not isinstance(label, str) or not label.strip():
+            raise InvalidInputError("label", "a fact needs a non-empty label")
+        now = self.services.clock()
+        node = make_node(self.layer, {
+            "label": label.strip(), "content": content, "properties": properties or {}, "importance": importance,
+            "key": key, "valid_from": valid_from if valid_from is not None else now, "context": context,
+            "created_at": now, "updated_at": now,
+        })  # fmt: skip
+        node = node.model_copy(update={"embedding": await self.services.embedder.embed(node.text)})
+        previous = await self._current_for_key(scope, key) if key and not supersedes else None
+        if previous is not None and _norm(previous.text) == _norm(node.text):
+            return previous  # the same fact again: nothing changes
+        if previous is None and supersedes is None and dedup:
+            duplicate = await self._duplicate_of(scope, node)
+            if duplicate is not None:
+                return await self._merge(scope, duplicate, node)
+        stored = (await self.add(scope, [node]))[0]
+        old = supersedes or (previous.id if previous else None)
+        if old is not None:
+            await self.supersede(scope, old, stored.id)
+        return stored
+
+    async def supersede(self, scope: Scope, old_id: str, new_id: str) -> None:
+        """Mark ``old_id`` superseded by ``new_id`` (both of this scope)."""
+        rows = await self.store.conn.write(Q.UPDATE_SUPERSESSION, old_id=old_id, new_id=new_id,
+                                           scope_key=scope.key, now=self.services.clock())  # fmt: skip
+        if not rows:
+            raise InvalidInputError("supersedes", f"{old_id} is not a fact of {scope.key}")
+
+    async def query_facts(self, scope: Scope, *, label: str | None = None, label_prefix: str | None = None,
+                          include_superseded: bool = True, limit: int | None = 50) -> list[MemoryNode]:  # fmt: skip
+        facts = await self.store.query_nodes(scope, {"layers": [Layer.SEMANTIC], "label": label,
+                                                     "label_prefix": label_prefix}, limit=limit)  # fmt: skip
+        return facts if include_superseded else [f for f in facts if f.superseded_by is None]
+
+    async def history(self, scope: Scope, key: str) -> list[MemoryNode]:
+        """Every version of a keyed fact visible from ``scope``, oldest first."""
+        facts = await self.store.query_nodes(scope, {"layers": [Layer.SEMANTIC]}, limit=None)
+        return sorted((f for f in facts if f.key == key), key=lambda f: (f.valid_from or f.created_at, f.id))
+
+    async def ensure_identity(self, scope: Scope, description: str) -> MemoryNode:
+        """The always-on AGENT_IDENTITY persona node of this scope (importance 10)."""
+        return await self._singleton(scope, AGENT_IDENTITY, description)
+
+    async def soul(self, scope: Scope, name: str, profile: dict[str, JsonValue] | None = None) -> MemoryNode:
+        """The SOUL:<name> profile node of this scope, created on first use."""
+        return await self._singleton(scope, f"{SOUL_PREFIX}{name}", f"Profile of {name}", profile or {})
+
+    async def _singleton(self, scope: Scope, label: str, content: str, props: dict[str, JsonValue] | None = None) -> MemoryNode:
+        existing = [f for f in await self.query_facts(scope, label=label) if f.scope_key == scope.key]
+        if existing:
+            return existing[0]
+        return await self.store_fact(scope, label, content, properties=props, importance=10.0, dedup=False)
+
+    async def _current_for_key(self, scope: Scope, key: str) -> MemoryNode | None:
+        rows = await self.store.conn.read(Q.GET_CURRENT_FACT, scope_key=scope.key, key=key)
+        return props_to_node(rows[0]["m"]) if rows else None
+
+    async def _duplicate_of(self, scope: Scope, node: MemoryNode) -> MemoryNode | None:
+        assert node.embedding is not None
+        hits = await self.store.search_vectors(scope, node.embedding, 5, layers=[Layer.SEMANTIC])
+        candidates = await self.store.get_nodes(scope, [h.id for h in hits])
+        score = {h.id: 2 * h.score - 1 for h in hits}  # index score (1 + cos) / 2 → cosine
+        label = _norm(node.label)
+        for other in sorted(candidates, key=lambda c: -score.get(c.id, 0.0)):
+            if other.scope_key != scope.key or other.superseded_by or other.retracted or _protected(other):
+                continue
+            if score.get(other.id, 0.0) >= DEDUP_SIMILARITY:
+                return other
+            other_label = _norm(other.label)
+            if min(len(label), len(other_label)) >= MIN_CONTAINMENT_CHARS and (label in other_label or other_label in label):
+                return other
+        return None
+
+    async def _merge(self, scope: Scope, existing: MemoryNode, new: MemoryNode) -> MemoryNode:
+        merges = existing.properties.get("merges", 0)
+        updates: dict[str, Any] = {
+            "content": max(existing.content, new.content, key=len),
+            "label": max(existing.label, new.label, key=len),
+            "importance": max(existing.importance, new.importance),
+            "properties": {**new.properties, **existing.properties,
+                           "merges": (merges if isinstance(merges, int) else 0) + 1},
+        }  # fmt: skip
+        if updates["content"] != existing.content or updates["label"] != existing.label:
+            updates["embedding"] = new.embedding if updates["content"] == new.content else existing.embedding
+        updates = {k: v for k, v in updates.items() if v is not None}
+        return await self.store.update_node(scope, existing.id, updates)
+
+
+def _protected(node: MemoryNode) -> bool:
+    return node.label == AGENT_IDENTITY or node.label.startswith(SOUL_PREFIX)
+
+
+def labels_of(nodes: Sequence[MemoryNode]) -> list[str]:
+    return [n.label for n in nodes]

@@ -1,0 +1,74 @@
+"""Working memory ("now"): the last turns and the model's thinking, per scope.
+
+A FIFO of ``capacity`` (10) entries per full scope path; thinking text is capped at 500
+characters and kept 24 hours; the last ``verbatim`` (2) entries go into the prompt verbatim.
+Seen only from its own scope.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+from hippograph.errors import InvalidInputError
+from hippograph.layers.base import MemoryLayer, extractive_summary, make_node
+from hippograph.models import Durability, Layer, MemoryNode
+from hippograph.scope import Scope
+from hippograph.store.queries import StoreQuery as Q
+
+THINKING_MAX_CHARS = 500
+DAY = 86_400.0
+SummaryMode = Literal["off", "extractive", "llm"]
+
+
+class WorkingMemory(MemoryLayer):
+    layer: ClassVar[Layer] = Layer.WORKING
+    capacity: int = 10
+    verbatim: int = 2
+
+    async def push(
+        self,
+        scope: Scope,
+        text: str,
+        *,
+        kind: Literal["turn", "thinking"] = "turn",
+        session_id: str | None = None,
+        ttl: float = DAY,
+    ) -> MemoryNode:
+        """Add an entry, then drop the oldest beyond ``capacity``."""
+        if not isinstance(text, str) or not text.strip():
+            raise InvalidInputError("text", "must be a non-empty string")
+        if kind == "thinking":
+            text = text[:THINKING_MAX_CHARS]
+        now = self.services.clock()
+        node = make_node(self.layer, {
+            "label": f"{kind}: {text[:80]}", "content": text, "session_id": session_id,
+            "properties": {"kind": kind}, "durability": Durability.TRANSIENT, "ttl": ttl,
+            "created_at": now, "updated_at": now, "importance": 3.0,
+        })  # fmt: skip
+        stored = (await self.add(scope, [node]))[0]
+        await self.store.conn.write(Q.DELETE_WORKING_OVERFLOW, scope_key=scope.key, keep=self.capacity)
+        return stored
+
+    async def get_context(self, scope: Scope, n: int | None = None) -> list[MemoryNode]:
+        """The newest ``n`` (default: capacity) entries of exactly this scope, oldest first."""
+        limit = self.capacity if n is None else n
+        nodes = await self.store.query_nodes(scope, {"layers": [Layer.WORKING]}, limit=None)
+        own = [m for m in nodes if m.scope_key == scope.key]
+        own.sort(key=lambda m: (m.created_at, m.id))
+        return own[-limit:] if limit else []
+
+    async def clear(self, scope: Scope, session_id: str | None = None) -> int:
+        rows = await self.store.conn.write(Q.DELETE_SCOPE_LAYER, scope_key=scope.key, layer=self.layer.value,
+                                           session_id=session_id)  # fmt: skip
+        return int(rows[0]["deleted"]) if rows else 0
+
+    async def render_context(self, scope: Scope, mode: SummaryMode = "off") -> str:
+        """The working block of a prompt: older entries summarised (per ``mode``), the last
+        ``verbatim`` entries word for word."""
+        entries = await self.get_context(scope)
+        older, recent = entries[: -self.verbatim] or [], entries[-self.verbatim :]
+        lines = []
+        if older and mode == "extractive":
+            lines.append("[working summary] " + extractive_summary([m.content for m in older]).replace("\n", " "))
+        lines.extend(self.render_for_prompt(m) for m in recent)
+        return "\n".join(lines)

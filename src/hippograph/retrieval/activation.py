@@ -1,0 +1,122 @@
+"""Spreading activation and N-hop hydration (reference §5) as parameterised Cypher.
+
+Two kinds of spreading, both one query per step:
+
+* over memory edges (``NEXT``, ``MENTIONS``, ``RELATES_TO`` …): from every seed, at most
+  ``fan_out`` strongest neighbours per node, activation = parent × ``base_decay`` × edge
+  factor per hop, breadth-first to ``max_hops + 1`` hops, at most ``max_nodes`` new memories,
+  nothing below ``threshold``. A memory keeps the strongest activation that reaches it.
+* through shared cues (``(:Memory)-[:HAS_CUE]->(:Cue)<-[:HAS_CUE]-(:Memory)``): a session
+  passes ``session_decay`` × its best member to every member; a keyword or name passes
+  ``cue_decay`` × seed × rarity, rarity = ln(1 + N/degree) / ln(1 + N).
+
+Every reached memory keeps the path that reached it (node ids and relationship types).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+from hippograph.cues import CueKind
+from hippograph.models import Layer
+from hippograph.retrieval.config import ActivationConfig
+from hippograph.retrieval.queries import RetrievalQuery as Q
+from hippograph.retrieval.types import ActivatedNode, PathStep
+from hippograph.store.connection import Neo4jConnection
+
+
+def edge_factor(weight: float | None) -> float:
+    """Stronger edges pass more activation: 1.0 at weight ≥ 1, proportionally less below."""
+    return 1.0 if weight is None else max(0.0, min(1.0, float(weight)))
+
+
+def rarity(degree: int, population: int) -> float:
+    """ln(1 + N/df) / ln(1 + N) ∈ (0, 1]: a cue every memory shares passes almost nothing."""
+    n = max(population, degree, 2)
+    return math.log1p(n / max(degree, 1)) / math.log1p(n)
+
+
+async def spread_edges(
+    conn: Neo4jConnection,
+    *,
+    seeds: Mapping[str, float],
+    visible: Sequence[str],
+    config: ActivationConfig,
+    layers: Sequence[Layer] | None,
+) -> tuple[dict[str, ActivatedNode], bool]:
+    """Activation arriving at each memory over memory edges (seeds included, as receivers).
+    Returns (memory id → strongest arrival, whether the node cap cut the spread)."""
+    arrived: dict[str, ActivatedNode] = {}
+    frontier = {sid: (value, [PathStep(node_id=sid)]) for sid, value in seeds.items() if value > 0}
+    layer_values = [layer.value for layer in layers] if layers else None
+    added = 0
+    capped = False
+    for hop in range(1, config.max_hops + 2):
+        if not frontier:
+            break
+        rows = await conn.read(
+            Q.GET_ACTIVATION_STEP, frontier=list(frontier), seen=[], visible=list(visible),
+            layers=layer_values, fan_out=config.fan_out,
+        )  # fmt: skip
+        step: dict[str, ActivatedNode] = {}
+        for row in rows:
+            value, path = frontier[row["source"]]
+            target = row["id"]
+            if any(p.node_id == target for p in path):
+                continue
+            incoming = value * config.base_decay * edge_factor(row["weight"])
+            if incoming < config.threshold:
+                continue
+            if target not in step or incoming > step[target].activation:
+                step[target] = ActivatedNode(
+                    id=target, activation=incoming, hop=hop,
+                    path=[*path, PathStep(node_id=target, relationship=row["relationship"])],
+                )  # fmt: skip
+        frontier = {}
+        for node in sorted(step.values(), key=lambda a: (-a.activation, a.id)):
+            known = node.id in arrived or node.id in seeds
+            if not known and added >= config.max_nodes:
+                capped = True
+                continue
+            if node.id in arrived and arrived[node.id].activation >= node.activation:
+                continue
+            if not known:
+                added += 1
+            arrived[node.id] = node
+            if node.id not in seeds:  # seeds already spread with their own value
+                frontier[node.id] = (node.activation, node.path)
+    return arrived, capped
+
+
+async def spread_cues(
+    conn: Neo4jConnection,
+    *,
+    seeds: Mapping[str, float],
+    kinds: Sequence[CueKind],
+    decay: float,
+    visible: Sequence[str],
+    config: ActivationConfig,
+    layers: Sequence[Layer] | None,
+    population: int,
+    use_rarity: bool,
+) -> dict[str, ActivatedNode]:
+    """Activation arriving at each memory through cues shared with a seed (max over seeds)."""
+    if not seeds or decay <= 0:
+        return {}
+    rows = await conn.read(
+        Q.GET_CUE_SPREAD, seeds=list(seeds), kinds=[k.value for k in kinds], visible=list(visible),
+        layers=[layer.value for layer in layers] if layers else None, max_degree=config.max_cue_degree,
+    )  # fmt: skip
+    arrived: dict[str, ActivatedNode] = {}
+    for row in rows:
+        weight = rarity(int(row["degree"]), population) if use_rarity else 1.0
+        value = decay * seeds[row["seed"]] * weight
+        if value < config.threshold:
+            continue
+        target = row["id"]
+        if target not in arrived or value > arrived[target].activation:
+            path = [PathStep(node_id=row["seed"]), PathStep(node_id=f"cue:{row['kind']}:{row['key']}", relationship="HAS_CUE"),
+                    PathStep(node_id=target, relationship="HAS_CUE")]  # fmt: skip
+            arrived[target] = ActivatedNode(id=target, activation=value, hop=2, path=path)
+    return arrived

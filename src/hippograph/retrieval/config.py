@@ -1,0 +1,81 @@
+"""Recall settings, with the reference system's defaults where it has them."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+
+class ScoreWeights(BaseModel):
+    """Weights of the four signals; they must sum to 1 (reference: 0.4 / 0.2 / 0.2 / 0.2).
+    ``relevance`` is the fused hybrid relevance (vector + fulltext), where the reference used
+    cosine alone."""
+
+    model_config = ConfigDict(frozen=True)
+
+    relevance: float = Field(default=0.4, ge=0)
+    recency: float = Field(default=0.2, ge=0)
+    frequency: float = Field(default=0.2, ge=0)
+    proximity: float = Field(default=0.2, ge=0)
+
+    @model_validator(mode="after")
+    def _sum_to_one(self) -> ScoreWeights:
+        total = self.relevance + self.recency + self.frequency + self.proximity
+        if abs(total - 1.0) > 1e-6:
+            raise ValueError(f"score weights must sum to 1, got {total:.3f}")
+        return self
+
+
+class ActivationConfig(BaseModel):
+    """Spreading activation (reference §5): per-hop decay, fan-out and total caps."""
+
+    model_config = ConfigDict(frozen=True)
+
+    max_hops: int = Field(default=0, ge=0, le=4)
+    """0 = first-degree neighbours only; N = breadth-first to N+1 hops."""
+    base_decay: float = Field(default=0.5, gt=0, le=1)
+    """Activation passed per hop (reference: 0.5, 0.25, …)."""
+    fan_out: int = Field(default=5, ge=1, le=50)
+    max_nodes: int = Field(default=50, ge=0, le=1000)
+    """Most memories activation may add beyond the channels' candidates."""
+    threshold: float = Field(default=0.01, ge=0, le=1)
+    session_decay: float = Field(default=0.25, ge=0, le=1)
+    """Two hops (memory → session → memory) at base_decay each."""
+    session_seeds: int = Field(default=10, ge=0, le=100)
+    cue_decay: float = Field(default=0.25, ge=0, le=1)
+    """Two hops (memory → keyword/name cue → memory), scaled by the cue's rarity."""
+    cue_seeds: int = Field(default=10, ge=0, le=100)
+    max_cue_degree: int = Field(default=2000, ge=2)
+    record_pending: bool = True
+    """Leave inferred links (seed → memory reached two or more hops away) for consolidation."""
+    max_pending: int = Field(default=20, ge=0)
+
+
+class RecallConfig(BaseModel):
+    """Everything recall can be told; immutable, shareable across calls."""
+
+    model_config = ConfigDict(frozen=True)
+
+    top_k: int = Field(default=5, ge=1, le=500)
+    weights: ScoreWeights = ScoreWeights()
+    recency_half_life_days: float = Field(default=7.0, gt=0)
+    frequency_saturation: int = Field(default=100, ge=1)
+    scope_weighting: bool = True
+    scope_floor: float = Field(default=0.0, ge=0, le=1)
+    scope_half_life: float = Field(default=1.0, gt=0)
+    hydration_threshold: float = Field(default=0.0, ge=0, le=10)
+    """Minimum importance of a recalled memory."""
+    min_relevance: float = Field(default=0.2, ge=0, le=1)
+    """Minimum cosine similarity of a direct hit (reference hydration_min_relevance)."""
+    episodic_raw_cap: int = Field(default=10, ge=0)
+    candidates_per_channel: int = Field(default=100, ge=1, le=2000)
+    vector_weight: float = Field(default=1.0, ge=0)
+    fulltext_weight: float = Field(default=1.0, ge=0)
+    """Channels are z-scored over the candidate pool and added with these weights: each then
+    reads "standard deviations above the typical candidate", so no scale constant is needed."""
+    person_bonus: float = Field(default=1.0, ge=0)
+    """Added (in standard deviations) to memories said by the one person the query names."""
+    time_aware: bool = True
+    activation: ActivationConfig = ActivationConfig()
+    token_budget: int = Field(default=2000, ge=50)
+    track_access: bool = True
+    """Bump access_count / spreading_access_count of what recall returns (off the hot path)."""

@@ -1,0 +1,128 @@
+"""What recall returns: items with their explanation, and the activation log."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, Field
+
+from hippograph.models import MemoryNode
+
+
+class Channel(StrEnum):
+    """Which retrieval channel found a memory."""
+
+    VECTOR = "vector"
+    FULLTEXT = "fulltext"
+    ACTIVATION = "activation"
+    RECENT = "recent"
+
+
+class ScoreParts(BaseModel):
+    """How a memory's score came about.
+
+    Evidence (in standard deviations above the typical candidate): ``z_vector`` and
+    ``z_fulltext`` from the channels, ``person`` for being said by the person the query
+    names; activation that reached it over memory edges (``edges``), from its session
+    (``session``) and through shared keywords or names (``cues``). ``relevance`` is all of it,
+    scaled so the best memory of the recall has 1. The final score is the four-signal sum of
+    relevance, recency, frequency and proximity, times the multipliers."""
+
+    relevance: float = 0.0
+    cosine: float | None = None
+    bm25: float | None = None
+    z_vector: float = 0.0
+    z_fulltext: float = 0.0
+    person: float = 0.0
+    edges: float = 0.0
+    session: float = 0.0
+    cues: float = 0.0
+    recency: float = 0.0
+    frequency: float = 0.0
+    proximity: float = 0.0
+    scope_weight: float = 1.0
+    time_match: float = 1.0
+    currency: float = 1.0
+    """1.0 for a current fact; below 1 for a superseded or expired one."""
+
+
+class PathStep(BaseModel):
+    node_id: str
+    relationship: str | None = None
+    """Type of the relationship that led to this node (None for the seed)."""
+
+
+class RecallItem(BaseModel):
+    """One recalled memory and why it was recalled."""
+
+    node: MemoryNode
+    score: float
+    parts: ScoreParts
+    channels: dict[Channel, int] = Field(default_factory=dict)
+    """Channel → 1-based rank of this memory in that channel."""
+    path: list[PathStep] = Field(default_factory=list)
+    """For activated memories: seed → … → this memory."""
+    scope_distance: int = 0
+
+    def explain(self) -> str:
+        found = ", ".join(f"{c.value} #{r}" for c, r in sorted(self.channels.items()))
+        route = " → ".join(
+            (f"-[{s.relationship}]-> " if s.relationship else "") + s.node_id[:8] for s in self.path
+        )
+        p = self.parts
+        return (
+            f"{self.score:.3f} = rel {p.relevance:.2f}, rec {p.recency:.2f}, freq {p.frequency:.2f}, "
+            f"prox {p.proximity:.2f} (z vec {p.z_vector:+.2f}, z text {p.z_fulltext:+.2f}, person {p.person:.2f}, "
+            f"edges {p.edges:.2f}, session {p.session:.2f}, cues {p.cues:.2f}) × scope {p.scope_weight:.2f}"
+            f" × time {p.time_match:.2f} × current {p.currency:.2f}; found by {found}"
+            + (f"; path {route}" if route else "")
+        )
+
+
+class ActivatedNode(BaseModel):
+    id: str
+    activation: float
+    hop: int
+    path: list[PathStep]
+
+
+class PendingConnection(BaseModel):
+    source: str
+    target: str
+    score: float
+    hops: int
+
+
+class ActivationLog(BaseModel):
+    """Spreading activation's account of itself (reference §5): the seeds it started from,
+    every memory it reached with the path that reached it, and the inferred links it leaves
+    for consolidation."""
+
+    seeds: list[str] = Field(default_factory=list)
+    activated: list[ActivatedNode] = Field(default_factory=list)
+    pending: list[PendingConnection] = Field(default_factory=list)
+    capped: bool = False
+
+    @property
+    def inference_paths(self) -> list[list[PathStep]]:
+        return [a.path for a in self.activated]
+
+
+class RecallTimings(BaseModel):
+    embed_ms: float = 0.0
+    candidates_ms: float = 0.0
+    activation_ms: float = 0.0
+    scoring_ms: float = 0.0
+    total_ms: float = 0.0
+
+
+class RecallResult(BaseModel):
+    query: str
+    scope_key: str
+    items: list[RecallItem]
+    activation: ActivationLog
+    timings: RecallTimings
+
+    @property
+    def ids(self) -> list[str]:
+        return [i.node.id for i in self.items]
