@@ -21,6 +21,7 @@ DEFAULT_RISK_TERMS = (
 )
 DEFAULT_META_STOPWORDS = ("the", "and", "for", "with", "this", "that", "user", "agent")
 DEFAULT_ACTION_SEPARATORS = (
+    "#",
     ":",
     ";",
     ",",

@@ -25,7 +25,7 @@ CALL (key, x, y, score, pendings) {
                            weight: CASE WHEN score > 0 THEN score ELSE $default_weight END,
                            provenance: 'inferred', uses: 0, created_at: $now,
                            source_episodic_ids: [], scope_key: key}]->(y))
-  FOREACH (q IN pendings | DELETE q)
+  FOREACH (q IN pendings | DETACH DELETE q)
   RETURN CASE WHEN ok THEN 1 ELSE 0 END AS written, size(pendings) AS consumed
 } IN TRANSACTIONS OF $batch ROWS
 RETURN coalesce(sum(written), 0) AS edges, coalesce(sum(consumed), 0) AS consumed
