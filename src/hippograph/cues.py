@@ -75,16 +75,19 @@ def keywords(text: str) -> list[str]:
 
 
 def names(text: str) -> list[str]:
-    """Capitalised words or phrases that do not start a sentence: likely names."""
+    """Capitalised words or phrases that do not start a sentence (or that follow a common
+    capitalised word such as a greeting): likely names."""
     found: dict[str, None] = {}
     for m in _NAME.finditer(text):
         before = text[: m.start()].rstrip()
-        if not before or before[-1] in ".!?\"'(:;|":
+        at_start = not before or before[-1] in ".!?\"'(:;|"
+        words = m.group(1).split()
+        lead = 0  # "Hey Mel", "Thanks Carol", "Yesterday Bob": the name follows a common word
+        while lead < len(words) and words[lead] in _NOT_NAMES:
+            lead += 1
+        if lead == len(words) or (at_start and lead == 0):
             continue
-        name = m.group(1)
-        if name.split()[0].replace("'", "") in _NOT_NAMES:
-            continue
-        found.setdefault(name, None)
+        found.setdefault(" ".join(words[lead:]), None)
     return list(found)
 
 
