@@ -16,7 +16,7 @@ from pydantic import JsonValue
 
 from hippograph.errors import InvalidInputError
 from hippograph.layers.base import MemoryLayer, make_node
-from hippograph.models import Layer, MemoryNode
+from hippograph.models import Layer, MemoryNode, check_id
 from hippograph.scope import Scope
 from hippograph.store.mapping import props_to_node
 from hippograph.store.queries import StoreQuery as Q
@@ -57,6 +57,8 @@ class SemanticMemory(MemoryLayer):
             "key": key, "valid_from": valid_from if valid_from is not None else now, "context": context,
             "created_at": now, "updated_at": now,
         })  # fmt: skip
+        if supersedes is not None:
+            await self._check_supersedable(scope, supersedes)
         node = node.model_copy(update={"embedding": await self.services.embedder.embed(node.text)})
         previous = await self._current_for_key(scope, key) if key and not supersedes else None
         if previous is not None and _norm(previous.text) == _norm(node.text):
@@ -76,6 +78,12 @@ class SemanticMemory(MemoryLayer):
         rows = await self.store.conn.write(Q.UPDATE_SUPERSESSION, old_id=old_id, new_id=new_id,
                                            scope_key=scope.key, now=self.services.clock())  # fmt: skip
         if not rows:
+            raise InvalidInputError("supersedes", f"{old_id} is not a fact of {scope.key}")
+
+    async def _check_supersedable(self, scope: Scope, old_id: str) -> None:
+        """Refuse, before anything is written, to supersede what is not a fact of this scope."""
+        old = await self.store.get_node(scope, check_id(old_id, "supersedes"))
+        if old is None or old.layer is not Layer.SEMANTIC or old.scope_key != scope.key:
             raise InvalidInputError("supersedes", f"{old_id} is not a fact of {scope.key}")
 
     async def query_facts(self, scope: Scope, *, label: str | None = None, label_prefix: str | None = None,

@@ -10,9 +10,11 @@ from __future__ import annotations
 from typing import ClassVar, Literal
 
 from hippograph.errors import InvalidInputError
-from hippograph.layers.base import MemoryLayer, extractive_summary, make_node
+from hippograph.layers.base import MemoryLayer, Scrubber, extractive_summary, make_node
 from hippograph.models import Durability, Layer, MemoryNode
+from hippograph.retrieval.types import RecallItem
 from hippograph.scope import Scope
+from hippograph.scrub import scrub_properties, scrub_text
 from hippograph.store.queries import StoreQuery as Q
 
 THINKING_MAX_CHARS = 500
@@ -61,6 +63,13 @@ class WorkingMemory(MemoryLayer):
         rows = await self.store.conn.write(Q.DELETE_SCOPE_LAYER, scope_key=scope.key, layer=self.layer.value,
                                            session_id=session_id)  # fmt: skip
         return int(rows[0]["deleted"]) if rows else 0
+
+    def render_for_prompt(self, entry: MemoryNode | RecallItem, scrubber: Scrubber | None = scrub_properties) -> str:
+        """The entry word for word (its label only repeats its start): ``[working] …``."""
+        node = entry.node if isinstance(entry, RecallItem) else entry
+        kind = "[working thinking]" if node.properties.get("kind") == "thinking" else "[working]"
+        text = node.content or node.label
+        return f"{kind} {scrub_text(text) if scrubber else text}"
 
     async def render_context(self, scope: Scope, mode: SummaryMode = "off") -> str:
         """The working block of a prompt: older entries summarised (per ``mode``), the last

@@ -1,0 +1,55 @@
+"""Fixtures of the memory tests: the two embedders, a strictly increasing clock and a
+``MemoryOrchestrator`` over the session's store. Every test still works in its own ``tenant``
+scope (erased afterwards); the orchestrator drains its background bookkeeping before that."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from hippograph.embeddings import HashingEmbeddings, SentenceTransformerEmbeddings
+from hippograph.layers import MemoryOrchestrator
+from hippograph.scope import Scope
+from hippograph.store import GraphStore
+from tests.integration.memory.helpers import TickingClock
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: takes more than a minute on its own")
+
+
+@pytest.fixture(scope="session")
+def hashing() -> HashingEmbeddings:
+    return HashingEmbeddings()
+
+
+@pytest.fixture(scope="session")
+def minilm() -> SentenceTransformerEmbeddings:
+    """The real MiniLM (loaded once; a few seconds)."""
+    embedder = SentenceTransformerEmbeddings()
+    embedder.encode_sync(["warm up"])
+    return embedder
+
+
+@pytest.fixture
+def clock() -> TickingClock:
+    return TickingClock()
+
+
+@pytest.fixture
+async def memory(store: GraphStore, hashing: HashingEmbeddings, clock: TickingClock,
+                 tenant: Scope) -> AsyncIterator[MemoryOrchestrator]:  # fmt: skip
+    """Bag-of-words embeddings: deterministic, shared words ⇒ similar vectors."""
+    orchestrator = MemoryOrchestrator(store, hashing, clock=clock)
+    yield orchestrator
+    await orchestrator.engine.drain()
+
+
+@pytest.fixture
+async def semantic_memory(store: GraphStore, minilm: SentenceTransformerEmbeddings, clock: TickingClock,
+                          tenant: Scope) -> AsyncIterator[MemoryOrchestrator]:  # fmt: skip
+    """MiniLM embeddings, for the tests where meaning matters."""
+    orchestrator = MemoryOrchestrator(store, minilm, clock=clock)
+    yield orchestrator
+    await orchestrator.engine.drain()
