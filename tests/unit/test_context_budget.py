@@ -82,8 +82,6 @@ def test_no_header_when_no_associated_item_fits() -> None:
     assert HEADER not in ctx.text and len(ctx.dropped) == 1
 
 
-@pytest.mark.xfail(strict=True, reason="retrieval/context.py counts the 'Associated Context:' header before "
-                   "checking the budget and never takes it back: tokens > budget when the block is full")  # fmt: skip
 def test_the_associated_header_never_pushes_the_count_over_the_budget() -> None:
     direct = [item("x" * 180, 0.9)]  # 45 + 1 tokens
     ctx = assemble(direct, RENDER, budget=50, associated=[item("y" * 40, 0.5, activated=True)])

@@ -15,7 +15,6 @@ Every reached memory keeps the path that reached it (node ids and relationship t
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 
 from hippograph.cues import CueKind
@@ -29,12 +28,6 @@ from hippograph.store.connection import Neo4jConnection
 def edge_factor(weight: float | None) -> float:
     """Stronger edges pass more activation: 1.0 at weight ≥ 1, proportionally less below."""
     return 1.0 if weight is None else max(0.0, min(1.0, float(weight)))
-
-
-def rarity(degree: int, population: int) -> float:
-    """ln(1 + N/df) / ln(1 + N) ∈ (0, 1]: a cue every memory shares passes almost nothing."""
-    n = max(population, degree, 2)
-    return math.log1p(n / max(degree, 1)) / math.log1p(n)
 
 
 async def spread_edges(
@@ -89,34 +82,37 @@ async def spread_edges(
     return arrived, capped
 
 
-async def spread_cues(
+async def spread_associations(
     conn: Neo4jConnection,
     *,
-    seeds: Mapping[str, float],
-    kinds: Sequence[CueKind],
-    decay: float,
+    session_seeds: Mapping[str, float],
+    cue_seeds: Mapping[str, float],
     visible: Sequence[str],
     config: ActivationConfig,
     layers: Sequence[Layer] | None,
     population: int,
-    use_rarity: bool,
-) -> dict[str, ActivatedNode]:
-    """Activation arriving at each memory through cues shared with a seed (max over seeds)."""
-    if not seeds or decay <= 0:
-        return {}
+    limit: int = 1000,
+) -> tuple[dict[str, ActivatedNode], dict[str, ActivatedNode]]:
+    """Activation arriving through shared sessions and through shared keyword / name cues
+    (each memory keeps its strongest arrival of each kind). One read."""
+    if not session_seeds and not cue_seeds:
+        return {}, {}
     rows = await conn.read(
-        Q.GET_CUE_SPREAD, seeds=list(seeds), kinds=[k.value for k in kinds], visible=list(visible),
+        Q.GET_ASSOCIATIONS,
+        session_seeds=[{"id": i, "value": v} for i, v in session_seeds.items()] if config.session_decay > 0 else [],
+        cue_seeds=[{"id": i, "value": v} for i, v in cue_seeds.items()] if config.cue_decay > 0 else [],
+        session_decay=config.session_decay, cue_decay=config.cue_decay, visible=list(visible),
         layers=[layer.value for layer in layers] if layers else None, max_degree=config.max_cue_degree,
+        population=max(population, 2), threshold=config.threshold, limit=limit,
     )  # fmt: skip
-    arrived: dict[str, ActivatedNode] = {}
-    for row in rows:
-        weight = rarity(int(row["degree"]), population) if use_rarity else 1.0
-        value = decay * seeds[row["seed"]] * weight
-        if value < config.threshold:
-            continue
-        target = row["id"]
-        if target not in arrived or value > arrived[target].activation:
-            path = [PathStep(node_id=row["seed"]), PathStep(node_id=f"cue:{row['kind']}:{row['key']}", relationship="HAS_CUE"),
-                    PathStep(node_id=target, relationship="HAS_CUE")]  # fmt: skip
-            arrived[target] = ActivatedNode(id=target, activation=value, hop=2, path=path)
-    return arrived
+    session: dict[str, ActivatedNode] = {}
+    cue: dict[str, ActivatedNode] = {}
+    for r in rows:
+        via = f"{CueKind.SESSION.value}:{r['key']}" if r["part"] == "session" else str(r["key"])
+        node = ActivatedNode(
+            id=r["id"], activation=float(r["activation"]), hop=2,
+            path=[PathStep(node_id=r["seed"]), PathStep(node_id=f"cue:{via}", relationship="HAS_CUE"),
+                  PathStep(node_id=r["id"], relationship="HAS_CUE")],
+        )  # fmt: skip
+        (session if r["part"] == "session" else cue)[r["id"]] = node
+    return session, cue

@@ -73,10 +73,15 @@ def assemble(
         take(renderers[item.node.layer](item), item.node.id, item.node.layer, item.explain())
     if associated:
         header = "Associated Context:"
-        used += approx_tokens(header) + 1
-        lines.append(header)
+        header_cost = approx_tokens(header) + 1
         for item in associated:
-            take(renderers[item.node.layer](item), item.node.id, item.node.layer, item.explain())
-        if lines[-1] == header:
-            lines.pop()
+            text = scrub_text(renderers[item.node.layer](item))
+            first = header not in lines
+            if used + approx_tokens(text) + 1 + (header_cost if first else 0) > budget:
+                dropped.append(item.node.id)
+                continue
+            if first:
+                lines.append(header)
+                used += header_cost
+            take(text, item.node.id, item.node.layer, item.explain())
     return MemoryContext(text="\n".join(lines), entries=entries, tokens=used, budget=budget, dropped=dropped)

@@ -21,11 +21,11 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from hippograph.cues import CueKind, query_names
+from hippograph.cues import query_names
 from hippograph.embeddings.base import EmbeddingProvider
-from hippograph.models import Layer
+from hippograph.models import Layer, MemoryNode
 from hippograph.retrieval import scoring
-from hippograph.retrieval.activation import spread_cues, spread_edges
+from hippograph.retrieval.activation import spread_associations, spread_edges
 from hippograph.retrieval.checks import check_request
 from hippograph.retrieval.config import RecallConfig
 from hippograph.retrieval.fusion import zscores
@@ -48,6 +48,7 @@ from hippograph.scope import Scope, scope_weight
 from hippograph.store.connection import Neo4jConnection
 from hippograph.store.graph_store import GraphStore
 from hippograph.store.mapping import props_to_node
+from hippograph.store.vector_search import scoped_vector_search
 
 log = logging.getLogger(__name__)
 POPULATION_TTL = 10.0
@@ -92,25 +93,22 @@ class RecallEngine:
         t_embed = time.perf_counter()
 
         visible = scope.ancestor_keys()
-        (ranks, bm25), named, population = await asyncio.gather(
+        hits, named, population = await asyncio.gather(
             self._channels(scope, query, vector, visible, wanted, cfg.candidates_per_channel),
             self._named_people(query, visible),
             self._population_of(scope, visible, wanted),
         )
-        pool = list(dict.fromkeys([*ranks[Channel.FULLTEXT], *ranks[Channel.VECTOR]]))
-        rows = {r["m"]["id"]: r for r in await self._fetch(pool, visible, vector)}
-        pool = [i for i in pool if i in rows]
-        evidence = _evidence(pool, rows, bm25, named, cfg)
+        ranks = {Channel.VECTOR: hits.vector_rank, Channel.FULLTEXT: hits.fulltext_rank}
+        evidence = _evidence(hits, named, cfg)
         t_cand = time.perf_counter()
 
-        state = await self._activate(pool, rows, evidence, visible, wanted, population, cfg)
+        state = await self._activate(hits, evidence, visible, wanted, population, cfg)
         t_act = time.perf_counter()
 
         ranked = sorted(state.total, key=lambda i: (-state.total[i], i))[: max(3 * k, 50)]
-        missing = [i for i in ranked if i not in rows]
-        if missing:
-            rows.update({r["m"]["id"]: r for r in await self._fetch(missing, visible, vector)})
-        items = self._score(scope, query, ranked, rows, ranks, bm25, evidence, state, cfg, now)
+        rows = await self.conn.read(Q.GET_RECALLED, ids=ranked, visible=visible) if ranked else []
+        nodes = {r["m"]["id"]: props_to_node(r["m"]) for r in rows}
+        items = self._score(scope, query, ranked, nodes, hits, evidence, state, cfg, now)
         items = apply_layer_rules(scope, items, cfg)[:k]
         t_end = time.perf_counter()
 
@@ -126,23 +124,28 @@ class RecallEngine:
     # -- stages ----------------------------------------------------------------------------
     async def _channels(
         self, scope: Scope, query: str, vector: list[float], visible: list[str], layers: list[Layer], n: int
-    ) -> tuple[dict[Channel, dict[str, int]], dict[str, float]]:
+    ) -> _Hits:
         lucene = build_query(query, visible, layers)
+        layer_values = [layer.value for layer in layers]
 
         async def fulltext() -> list[dict[str, Any]]:
             if lucene is None:
                 return []
-            return await self.conn.read(Q.SEARCH_FULLTEXT, lucene=lucene, visible=visible, k=n)
+            return await self.conn.read(Q.SEARCH_FULLTEXT, lucene=lucene, visible=visible, k=n, vector=vector)
 
-        async def vectors() -> list[str]:
-            return [h.id for h in await self.store.search_vectors(scope, vector, n, layers=layers)]
+        async def vectors() -> list[dict[str, Any]]:
+            return await scoped_vector_search(
+                self.conn, Q.SEARCH_VECTOR_CANDIDATES, Q.SEARCH_VECTOR_CANDIDATES_EXACT, k=n,
+                fetch_k=max(self.store.vector_fetch_k, 2 * n), vector=vector, visible=visible, layers=layer_values,
+            )  # fmt: skip
 
-        vec_ids, ft_rows = await asyncio.gather(vectors(), fulltext())
-        ranks = {
-            Channel.VECTOR: {nid: i + 1 for i, nid in enumerate(vec_ids)},
-            Channel.FULLTEXT: {r["id"]: i + 1 for i, r in enumerate(ft_rows)},
-        }
-        return ranks, {r["id"]: float(r["score"]) for r in ft_rows}
+        vec_rows, ft_rows = await asyncio.gather(vectors(), fulltext())
+        hits = _Hits()
+        for rank, row in enumerate(ft_rows, 1):
+            hits.add(row, fulltext_rank=rank)
+        for rank, row in enumerate(vec_rows, 1):
+            hits.add(row, vector_rank=rank)
+        return hits
 
     async def _named_people(self, query: str, visible: list[str]) -> list[str]:
         keys = [n.casefold() for n in query_names(query)]
@@ -163,13 +166,9 @@ class RecallEngine:
         self._population[key] = (time.monotonic() + POPULATION_TTL, n)
         return n
 
-    async def _fetch(self, ids: list[str], visible: list[str], vector: list[float]) -> list[dict[str, Any]]:
-        return await self.conn.read(Q.GET_CANDIDATES, ids=ids, visible=visible, vector=vector) if ids else []
-
     async def _activate(
         self,
-        pool: list[str],
-        rows: dict[str, dict[str, Any]],
+        hits: _Hits,
         evidence: dict[str, ScoreParts],
         visible: list[str],
         layers: list[Layer],
@@ -177,56 +176,48 @@ class RecallEngine:
         cfg: RecallConfig,
     ) -> _Activation:
         act = cfg.activation
-        raw = {i: evidence[i].z_vector * cfg.vector_weight + evidence[i].z_fulltext * cfg.fulltext_weight
-               + evidence[i].person for i in pool}  # fmt: skip
+        raw = {i: e.z_vector * cfg.vector_weight + e.z_fulltext * cfg.fulltext_weight + e.person
+               for i, e in evidence.items()}  # fmt: skip
         floor = min(raw.values(), default=0.0)
         top = max((v - floor for v in raw.values()), default=0.0) or 1.0
         base = {i: (v - floor) / top for i, v in raw.items()}
-        state = _Activation(base=base, log=ActivationLog(seeds=sorted(base, key=lambda i: -base[i])[:act.cue_seeds]))
+        state = _Activation(base=base, log=ActivationLog(seeds=sorted(base, key=lambda i: (-base[i], i))[: act.cue_seeds]))
+        state.total = dict(base)
         if act.max_nodes == 0:
-            state.total = dict(base)
             return state
         edges, capped = await spread_edges(self.conn, seeds=base, visible=visible, config=act, layers=layers)
         state.log.capped = capped
         state.edges = {i: a.activation for i, a in edges.items()}
-        a = {i: base.get(i, 0.0) + state.edges.get(i, 0.0) for i in {*base, *edges}}
         state.paths.update({i: n.path for i, n in edges.items()})
+        a = {i: base.get(i, 0.0) + state.edges.get(i, 0.0) for i in {*base, *edges}}
 
         best_of_session: dict[str, tuple[float, str]] = {}
         for i, value in a.items():
-            session = rows[i]["m"].get("session_id") if i in rows else None
+            session = hits.session.get(i)
             if session and value > best_of_session.get(session, (-1.0, ""))[0]:
                 best_of_session[session] = (value, i)
-        top_sessions = sorted(best_of_session.values(), reverse=True)[: act.session_seeds]
-        reps = {i: value for value, i in top_sessions}
-        session = await spread_cues(self.conn, seeds=reps, kinds=[CueKind.SESSION], decay=act.session_decay,
-                                    visible=visible, config=act, layers=layers, population=population,
-                                    use_rarity=False)  # fmt: skip
+        reps = {i: value for value, i in sorted(best_of_session.values(), reverse=True)[: act.session_seeds]}
+        seeds = dict(sorted(a.items(), key=lambda kv: (-kv[1], kv[0]))[: act.cue_seeds])
+        session, cue = await spread_associations(self.conn, session_seeds=reps, cue_seeds=seeds, visible=visible,
+                                                 config=act, layers=layers, population=population)  # fmt: skip
         for i, value in reps.items():  # the best member shares its session's activation too
             session[i] = ActivatedNode(id=i, activation=act.session_decay * value, hop=0, path=[PathStep(node_id=i)])
         state.session = {i: n.activation for i, n in session.items()}
-        b = {i: a.get(i, 0.0) + state.session.get(i, 0.0) for i in {*a, *session}}
-        for i, n in session.items():
-            state.paths.setdefault(i, n.path)
-
-        seeds = dict(sorted(b.items(), key=lambda kv: (-kv[1], kv[0]))[: act.cue_seeds])
-        cue = await spread_cues(self.conn, seeds=seeds, kinds=[CueKind.KEYWORD, CueKind.ENTITY], decay=act.cue_decay,
-                                visible=visible, config=act, layers=layers, population=population,
-                                use_rarity=True)  # fmt: skip
         state.cues = {i: n.activation for i, n in cue.items()}
-        state.total = {i: b.get(i, 0.0) + state.cues.get(i, 0.0) for i in {*b, *cue}}
-        for i, n in cue.items():
-            if i not in base:
-                state.paths.setdefault(i, n.path)
-        reached = {**session, **edges, **cue}
+        for reached in (session, cue):
+            for i, n in reached.items():
+                if i not in base:
+                    state.paths.setdefault(i, n.path)
+        state.total = {i: a.get(i, 0.0) + state.session.get(i, 0.0) + state.cues.get(i, 0.0)
+                       for i in {*a, *session, *cue}}  # fmt: skip
+        reached_ids = {*edges, *session, *cue}
         state.log.activated = sorted(
             (ActivatedNode(id=i, activation=state.total[i] - base.get(i, 0.0), hop=len(state.paths.get(i, [])) - 1,
-                           path=state.paths.get(i, [PathStep(node_id=i)])) for i in reached),
+                           path=state.paths.get(i, [PathStep(node_id=i)])) for i in reached_ids),
             key=lambda n: (-n.activation, n.id),
         )[: max(act.max_nodes, act.cue_seeds)]  # fmt: skip
         if act.record_pending:
-            far = [n for n in cue.values() if n.id not in base]
-            far.sort(key=lambda n: -n.activation)
+            far = sorted((n for n in cue.values() if n.id not in base), key=lambda n: -n.activation)
             state.log.pending = [PendingConnection(source=n.path[0].node_id, target=n.id, score=n.activation, hops=2)
                                  for n in far[: act.max_pending]]  # fmt: skip
         return state
@@ -236,9 +227,8 @@ class RecallEngine:
         scope: Scope,
         query: str,
         ranked: list[str],
-        rows: dict[str, dict[str, Any]],
-        ranks: dict[Channel, dict[str, int]],
-        bm25: dict[str, float],
+        nodes: dict[str, MemoryNode],
+        hits: _Hits,
         evidence: dict[str, ScoreParts],
         state: _Activation,
         cfg: RecallConfig,
@@ -248,24 +238,24 @@ class RecallEngine:
         best = max((state.total.get(i, 0.0) for i in ranked), default=0.0) or 1.0
         items = []
         for nid in ranked:
-            row = rows.get(nid)
-            if row is None:
+            node = nodes.get(nid)
+            if node is None or node.importance < cfg.hydration_threshold:
                 continue
-            node = props_to_node(row["m"])
-            if node.importance < cfg.hydration_threshold:
-                continue
-            cosine = row["cosine"]
-            channels = {c: r[nid] for c, r in ranks.items() if nid in r}
+            cosine = hits.cosine.get(nid)
+            channels: dict[Channel, int] = {}
+            if nid in hits.vector_rank:
+                channels[Channel.VECTOR] = hits.vector_rank[nid]
+            if nid in hits.fulltext_rank:
+                channels[Channel.FULLTEXT] = hits.fulltext_rank[nid]
             boosted = state.total.get(nid, 0.0) > state.base.get(nid, 0.0) + 1e-9
             if set(channels) == {Channel.VECTOR} and not boosted and (cosine is None or cosine < cfg.min_relevance):
                 continue
-            if not channels:
-                channels[Channel.ACTIVATION] = max(0, len(state.paths.get(nid, [])) - 1)
             path = state.paths.get(nid, [PathStep(node_id=nid)])
+            if not channels:
+                channels[Channel.ACTIVATION] = max(1, len(path) - 1)
             distance = scope.distance_to(node.scope_key) or 0
             parts = evidence.get(nid, ScoreParts()).model_copy(update={
-                "relevance": state.total.get(nid, 0.0) / best,
-                "cosine": float(cosine) if cosine is not None else None, "bm25": bm25.get(nid),
+                "relevance": state.total.get(nid, 0.0) / best, "cosine": cosine, "bm25": hits.bm25.get(nid),
                 "edges": state.edges.get(nid, 0.0), "session": state.session.get(nid, 0.0),
                 "cues": state.cues.get(nid, 0.0),
                 "recency": scoring.recency(node, now, cfg.recency_half_life_days),
@@ -320,15 +310,42 @@ class _Activation:
         self.paths: dict[str, list[PathStep]] = {}
 
 
-def _evidence(
-    pool: list[str], rows: dict[str, dict[str, Any]], bm25: dict[str, float], named: list[str], cfg: RecallConfig
-) -> dict[str, ScoreParts]:
-    cos = {i: float(rows[i]["cosine"]) for i in pool if rows[i]["cosine"] is not None}
-    z_c = zscores(cos, pool, missing=min(cos.values(), default=0.0))
-    z_f = zscores(bm25, pool, missing=0.0)
+class _Hits:
+    """What the two channels returned: ranks, BM25 scores, cosines, sessions, person cues."""
+
+    def __init__(self) -> None:
+        self.vector_rank: dict[str, int] = {}
+        self.fulltext_rank: dict[str, int] = {}
+        self.bm25: dict[str, float] = {}
+        self.cosine: dict[str, float] = {}
+        self.session: dict[str, str] = {}
+        self.persons: dict[str, list[str]] = {}
+
+    def add(self, row: dict[str, Any], *, vector_rank: int | None = None, fulltext_rank: int | None = None) -> None:
+        nid = row["id"]
+        if vector_rank is not None:
+            self.vector_rank[nid] = vector_rank
+        if fulltext_rank is not None:
+            self.fulltext_rank[nid] = fulltext_rank
+            self.bm25[nid] = float(row["score"])
+        if row.get("cosine") is not None:
+            self.cosine[nid] = float(row["cosine"])
+        if row.get("session_id"):
+            self.session[nid] = row["session_id"]
+        self.persons[nid] = list(row.get("persons") or [])
+
+    @property
+    def pool(self) -> list[str]:
+        return list(dict.fromkeys([*self.fulltext_rank, *self.vector_rank]))
+
+
+def _evidence(hits: _Hits, named: list[str], cfg: RecallConfig) -> dict[str, ScoreParts]:
+    pool = hits.pool
+    z_c = zscores(hits.cosine, pool, missing=min(hits.cosine.values(), default=0.0))
+    z_f = zscores(hits.bm25, pool, missing=0.0)
     person = named[0] if len(named) == 1 else None
     return {
         i: ScoreParts(z_vector=z_c.get(i, 0.0), z_fulltext=z_f.get(i, 0.0),
-                      person=cfg.person_bonus if person and person in rows[i]["persons"] else 0.0)
+                      person=cfg.person_bonus if person and person in hits.persons.get(i, []) else 0.0)
         for i in pool
     }  # fmt: skip

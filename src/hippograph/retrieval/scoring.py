@@ -47,5 +47,16 @@ def time_match(node: MemoryNode, window: tuple[float, float] | None) -> float:
 
 
 def combine(config: RecallConfig, relevance: float, rec: float, freq: float, prox: float) -> float:
+    """The four signals, weighted as the reference weighs them, with relevance as the gate:
+    ``relevance × (w_rel + (1 − w_rel) × m)`` where ``m`` is the weighted mean of recency,
+    frequency and proximity. With the reference weights a memory keeps 40–100 % of its
+    relevance: among equally relevant memories the recent, often used, close ones win, but a
+    recent, popular memory that does not answer the query cannot outrank one that does by
+    more than 2.5×. (The reference adds the four; then an irrelevant but fresh memory beats a
+    relevant old one.)"""
     w = config.weights
-    return w.relevance * relevance + w.recency * rec + w.frequency * freq + w.proximity * prox
+    others = w.recency + w.frequency + w.proximity
+    if others <= 0:
+        return relevance
+    mix = (w.recency * rec + w.frequency * freq + w.proximity * prox) / others
+    return relevance * (w.relevance + (1.0 - w.relevance) * mix)

@@ -30,10 +30,10 @@ from hippograph.store.mapping import (
     scope_rows,
 )
 from hippograph.store.queries import StoreQuery as Q
+from hippograph.store.vector_search import scoped_vector_search
 
 _IMMUTABLE = frozenset({"id", "layer", "scope_key", "created_at"})
 _NO_LIMIT = 2**62
-EXACT_SCAN_FALLBACK_WIDEN = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,19 +271,15 @@ class GraphStore:
 
     async def search_vectors(self, scope: Scope, vector: Sequence[float], top_k: int = 5,
                              *, layers: Sequence[Layer] | None = None) -> list[VectorHit]:  # fmt: skip
-        """Top-k by cosine among the memories ``scope`` may see, correct under the scope filter:
-        the index's answer is used only when it yields ``top_k`` visible hits; otherwise an
-        exact scan over the visible memories answers (a small scope in a big database)."""
+        """Top-k by cosine among the memories ``scope`` may see, correct under the scope filter
+        (see :mod:`hippograph.store.vector_search`)."""
         if top_k <= 0:
             return []
-        params = {"vector": [float(x) for x in vector], "visible": scope.ancestor_keys(),
-                  "layers": [layer.value for layer in layers] if layers else None, "k": top_k}  # fmt: skip
-        fetch = max(self.vector_fetch_k, 4 * top_k)
-        for widen in (1, EXACT_SCAN_FALLBACK_WIDEN):
-            rows = await self.conn.read(Q.SEARCH_VECTOR_INDEX, fetch_k=fetch * widen, **params)
-            if len(rows) >= top_k:
-                return [VectorHit(r["id"], float(r["score"])) for r in rows]
-        rows = await self.conn.read(Q.SEARCH_VECTOR_EXACT, **params)
+        rows = await scoped_vector_search(
+            self.conn, Q.SEARCH_VECTOR_INDEX, Q.SEARCH_VECTOR_EXACT, k=top_k,
+            fetch_k=max(self.vector_fetch_k, 4 * top_k), vector=[float(x) for x in vector],
+            visible=scope.ancestor_keys(), layers=[layer.value for layer in layers] if layers else None,
+        )  # fmt: skip
         return [VectorHit(r["id"], float(r["score"])) for r in rows]
 
     async def delete_vectors(self, scope: Scope, ids: Sequence[str]) -> int:

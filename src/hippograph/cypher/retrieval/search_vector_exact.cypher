@@ -5,7 +5,7 @@ WHERE m.scope_key IN $visible
   AND ($layers IS NULL OR m.layer IN $layers)
   AND m.embedding IS NOT NULL
   AND NOT coalesce(m.retracted, false)
-WITH m, vector.similarity.cosine(m.embedding, $vector) AS cosine
-RETURN m.id AS id, (cosine + 1.0) / 2.0 AS score
+WITH m, vector.similarity.cosine(m.embedding, $vector) AS cosine  // already (1 + cos) / 2, as the index reports
+RETURN m.id AS id, cosine AS score
 ORDER BY score DESC, id
 LIMIT $k
