@@ -1,1 +1,60 @@
-"""The agent turn: triage, hydrate, model, fabrication check, extraction, consolidation."""
+"""The agent turn: triage, hydrate, model, fabrication check, extraction, consolidation.
+
+Example (offline; swap the model for ``AnthropicModel(api_key=...)`` to talk to Claude)::
+
+    from hippograph.agent import Agent, AgentConfig, demo_model
+    from hippograph.layers import MemoryOrchestrator
+    from hippograph.scope import Scope
+
+    async with await MemoryOrchestrator.connect(uri, password=password) as memory:
+        agent = Agent(memory, demo_model(), AgentConfig(agent_name="Ada"))
+        alice = Scope.root("org", "acme").child("user", "alice")
+        first = await agent.run(alice, "My dog is called Rex.")
+        await agent.drain()  # background consolidation has stored the fact
+        async for event in agent.stream(alice, "What is my dog called?"):
+            if event.type == "text_delta":
+                print(event.text, end="")
+
+Events are in :mod:`hippograph.agent.events`; the stages' own modules (``triage``,
+``fabrication``, ``extraction``, ``prompts``) can be used on their own.
+"""
+
+from hippograph.agent.agent import Agent
+from hippograph.agent.background import BackgroundReport
+from hippograph.agent.config import (
+    AgentConfig,
+    ConsolidationSettings,
+    ExtractionSettings,
+    FabricationSettings,
+    HydrateSettings,
+    SessionSettings,
+    ToolLoopSettings,
+    TriageSettings,
+)
+from hippograph.agent.demo import demo_model
+from hippograph.agent.observability import AgentHooks, AgentHooksBase, RecordingHooks
+from hippograph.agent.response import AgentResponse, TurnTimings
+from hippograph.agent.sessions import Session, SessionManager
+from hippograph.agent.tools import AgentTool
+
+__all__ = [
+    "Agent",
+    "AgentConfig",
+    "AgentHooks",
+    "AgentHooksBase",
+    "AgentResponse",
+    "AgentTool",
+    "BackgroundReport",
+    "ConsolidationSettings",
+    "ExtractionSettings",
+    "FabricationSettings",
+    "HydrateSettings",
+    "RecordingHooks",
+    "Session",
+    "SessionManager",
+    "SessionSettings",
+    "ToolLoopSettings",
+    "TriageSettings",
+    "TurnTimings",
+    "demo_model",
+]

@@ -1,0 +1,172 @@
+"""Agent settings: every stage of the turn can be switched and tuned here.
+
+Defaults are the reference system's: triage off, full prompt, 2,000-token memory context of
+the top 5 memories, fabrication check off (opt-in), extraction on, skills stored as drafts,
+thinking kept 24 h (≤ 500 characters), 10,000 sessions per tenant with the oldest 10 %
+evicted. Quick naps run every ``ConsolidationConfig.turns_between_naps`` turns of a scope
+(the consolidator's own counter; 0 there means never).
+
+The library never reads the environment: build an :class:`AgentConfig` at the application
+edge (``AgentConfig.model_validate(settings_dict)`` works for nested dicts too).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from hippograph.agent.fabrication import (
+    DEFAULT_REFUSE_MIN_CONFIDENCE,
+    DEFAULT_SAFE_REPLY,
+    FabricationMode,
+)
+from hippograph.agent.prompts import DEFAULT_AGENT_NAME
+from hippograph.agent.triage import DEFAULT_ALWAYS_INCLUDE_TOOLS, Intent, TriageConfig, TriageMode
+from hippograph.llm.types import MIN_THINKING_BUDGET
+
+__all__ = [
+    "AgentConfig",
+    "ConsolidationSettings",
+    "ExtractionSettings",
+    "FabricationSettings",
+    "HydrateSettings",
+    "PromptMode",
+    "SessionSettings",
+    "ToolLoopSettings",
+    "TriageSettings",
+]
+
+PromptMode = Literal["full", "jit"]
+DAY = 86_400.0
+
+
+class _Settings(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class TriageSettings(_Settings):
+    """Intent classification and tool routing (both off by default, as in the reference)."""
+
+    intent_mode: TriageMode = TriageMode.OFF
+    tool_routing_mode: TriageMode = TriageMode.OFF
+    always_include_tools: tuple[str, ...] = DEFAULT_ALWAYS_INCLUDE_TOOLS
+    tool_intents: dict[str, Intent] = Field(default_factory=dict)
+
+    def as_triage_config(self) -> TriageConfig:
+        """The settings in the classifier's own terms."""
+        return TriageConfig(
+            intent_mode=self.intent_mode,
+            tool_routing_mode=self.tool_routing_mode,
+            always_include_tools=self.always_include_tools,
+            tool_intents=dict(self.tool_intents),
+        )
+
+
+class HydrateSettings(_Settings):
+    """Recall into the prompt (full mode) or through the ``hydrate_context`` tool (JIT)."""
+
+    enabled: bool = True
+    token_budget: int = Field(default=2000, ge=50)
+    top_k: int = Field(default=5, ge=1, le=100)
+    include_working: bool = True
+    """The last turns of working memory, verbatim (reference: the last 2)."""
+    include_triggers: bool = True
+    """Pending prospective triggers of the scope, when the verdict's layers include them."""
+    max_triggers: int = Field(default=5, ge=0, le=50)
+    max_query_chars: int = Field(default=2000, ge=16, le=4000)
+    """The recall query is the user's message cut to this length."""
+    max_activation_nodes: int = Field(default=50, ge=0, le=1000)
+    """Most nodes listed in one Activation event."""
+
+
+class ToolLoopSettings(_Settings):
+    """The model ↔ tools loop."""
+
+    max_rounds: int = Field(default=4, ge=0, le=32)
+    """Most rounds of tool calls in one turn; a call beyond them is refused and reported."""
+    timeout: float = Field(default=30.0, gt=0)
+    """Seconds one tool call may take before its result is an error."""
+    max_result_chars: int = Field(default=20_000, ge=100)
+
+
+class FabricationSettings(_Settings):
+    """The fabrication check (off by default; the reference's check is opt-in).
+
+    With ``revise`` or ``refuse`` the reply's text is held back until it is checked, so it
+    arrives in one piece after the model finishes instead of streaming token by token.
+    """
+
+    mode: FabricationMode = FabricationMode.OFF
+    refuse_min_confidence: float = Field(default=DEFAULT_REFUSE_MIN_CONFIDENCE, ge=0, le=1)
+    safe_reply: str = Field(default=DEFAULT_SAFE_REPLY, min_length=1)
+
+
+class ExtractionSettings(_Settings):
+    """MEMORY_EXTRACT extraction. The block is always stripped from the visible reply; when
+    disabled, its ops are ignored."""
+
+    enabled: bool = True
+    max_ops: int = Field(default=50, ge=0, le=500)
+
+
+class ConsolidationSettings(_Settings):
+    """Background consolidation after the reply."""
+
+    enabled: bool = True
+    apply_ops: bool = True
+    auto_approve_skills: bool = False
+    """Skills the model registers become active at once (reference: drafts for review)."""
+    store_thinking: bool = True
+    thinking_ttl: float = Field(default=DAY, gt=0)
+    store_turn_working: bool = True
+    store_turn_episodic: bool = True
+    quick_naps: bool = True
+    """Run the consolidator's quick nap when its per-scope turn counter says one is due."""
+
+
+class SessionSettings(_Settings):
+    """Chats per tenant and what a chat remembers verbatim."""
+
+    max_per_tenant: int = Field(default=10_000, ge=1)
+    evict_fraction: float = Field(default=0.1, gt=0, le=1)
+    history_turns: int = Field(default=10, ge=0, le=200)
+    """Earlier turns of the session sent to the model as messages (0: none)."""
+    resume_from_graph: bool = True
+    """An unknown session id is resumed from the episodic chain of that session."""
+
+
+class AgentConfig(_Settings):
+    """Everything an :class:`~hippograph.agent.Agent` can be told.
+
+    Attributes:
+        agent_name: How the agent calls itself in the prompt.
+        agent_description: One or two sentences on its domain and role.
+        model: The model name; None for the provider's default.
+        max_tokens: Output tokens per model call.
+        thinking_budget: Extended-thinking budget (≥ 1024, < max_tokens); None disables it.
+        prompt_mode: ``full`` (memory in the system prompt) or ``jit`` (a short prompt and
+            the ``hydrate_context`` tool the model calls when it needs memory).
+        cache_system_prompt: Ask the provider to cache the stable instructions.
+    """
+
+    agent_name: str = Field(default=DEFAULT_AGENT_NAME, min_length=1, max_length=100)
+    agent_description: str = Field(default="", max_length=2000)
+    model: str | None = None
+    max_tokens: int = Field(default=4096, ge=1)
+    thinking_budget: int | None = Field(default=None, ge=MIN_THINKING_BUDGET)
+    prompt_mode: PromptMode = "full"
+    cache_system_prompt: bool = True
+    triage: TriageSettings = TriageSettings()
+    hydrate: HydrateSettings = HydrateSettings()
+    tools: ToolLoopSettings = ToolLoopSettings()
+    fabrication: FabricationSettings = FabricationSettings()
+    extraction: ExtractionSettings = ExtractionSettings()
+    consolidation: ConsolidationSettings = ConsolidationSettings()
+    sessions: SessionSettings = SessionSettings()
+
+    @model_validator(mode="after")
+    def _thinking_below_max(self) -> AgentConfig:
+        if self.thinking_budget is not None and self.thinking_budget >= self.max_tokens:
+            raise ValueError("thinking_budget must be less than max_tokens")
+        return self

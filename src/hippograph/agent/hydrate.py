@@ -1,0 +1,212 @@
+"""Hydrate: recall + spreading activation into a token-budgeted, scrubbed memory context.
+
+The layers come from triage: recall searches the semantic, episodic and procedural layers the
+verdict keeps; working memory adds the last turns verbatim; prospective memory adds the
+scope's pending triggers (never found by recall, read with ``get_pending``). Everything fits
+in the token budget. A failing recall never fails the turn: the failure becomes an
+:class:`~hippograph.agent.events.Error` and the context falls back to working memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Collection
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from pydantic import JsonValue
+
+from hippograph.agent.config import HydrateSettings
+from hippograph.agent.events import ActivatedNode, Activation, ActivationPath, Error
+from hippograph.models import Layer, MemoryNode
+from hippograph.retrieval.context import MemoryContext, approx_tokens
+from hippograph.retrieval.types import RecallResult
+from hippograph.scrub import scrub_text
+
+if TYPE_CHECKING:
+    from hippograph.layers import MemoryOrchestrator
+    from hippograph.scope import Scope
+
+log = logging.getLogger(__name__)
+
+RECALL_LAYERS = (Layer.SEMANTIC, Layer.EPISODIC, Layer.PROCEDURAL)
+TRIGGERS_HEADER = "Pending triggers:"
+MAX_LABEL_CHARS = 120
+T = TypeVar("T")
+
+
+@dataclass
+class Hydration:
+    """The memory context of one hydration and how it came about.
+
+    Attributes:
+        text: The context text (empty when nothing was found).
+        activation: The Activation event (None when recall did not run or failed).
+        errors: Error events of the stages that failed (the context is then partial).
+        ms: Wall time of the hydration.
+    """
+
+    text: str = ""
+    activation: Activation | None = None
+    recall: RecallResult | None = None
+    context: MemoryContext | None = None
+    errors: list[Error] = field(default_factory=list)
+    ms: float = 0.0
+
+
+class Hydrator:
+    """Builds memory contexts from a :class:`MemoryOrchestrator`."""
+
+    def __init__(self, memory: MemoryOrchestrator, settings: HydrateSettings) -> None:
+        self._memory = memory
+        self._settings = settings
+
+    async def hydrate(
+        self,
+        scope: Scope,
+        query: str,
+        layers: Collection[Layer] = tuple(Layer),
+        *,
+        top_k: int | None = None,
+    ) -> Hydration:
+        """Recall for ``query`` within ``layers`` and render the context.
+
+        Never raises for a store or retrieval failure; those are in ``errors``.
+        """
+        started = time.perf_counter()
+        s = self._settings
+        out = Hydration()
+        query = query.strip()[: s.max_query_chars]
+        wanted = [layer for layer in RECALL_LAYERS if layer in layers]
+        working = s.include_working and Layer.WORKING in layers
+        triggers = s.include_triggers and s.max_triggers > 0 and Layer.PROSPECTIVE in layers
+        recall_layers = None if len(wanted) == len(RECALL_LAYERS) else wanted
+
+        async def recall() -> tuple[RecallResult, MemoryContext] | None:
+            if not wanted or not query:
+                return None
+            return await self._memory.context(
+                scope, query, budget=s.token_budget, layers=recall_layers,
+                top_k=top_k or s.top_k, include_working=working,
+            )  # fmt: skip
+
+        recalled, pending = await asyncio.gather(
+            _guard("hydrate", recall(), out.errors),
+            _guard("triggers", self._pending(scope) if triggers else _none(), out.errors),
+        )
+        used = 0
+        lines: list[str] = []
+        if recalled is not None:
+            out.recall, out.context = recalled
+            out.activation = activation_event(out.recall, out.context, s.max_activation_nodes)
+            if out.context.text:
+                lines.append(out.context.text)
+            used = out.context.tokens
+        elif working:  # recall off for this verdict, or failed: the last turns still help
+            nodes = await _guard("working", self._working(scope), out.errors) or []
+            for node in nodes:
+                line = scrub_text(self._memory.working.render_for_prompt(node))
+                cost = approx_tokens(line) + 1
+                if used + cost <= s.token_budget:
+                    lines.append(line)
+                    used += cost
+        if pending:
+            block = [TRIGGERS_HEADER]
+            used += approx_tokens(TRIGGERS_HEADER) + 1
+            for node in pending[: s.max_triggers]:
+                line = "- " + scrub_text(self._memory.prospective.render_for_prompt(node))
+                cost = approx_tokens(line) + 1
+                if used + cost > s.token_budget:
+                    break
+                block.append(line)
+                used += cost
+            if len(block) > 1:
+                lines.append("\n".join(block))
+        out.text = "\n".join(lines)
+        out.ms = (time.perf_counter() - started) * 1000.0
+        return out
+
+    async def _pending(self, scope: Scope) -> list[MemoryNode]:
+        return await self._memory.prospective.get_pending(scope)
+
+    async def _working(self, scope: Scope) -> list[MemoryNode]:
+        return await self._memory.working.get_context(scope, self._memory.working.verbatim)
+
+
+async def _none() -> None:
+    return None
+
+
+async def _guard(stage: str, work: Awaitable[T], errors: list[Error]) -> T | None:
+    try:
+        return await work
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:
+        log.warning("%s failed: %s", stage, type(exc).__name__, exc_info=True)
+        errors.append(Error.from_exception(stage, exc))
+        return None
+
+
+def activation_event(
+    result: RecallResult, context: MemoryContext | None, max_nodes: int
+) -> Activation:
+    """The Activation event of a recall: recalled and activated nodes, paths, details."""
+    nodes: list[ActivatedNode] = []
+    seen: set[str] = set()
+    for item in result.items:
+        seen.add(item.node.id)
+        nodes.append(
+            ActivatedNode(
+                id=item.node.id,
+                score=round(item.score, 6),
+                layer=item.node.layer.value,
+                label=scrub_text(item.node.label)[:MAX_LABEL_CHARS] or None,
+                hop=max(0, len(item.path) - 1),
+                details={
+                    "recalled": True,
+                    "channels": {c.value: r for c, r in item.channels.items()},
+                },
+            )
+        )
+    log_ = result.activation
+    for node in log_.activated:
+        if node.id not in seen:
+            seen.add(node.id)
+            nodes.append(
+                ActivatedNode(
+                    id=node.id,
+                    score=round(node.activation, 6),
+                    hop=max(0, node.hop),
+                    details={"recalled": False},
+                )
+            )
+    paths = [
+        ActivationPath(
+            node_ids=[step.node_id for step in node.path],
+            relationships=[step.relationship or "" for step in node.path[1:]],
+            score=round(node.activation, 6),
+        )
+        for node in log_.activated
+        if len(node.path) > 1
+    ]
+    details: dict[str, JsonValue] = {
+        "seeds": len(log_.seeds),
+        "pending_connections": len(log_.pending),
+        "capped": log_.capped,
+        "timings_ms": _rounded(result.timings.model_dump()),
+    }
+    if context is not None:
+        details.update(
+            context_tokens=context.tokens,
+            budget_tokens=context.budget,
+            in_context=[e.id for e in context.entries],
+            dropped=list(context.dropped),
+        )
+    return Activation(nodes=nodes[:max_nodes], paths=paths[:max_nodes], details=details)
+
+
+def _rounded(values: dict[str, Any]) -> dict[str, JsonValue]:
+    return {k: round(float(v), 3) for k, v in values.items()}

@@ -1,0 +1,198 @@
+"""Chat sessions: many per scope, an LRU capped per tenant, resumable from the graph.
+
+A session keeps the last turns of one chat (scrubbed, as stored) to send to the model as
+messages, a lock that runs its turns one at a time, and the chain of its background work
+(each turn's consolidation starts after the previous one's, so the episodic ``NEXT`` chain
+stays in order). Sessions are counted per tenant (the root scope); past the cap the least
+recently used 10 % are dropped from memory. A dropped or unknown session is rebuilt from
+its episodic chain in the graph, so a chat survives both eviction and a restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+import uuid
+from collections import OrderedDict, deque
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from hippograph.agent.config import SessionSettings
+from hippograph.agent.events import Error
+from hippograph.llm.types import ChatMessage
+from hippograph.models import check_id
+
+if TYPE_CHECKING:
+    from hippograph.layers import MemoryOrchestrator
+    from hippograph.scope import Scope
+
+TURN_USER_PREFIX = "User: "
+TURN_SEPARATOR = " | Agent: "
+MAX_PENDING_ERRORS = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One exchange of a session as remembered (credentials already scrubbed)."""
+
+    user: str
+    agent: str
+
+
+@dataclass(eq=False)
+class Session:
+    """One chat in one scope.
+
+    Attributes:
+        id: The session id (a memory's ``session_id``).
+        history: The last turns, oldest first.
+        turns: Turns run or resumed in this session.
+        resumed: True when the history was rebuilt from the graph.
+    """
+
+    id: str
+    scope: Scope
+    history: deque[Turn]
+    created_at: float = field(default_factory=time.time)
+    last_used_at: float = field(default_factory=time.time)
+    turns: int = 0
+    resumed: bool = False
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+    tail: asyncio.Task[None] | None = field(default=None, repr=False)
+    pending_errors: list[Error] = field(default_factory=list, repr=False)
+
+    def messages(self) -> list[ChatMessage]:
+        """The history as alternating user / assistant messages."""
+        out: list[ChatMessage] = []
+        for turn in self.history:
+            if turn.user.strip() and turn.agent.strip():
+                out.append(ChatMessage(role="user", content=turn.user))
+                out.append(ChatMessage(role="assistant", content=turn.agent))
+        return out
+
+    def record(self, turn: Turn) -> None:
+        """Remember a finished turn."""
+        self.history.append(turn)
+        self.turns += 1
+        self.last_used_at = time.time()
+
+    def report(self, error: Error) -> None:
+        """Keep a background failure to report at the start of the next turn."""
+        if len(self.pending_errors) < MAX_PENDING_ERRORS:
+            self.pending_errors.append(error)
+
+    def take_errors(self) -> list[Error]:
+        """The background failures not yet reported (then forgotten)."""
+        errors, self.pending_errors = self.pending_errors, []
+        return errors
+
+
+class SessionManager:
+    """The sessions of one agent, an LRU per tenant.
+
+    Args:
+        memory: Where sessions are resumed from (None: never resumed).
+        settings: Cap, eviction fraction, history length, resume switch.
+    """
+
+    def __init__(self, memory: MemoryOrchestrator | None, settings: SessionSettings) -> None:
+        self._memory = memory
+        self._settings = settings
+        self._tenants: dict[str, OrderedDict[tuple[str, str], Session]] = {}
+        self.evicted = 0
+
+    def __len__(self) -> int:
+        return sum(len(t) for t in self._tenants.values())
+
+    def count(self, scope: Scope) -> int:
+        """Sessions held in memory for the tenant of ``scope``."""
+        return len(self._tenants.get(_tenant(scope), ()))
+
+    def get(self, scope: Scope, session_id: str) -> Session | None:
+        """The session if it is held in memory (no resume, no LRU bump)."""
+        tenant = self._tenants.get(_tenant(scope))
+        return tenant.get((scope.key, session_id)) if tenant is not None else None
+
+    def list(self, scope: Scope) -> list[Session]:
+        """Sessions of exactly this scope held in memory, most recently used last."""
+        tenant = self._tenants.get(_tenant(scope))
+        return [s for s in tenant.values() if s.scope == scope] if tenant is not None else []
+
+    async def open(self, scope: Scope, session_id: str | None, *, resume: bool = True) -> Session:
+        """The session to run a turn in: held, resumed from the graph, or new.
+
+        Args:
+            scope: The scope of the chat.
+            session_id: The chat's id; None starts a new one with a fresh id.
+            resume: Rebuild an unknown session from the graph (when the settings allow).
+
+        Raises:
+            InvalidInputError: ``session_id`` is not a valid id.
+            HippographError: The graph could not be read while resuming.
+        """
+        if session_id is None:
+            return self._add(self._new(scope, uuid.uuid4().hex))
+        check_id(session_id, "session_id")
+        tenant = self._tenants.get(_tenant(scope))
+        key = (scope.key, session_id)
+        if tenant is not None and key in tenant:
+            tenant.move_to_end(key)
+            return tenant[key]
+        session = self._new(scope, session_id)
+        if resume and self._settings.resume_from_graph and self._memory is not None:
+            await self._resume(session)
+        existing = self.get(scope, session_id)  # resumed concurrently by another turn
+        return existing if existing is not None else self._add(session)
+
+    def drop(self, scope: Scope, session_id: str) -> bool:
+        """Forget a session held in memory (the graph keeps its turns)."""
+        tenant = self._tenants.get(_tenant(scope))
+        return tenant is not None and tenant.pop((scope.key, session_id), None) is not None
+
+    def _new(self, scope: Scope, session_id: str) -> Session:
+        return Session(session_id, scope, deque(maxlen=max(self._settings.history_turns, 1)))
+
+    def _add(self, session: Session) -> Session:
+        tenant = self._tenants.setdefault(_tenant(session.scope), OrderedDict())
+        cap = self._settings.max_per_tenant
+        if len(tenant) >= cap:
+            n = max(1, math.ceil(cap * self._settings.evict_fraction))
+            for key in list(tenant)[:n]:
+                if not tenant[key].lock.locked():
+                    del tenant[key]
+                    self.evicted += 1
+        tenant[(session.scope.key, session.id)] = session
+        return session
+
+    async def _resume(self, session: Session) -> None:
+        assert self._memory is not None
+        limit = self._settings.history_turns
+        events = await self._memory.episodic.query_events(
+            session.scope, session_id=session.id, limit=max(limit, 1) * 2
+        )
+        own = [
+            e
+            for e in events
+            if e.scope_key == session.scope.key and e.properties.get("kind") == "turn"
+        ]
+        if not own:
+            return
+        session.resumed = True
+        session.turns = await self._memory.episodic.count_events(session.scope, session.id)
+        for event in reversed(own[:limit]):
+            turn = parse_turn(event.content)
+            if turn is not None:
+                session.history.append(turn)
+
+
+def parse_turn(text: str) -> Turn | None:
+    """``User: … | Agent: …`` back into its two sides (None for another shape)."""
+    if not text.startswith(TURN_USER_PREFIX) or TURN_SEPARATOR not in text:
+        return None
+    user, agent = text[len(TURN_USER_PREFIX) :].split(TURN_SEPARATOR, 1)
+    return Turn(user, agent)
+
+
+def _tenant(scope: Scope) -> str:
+    return scope.ancestor_keys()[0]
