@@ -1,24 +1,26 @@
 """Procedural memory ("how"): skills with steps, status draft / approved / rejected, active.
 
 A deeper scope's skill of a name shadows shallower ones. New skills merge into a similar one
-(similarity ≥ 0.65; texts under 20 characters are not compared; ``authored`` skills are
-never merged): the merge keeps the longer label and content, the union of steps and the
-highest importance. Learned skills start as drafts; approve / reject / toggle leave an
-audit entry each.
+of the same status (similarity ≥ 0.65; texts under 20 characters are not compared;
+``authored`` skills are never merged): the merge keeps the longer label and content, the union
+of steps and the highest importance. A merge never changes a skill's review state, so a
+draft's steps never slip into an approved skill. Learned skills start as drafts (also those
+written through the generic ``write``); approve / reject / toggle leave an audit entry each.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
 from pydantic import JsonValue
 
 from hippograph.errors import InvalidInputError, NotFoundError
-from hippograph.layers.base import MemoryLayer, make_node
+from hippograph.layers.base import MemoryLayer, Scrubber, make_node
 from hippograph.models import Layer, MemoryNode
 from hippograph.retrieval.types import RecallItem
 from hippograph.scope import Scope
+from hippograph.scrub import scrub_properties, scrub_text
 
 MERGE_SIMILARITY = 0.65
 MIN_COMPARE_CHARS = 20
@@ -93,11 +95,19 @@ class ProceduralMemory(MemoryLayer):
             raise InvalidInputError("active", "only an approved skill can be switched on")
         return await self._decide(scope, skill_id, actor, "activate" if active else "deactivate", {"active": active})
 
-    def render_for_prompt(self, entry: MemoryNode | RecallItem, scrubber: Any = None) -> str:
+    def render_for_prompt(self, entry: MemoryNode | RecallItem, scrubber: Scrubber | None = scrub_properties) -> str:
         node = entry.node if isinstance(entry, RecallItem) else entry
         steps = node.properties.get("steps") or []
-        shown = " → ".join(str(s) for s in steps) if isinstance(steps, list) else node.content
-        return f"[procedural] {node.label.removeprefix('authored:')}: {shown}"
+        shown = " → ".join(str(s) for s in steps) if isinstance(steps, list) and steps else node.content
+        text = f"[procedural] {node.label.removeprefix('authored:')}: {shown}"
+        return scrub_text(text) if scrubber else text
+
+    def _coerce(self, entry: MemoryNode | Mapping[str, Any] | str) -> MemoryNode:
+        """A skill written through the generic ``write`` is a draft unless it says otherwise."""
+        node = super()._coerce(entry)
+        props = {"status": "draft", **node.properties}
+        props.setdefault("active", props["status"] == "approved")
+        return node.model_copy(update={"properties": props})
 
     async def _decide(self, scope: Scope, skill_id: str, actor: str, action: str, changes: dict[str, JsonValue]) -> MemoryNode:
         from hippograph.audit import record_audit
@@ -124,7 +134,8 @@ class ProceduralMemory(MemoryLayer):
         score = {h.id: 2 * h.score - 1 for h in hits}
         for other in await self.store.get_nodes(scope, [h.id for h in hits]):
             authored = bool(other.properties.get("authored")) or other.label.startswith("authored:")
-            if other.scope_key == scope.key and not authored and score.get(other.id, 0) >= MERGE_SIMILARITY:
+            same_status = other.properties.get("status") == node.properties.get("status")
+            if other.scope_key == scope.key and not authored and same_status and score.get(other.id, 0) >= MERGE_SIMILARITY:
                 return other
         return None
 

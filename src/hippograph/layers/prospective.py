@@ -7,10 +7,11 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from hippograph.errors import InvalidInputError, NotFoundError
-from hippograph.layers.base import MemoryLayer, make_node
+from hippograph.layers.base import MemoryLayer, Scrubber, make_node
 from hippograph.models import Layer, MemoryNode
 from hippograph.retrieval.types import RecallItem
 from hippograph.scope import Scope
+from hippograph.scrub import scrub_properties, scrub_text
 
 
 class ProspectiveMemory(MemoryLayer):
@@ -49,10 +50,11 @@ class ProspectiveMemory(MemoryLayer):
     async def retrieve(self, scope: Scope, query: str, top_k: int = 5) -> list[RecallItem]:
         return []
 
-    def render_for_prompt(self, entry: MemoryNode | RecallItem, scrubber: Any = None) -> str:
+    def render_for_prompt(self, entry: MemoryNode | RecallItem, scrubber: Scrubber | None = scrub_properties) -> str:
         node = entry.node if isinstance(entry, RecallItem) else entry
         props: Mapping[str, Any] = node.properties
-        return f"[prospective] when {props.get('condition', '')}: {props.get('task', '')}"
+        text = f"[prospective] when {props.get('condition', '')}: {props.get('task', '')}"
+        return scrub_text(text) if scrubber else text
 
 
 def _due(node: MemoryNode) -> float | None:
