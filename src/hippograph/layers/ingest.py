@@ -4,7 +4,9 @@ Each turn becomes an episodic memory whose id is derived from the scope and the 
 ingesting again changes nothing (idempotent). Retrieval context is written with it: the
 fulltext index sees the turn with its date, speaker and both neighbouring turns of the same
 session; the embedding sees "<speaker> on <date>: <text>"; turns of a session are chained by
-``NEXT``; speaker, session, keyword and name cues link related turns.
+``NEXT`` in the order given (also when sessions interleave, and across calls: a session's
+first new turn follows its latest stored one); speaker, session, keyword and name cues link
+related turns.
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from itertools import groupby
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -20,6 +21,8 @@ from hippograph.layers.base import MemoryServices, make_node
 from hippograph.layers.episodic import EpisodicMemory
 from hippograph.models import MAX_TEXT, Layer, MemoryEdge, MemoryNode, Relationship
 from hippograph.scope import Scope
+from hippograph.store.mapping import props_to_node
+from hippograph.store.queries import StoreQuery as Q
 
 Progress = Callable[[int, int], None]
 TURN_IMPORTANCE = 3.0
@@ -60,8 +63,13 @@ def turn_nodes(scope: Scope, turns: Sequence[ConversationTurn]) -> tuple[list[Me
     nodes: list[MemoryNode] = []
     embed_texts: list[str] = []
     edges: list[MemoryEdge] = []
-    for _session, group in groupby(turns, key=lambda t: t.session_id):
-        session = list(group)
+    sessions: dict[str, list[ConversationTurn]] = {}
+    seen: set[str] = set()
+    for turn in turns:  # each session in the order given; a repeated turn id counts once
+        if turn.turn_id not in seen:
+            seen.add(turn.turn_id)
+            sessions.setdefault(turn.session_id, []).append(turn)
+    for session in sessions.values():
         for i, turn in enumerate(session):
             date = _date(turn.occurred_at)
             around = [session[j] for j in (i - 1, i + 1) if 0 <= j < len(session)]
@@ -88,8 +96,9 @@ async def ingest_conversation(
     batch_size: int = 256,
     progress: Progress | None = None,
 ) -> list[MemoryNode]:
-    """Store every turn (in order; sessions contiguous) and chain each session."""
+    """Store every turn and chain each session (in the order given)."""
     nodes, texts, edges = turn_nodes(scope, turns)
+    edges = [*await _links_to_stored(services, scope, nodes), *edges]
     stored: list[MemoryNode] = []
     for start in range(0, len(nodes), batch_size):
         chunk = nodes[start : start + batch_size]
@@ -101,3 +110,27 @@ async def ingest_conversation(
     for start in range(0, len(edges), 1000):
         await services.store.upsert_edges(scope, edges[start : start + 1000], increment=0.0)
     return stored
+
+
+async def _links_to_stored(services: MemoryServices, scope: Scope, nodes: Sequence[MemoryNode]) -> list[MemoryEdge]:
+    """``NEXT`` from each session's latest stored turn to its first new one, so a conversation
+    ingested in parts is one chain. Read before anything is written; a turn already stored or
+    one older than the stored tail is not linked (re-ingest and back-fill add nothing)."""
+    firsts: dict[str, MemoryNode] = {}
+    for node in nodes:
+        if node.session_id is not None:
+            firsts.setdefault(node.session_id, node)
+    ids = {n.id for n in nodes}
+    links = []
+    for session_id, first in firsts.items():
+        rows = await services.store.conn.read(Q.GET_SESSION_TAIL, scope_key=scope.key, layer=Layer.EPISODIC.value,
+                                              session_id=session_id)  # fmt: skip
+        if not rows:
+            continue
+        tail = props_to_node(rows[0]["m"])
+        if tail.id in ids or (tail.occurred_at or 0.0) > (first.occurred_at or float("inf")):
+            continue
+        if await services.store.get_node(scope, first.id) is not None:
+            continue
+        links.append(MemoryEdge(source=tail.id, target=first.id, relationship=Relationship.NEXT))
+    return links
