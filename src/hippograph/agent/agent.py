@@ -21,6 +21,7 @@ of recall, activation, tools and consolidation are ``Error`` events and the repl
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from collections.abc import AsyncIterator, Collection, Sequence
@@ -61,8 +62,12 @@ from hippograph.llm.accumulate import ResponseAccumulator
 from hippograph.llm.events import (
     MessageEnd,
     MessageStart,
+    ModelEvent,
     TextDelta,
     ThinkingDelta,
+    ThinkingSignature,
+    ToolCallDelta,
+    ToolCallStart,
     Usage,
 )
 from hippograph.llm.provider import ModelProvider
@@ -73,6 +78,7 @@ from hippograph.llm.types import (
     ModelResponse,
     SystemPrompt,
     TextBlock,
+    ThinkingBlock,
     TokenUsage,
     ToolResultBlock,
     ToolSpec,
@@ -555,7 +561,11 @@ class Agent:
         acc = ResponseAccumulator()
         visible = VisibleTextFilter()
         index = 0
-        stream = self.model.stream(request)
+        stream = (
+            self.model.stream(request)
+            if self.config.stream_model
+            else _replayed(self.model, request)
+        )
         try:
             while True:
                 started = time.perf_counter()
@@ -641,6 +651,24 @@ class Agent:
         for error in errors:
             record.session.report(error)
             self._hooks.event(error)
+
+
+async def _replayed(model: ModelProvider, request: ModelRequest) -> AsyncIterator[ModelEvent]:
+    """A complete (non-streamed) call, replayed as the events a stream would have sent."""
+    response = await model.complete(request)
+    yield MessageStart(message_id=response.id, model=response.model)
+    for index, block in enumerate(response.content):
+        if isinstance(block, ThinkingBlock):
+            yield ThinkingDelta(index=index, text=block.thinking)
+            if block.signature:
+                yield ThinkingSignature(index=index, signature=block.signature)
+        elif isinstance(block, TextBlock):
+            yield TextDelta(index=index, text=block.text)
+        elif isinstance(block, ToolUseBlock):
+            yield ToolCallStart(index=index, id=block.id, name=block.name)
+            yield ToolCallDelta(index=index, id=block.id, partial_json=json.dumps(block.input))
+    yield Usage.of(response.usage)
+    yield MessageEnd(message_id=response.id, stop_reason=response.stop_reason)
 
 
 def _assistant(response: ModelResponse) -> ChatMessage:

@@ -160,9 +160,9 @@ class BackgroundConsolidation:
         user = _cut(scrub_text(record.user), MAX_USER_CHARS)
         agent = _cut(scrub_text(record.reply), MAX_AGENT_CHARS)
 
-        async def guard(stage: str, work: Awaitable[T]) -> T | None:
+        async def guard(stage: str, work: Callable[[], Awaitable[T]]) -> T | None:
             try:
-                return await work
+                return await work()
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
@@ -174,14 +174,16 @@ class BackgroundConsolidation:
         if s.store_turn_episodic:
             event = await guard(
                 "store_turn",
-                memory.episodic.store_turn(scope, user, agent, session_id=record.session.id),
+                lambda: memory.episodic.store_turn(
+                    scope, user, agent, session_id=record.session.id
+                ),
             )
             report.turn_event_id = event.id if event is not None else None
         ops = [] if not s.apply_ops else _scrubbed_ops(record.ops, report)
         if ops:
             commit: CommitReport | None = await guard(
                 "commit",
-                memory.commit(
+                lambda: memory.commit(
                     scope, ops, auto_approve_skills=s.auto_approve_skills,
                     source_event_id=report.turn_event_id,
                 ),
@@ -205,21 +207,25 @@ class BackgroundConsolidation:
                 )
                 for fact in report.mentions
             ]
-            await guard("mentions", memory.store.upsert_edges(scope, edges, increment=0.0))
-        if s.store_thinking and record.thinking.strip():
+            await guard("mentions", lambda: memory.store.upsert_edges(scope, edges, increment=0.0))
+        session_id = record.session.id
+        thinking = scrub_text(record.thinking.strip())
+        if s.store_thinking and thinking:
             node = await guard(
                 "store_thinking",
-                memory.working.push(scope, scrub_text(record.thinking.strip()), kind="thinking",
-                                    session_id=record.session.id, ttl=s.thinking_ttl),
-            )  # fmt: skip
+                lambda: memory.working.push(
+                    scope, thinking, kind="thinking", session_id=session_id, ttl=s.thinking_ttl
+                ),
+            )
             if node is not None:
                 report.working_ids.append(node.id)
         if s.store_turn_working:
             node = await guard(
                 "store_working",
-                memory.working.push(scope, turn_text(user, agent), kind="turn",
-                                    session_id=record.session.id),
-            )  # fmt: skip
+                lambda: memory.working.push(
+                    scope, turn_text(user, agent), kind="turn", session_id=session_id
+                ),
+            )
             if node is not None:
                 report.working_ids.append(node.id)
         if record.quick_nap and self._consolidator is not None:

@@ -148,6 +148,8 @@ class AgentConfig(_Settings):
         prompt_mode: ``full`` (memory in the system prompt) or ``jit`` (a short prompt and
             the ``hydrate_context`` tool the model calls when it needs memory).
         cache_system_prompt: Ask the provider to cache the stable instructions.
+        stream_model: Use the provider's streaming call; False makes one complete call per
+            model round and replays the reply as the same events (one delta per block).
     """
 
     agent_name: str = Field(default=DEFAULT_AGENT_NAME, min_length=1, max_length=100)
@@ -157,6 +159,7 @@ class AgentConfig(_Settings):
     thinking_budget: int | None = Field(default=None, ge=MIN_THINKING_BUDGET)
     prompt_mode: PromptMode = "full"
     cache_system_prompt: bool = True
+    stream_model: bool = True
     triage: TriageSettings = TriageSettings()
     hydrate: HydrateSettings = HydrateSettings()
     tools: ToolLoopSettings = ToolLoopSettings()

@@ -16,7 +16,6 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter
 
 from hippograph.agent.extraction import ExtractionResult
 from hippograph.agent.fabrication import FabricationReport
-from hippograph.ops import MemoryOp
 from hippograph.agent.triage import IntentResult, ToolRouting, TriageMode
 from hippograph.llm.events import (
     MessageEnd,
@@ -28,6 +27,7 @@ from hippograph.llm.events import (
     ToolCallStart,
     Usage,
 )
+from hippograph.ops import MemoryOp
 
 __all__ = [
     "AGENT_EVENT_ADAPTER",
