@@ -1,0 +1,215 @@
+"""Spreading activation on crafted graphs (reference §5): per-hop decay, fan-out, the node cap,
+the threshold, paths that start at a seed and follow real edges, visibility; and its
+bookkeeping: access_count / spreading_access_count bumps and PendingLink nodes."""
+
+from __future__ import annotations
+
+import pytest
+
+from hippograph.embeddings import HashingEmbeddings
+from hippograph.layers import MemoryOrchestrator
+from hippograph.models import Layer, MemoryNode, Relationship
+from hippograph.retrieval.config import ActivationConfig, RecallConfig
+from hippograph.retrieval.types import Channel, RecallResult
+from hippograph.scope import Scope
+from hippograph.store import GraphStore
+from tests.integration.memory.helpers import add, edge, node, run_file
+
+QUERY = "harbor lantern"
+NEXT, REL = Relationship.NEXT, Relationship.RELATES_TO
+
+
+async def seed_pair(store: GraphStore, scope: Scope, hashing: HashingEmbeddings) -> tuple[MemoryNode, MemoryNode]:
+    """The seed S (matches the query on both channels) and a weak vector-only candidate W."""
+    s = node(Layer.SEMANTIC, QUERY, nid="S", embedding=await hashing.embed(QUERY))
+    w = node(Layer.SEMANTIC, "zulu yankee", nid="W", embedding=await hashing.embed("zulu yankee"))
+    await add(store, scope, s, w)
+    return s, w
+
+
+def plain(text: str, nid: str) -> MemoryNode:
+    """A memory only activation can find: no query word, no embedding."""
+    return node(Layer.SEMANTIC, text, nid=nid)
+
+
+async def recall(memory: MemoryOrchestrator, scope: Scope, **activation: object) -> RecallResult:
+    cfg = RecallConfig(activation=ActivationConfig(**activation), track_access=False)  # type: ignore[arg-type]
+    return await memory.engine.recall(scope, QUERY, top_k=50, config=cfg)
+
+
+def activations(result: RecallResult) -> dict[str, tuple[float, int]]:
+    return {a.id: (round(a.activation, 6), a.hop) for a in result.activation.activated}
+
+
+async def build_chain(memory: MemoryOrchestrator, scope: Scope, hashing: HashingEmbeddings, n: int = 5) -> None:
+    await seed_pair(memory.store, scope, hashing)
+    await add(memory.store, scope, *(plain(f"chain link {i}", f"A{i}") for i in range(1, n + 1)))
+    ids = ["S", *(f"A{i}" for i in range(1, n + 1))]
+    await memory.store.upsert_edges(scope, [edge(a, b, NEXT) for a, b in zip(ids, ids[1:], strict=False)])
+
+
+async def test_activation_halves_per_hop_along_a_chain(
+    memory: MemoryOrchestrator, tenant: Scope, hashing: HashingEmbeddings
+) -> None:
+    await build_chain(memory, tenant, hashing)
+    result = await recall(memory, tenant, max_hops=2)
+    assert result.activation.seeds[0] == "S"
+    assert activations(result) == {"A1": (0.5, 1), "A2": (0.25, 2), "A3": (0.125, 3)}
+    paths = {a.id: [(p.node_id, p.relationship) for p in a.path] for a in result.activation.activated}
+    assert paths["A3"] == [("S", None), ("A1", "NEXT"), ("A2", "NEXT"), ("A3", "NEXT")]
+    by_id = {i.node.id: i for i in result.items}
+    assert by_id["A2"].channels == {Channel.ACTIVATION: 2} and by_id["A2"].parts.edges == pytest.approx(0.25)
+    assert by_id["A2"].parts.proximity == pytest.approx(1 / 3) and [p.node_id for p in by_id["A2"].path] == [
+        "S", "A1", "A2",
+    ]  # fmt: skip
+    assert by_id["S"].score > by_id["A1"].score > by_id["A2"].score > by_id["A3"].score
+
+
+@pytest.mark.parametrize(
+    ("config", "expected"),
+    [
+        ({}, {"A1": (0.5, 1)}),  # max_hops 0: first-degree neighbours only
+        ({"max_hops": 1}, {"A1": (0.5, 1), "A2": (0.25, 2)}),
+        ({"max_hops": 4, "threshold": 0.2}, {"A1": (0.5, 1), "A2": (0.25, 2)}),
+        ({"max_hops": 4, "threshold": 0.125}, {"A1": (0.5, 1), "A2": (0.25, 2), "A3": (0.125, 3)}),
+        ({"max_hops": 2, "base_decay": 0.8}, {"A1": (0.8, 1), "A2": (0.64, 2), "A3": (0.512, 3)}),
+        ({"max_hops": 4, "max_nodes": 2}, {"A1": (0.5, 1), "A2": (0.25, 2)}),
+        ({"max_nodes": 0}, {}),
+    ],
+)
+async def test_hops_threshold_decay_and_node_cap_on_a_chain(
+    memory: MemoryOrchestrator, tenant: Scope, hashing: HashingEmbeddings,
+    config: dict[str, float], expected: dict[str, tuple[float, int]],
+) -> None:  # fmt: skip
+    await build_chain(memory, tenant, hashing)
+    result = await recall(memory, tenant, **config)
+    assert activations(result) == expected
+    assert result.activation.capped == (config.get("max_nodes") == 2)
+    assert {i.node.id for i in result.items if Channel.ACTIVATION in i.channels} == set(expected)
+
+
+async def build_star(memory: MemoryOrchestrator, scope: Scope, hashing: HashingEmbeddings) -> None:
+    await seed_pair(memory.store, scope, hashing)
+    await add(memory.store, scope, *(plain(f"spoke {i}", f"B{i}") for i in range(1, 9)))
+    weights = [1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3]
+    await memory.store.upsert_edges(scope, [edge("S", f"B{i}", REL, w) for i, w in enumerate(weights, 1)])
+
+
+async def test_fan_out_keeps_the_strongest_edges_and_weaker_edges_pass_less(
+    memory: MemoryOrchestrator, tenant: Scope, hashing: HashingEmbeddings
+) -> None:
+    await build_star(memory, tenant, hashing)
+    result = await recall(memory, tenant, fan_out=3)
+    assert activations(result) == {"B1": (0.5, 1), "B2": (0.45, 1), "B3": (0.4, 1)}
+    assert all(a.path[-1].relationship == "RELATES_TO" for a in result.activation.activated)
+    wide = await recall(memory, tenant, fan_out=8)
+    assert activations(wide) == {f"B{i}": (round(0.5 * w, 6), 1) for i, w in
+                                 enumerate([1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3], 1)}  # fmt: skip
+
+
+async def test_the_node_cap_keeps_the_strongest_and_says_so(
+    memory: MemoryOrchestrator, tenant: Scope, hashing: HashingEmbeddings
+) -> None:
+    await build_star(memory, tenant, hashing)
+    result = await recall(memory, tenant, fan_out=8, max_nodes=3)
+    assert set(activations(result)) == {"B1", "B2", "B3"} and result.activation.capped
+    assert not (await recall(memory, tenant, fan_out=8, max_nodes=8)).activation.capped
+
+
+async def test_paths_start_at_a_seed_follow_real_edges_and_never_leave_the_visible_scopes(
+    memory: MemoryOrchestrator, tenant: Scope, hashing: HashingEmbeddings
+) -> None:
+    user = tenant.child("user", "u")
+    await seed_pair(memory.store, user, hashing)
+    await add(memory.store, user, *(plain(f"mesh node {i}", f"M{i}") for i in range(1, 7)))
+    await add(memory.store, tenant, plain("org policy", "P"))  # an ancestor's memory: visible
+    below = user.child("conv", "c")
+    await add(memory.store, below, plain("a conversation below", "C"))  # a child's memory: invisible
+    sibling = tenant.child("user", "v")
+    await add(memory.store, sibling, plain("the sibling's", "V"))
+    await memory.store.upsert_edges(user, [
+        edge("S", "M1", NEXT), edge("M1", "M2", REL, 0.8), edge("M2", "M3", NEXT), edge("M3", "S", REL),
+        edge("M1", "M4", REL), edge("M4", "M5", REL, 0.6), edge("M5", "M6", NEXT), edge("M2", "P", REL),
+    ])  # fmt: skip
+    await memory.store.upsert_edges(below, [edge("S", "C", REL), edge("C", "M6", REL)])
+    await memory.store.upsert_edges(sibling, [edge("P", "V", REL)])
+    result = await recall(memory, user, max_hops=4, threshold=0.0)
+    reached = set(activations(result))
+    assert reached == {"M1", "M2", "M3", "M4", "M5", "M6", "P"}
+    assert "C" not in reached and "V" not in reached
+    seeds = set(result.activation.seeds)
+    for a in result.activation.activated:
+        assert a.path[0].node_id in seeds and a.path[0].relationship is None
+        assert a.path[-1].node_id == a.id and a.hop == len(a.path) - 1
+        assert len({p.node_id for p in a.path}) == len(a.path)  # no loops
+        for prev, step in zip(a.path, a.path[1:], strict=False):
+            neighbours = await memory.store.get_neighbors(user, prev.node_id, step.relationship)
+            assert step.node_id in {n.id for n, _ in neighbours}, (a.id, prev.node_id, step)
+    assert activations(result)["M3"] == (0.5, 1)  # reached back from S directly, the strongest arrival kept
+
+
+async def test_recall_bumps_access_and_spreading_counts(
+    memory: MemoryOrchestrator, tenant: Scope, hashing: HashingEmbeddings
+) -> None:
+    await build_chain(memory, tenant, hashing)
+    cfg = RecallConfig(activation=ActivationConfig(max_hops=1))
+    result = await memory.engine.recall(tenant, QUERY, top_k=2, config=cfg)
+    await memory.engine.drain()
+    returned = set(result.ids)
+    activated = {a.id for a in result.activation.activated}
+    assert returned and activated == {"A1", "A2"}
+    for nid in ["S", "W", "A1", "A2", "A3"]:
+        stored = await memory.store.get_node(tenant, nid)
+        assert stored is not None
+        assert stored.access_count == (1 if nid in returned else 0), nid
+        assert stored.spreading_access_count == (1 if nid in activated else 0), nid
+        assert (stored.last_accessed_at is not None) == (nid in returned)
+    await memory.engine.recall(tenant, QUERY, top_k=2, config=cfg)
+    await memory.engine.drain()
+    again = await memory.store.get_node(tenant, "A1")
+    assert again is not None and again.spreading_access_count == 2
+
+
+async def test_track_access_off_changes_nothing(
+    memory: MemoryOrchestrator, tenant: Scope, hashing: HashingEmbeddings
+) -> None:
+    await build_chain(memory, tenant, hashing)
+    await recall(memory, tenant, max_hops=1)
+    await memory.engine.drain()
+    for nid in ["S", "A1"]:
+        stored = await memory.store.get_node(tenant, nid)
+        assert stored is not None and stored.access_count == stored.spreading_access_count == 0
+
+
+async def test_links_inferred_through_shared_cues_are_left_pending(memory: MemoryOrchestrator, tenant: Scope) -> None:
+    seed = await memory.remember(tenant, "harbor lantern quokka")
+    far = await memory.remember(tenant, "quokka marmalade picnic")
+    for word in ("alpha", "bravo", "charlie"):
+        await memory.remember(tenant, f"harbor {word}")
+    cfg = RecallConfig(candidates_per_channel=2)
+    result = await memory.engine.recall(tenant, QUERY, config=cfg)
+    await memory.engine.drain()
+    pending = {(p.source, p.target): p for p in result.activation.pending}
+    assert (seed.id, far.id) in pending and pending[(seed.id, far.id)].score > 0
+    far_item = next(a for a in result.activation.activated if a.id == far.id)
+    assert [p.node_id for p in far_item.path] == [seed.id, "cue:keyword:quokka", far.id]
+    stored = {(r["p"]["source"], r["p"]["target"]): r["p"]
+              for r in await run_file(memory.store.conn, "get_pending_links", scope_key=tenant.key)}  # fmt: skip
+    assert set(stored) == set(pending)
+    assert stored[(seed.id, far.id)]["score"] == pytest.approx(pending[(seed.id, far.id)].score)
+    assert stored[(seed.id, far.id)]["hops"] == 2
+
+
+@pytest.mark.xfail(strict=True, reason="retrieval/upsert_pending_links.cypher MATCHes the reader's Scope node: "
+                   "a scope that never wrote (it only reads its ancestors' memories) silently loses its pending links")  # fmt: skip
+async def test_pending_links_are_kept_for_a_scope_that_only_reads(memory: MemoryOrchestrator, tenant: Scope) -> None:
+    seed = await memory.remember(tenant, "harbor lantern quokka")
+    far = await memory.remember(tenant, "quokka marmalade picnic")
+    for word in ("alpha", "bravo", "charlie"):
+        await memory.remember(tenant, f"harbor {word}")
+    reader = tenant.child("user", "reader")
+    result = await memory.engine.recall(reader, QUERY, config=RecallConfig(candidates_per_channel=2))
+    await memory.engine.drain()
+    assert (seed.id, far.id) in {(p.source, p.target) for p in result.activation.pending}
+    stored = await run_file(memory.store.conn, "get_pending_links", scope_key=reader.key)
+    assert (seed.id, far.id) in {(r["p"]["source"], r["p"]["target"]) for r in stored}
