@@ -1,10 +1,10 @@
 """The audit trail: who decided what, when — skill approvals, rejections and toggles (written by
 the procedural layer) and restores of retracted memories (written by consolidation).
 
-An entry is an ``(:AuditEntry {id, scope_key, actor, action, target, at, detail})`` node, linked
-``-[:IN_SCOPE]->(:Scope)`` (erased with its scope); ``detail`` is stored as a JSON string. To record an entry in the
-same transaction as the decision it explains, run :attr:`AuditQuery.UPSERT_AUDIT_ENTRY` with
-``entry=audit_params(entry)`` inside your own ``write_tx``.
+An entry is an ``(:AuditEntry {id, scope_key, actor, action, target, at, detail})`` node
+hanging off ``-[:IN_SCOPE]->(:Scope)`` (erased with its scope); ``detail`` is a JSON string.
+To record an entry in the same transaction as the decision it explains, run
+:attr:`AuditQuery.UPSERT_AUDIT_ENTRY` with ``entry=audit_params(entry)`` in your ``write_tx``.
 """
 
 from __future__ import annotations

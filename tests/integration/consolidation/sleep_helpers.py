@@ -52,6 +52,7 @@ def event(label: str, *, at: float, kind: str = "event", **kw: Any) -> MemoryNod
 
 
 def edge(a: MemoryNode, b: MemoryNode, rel: Relationship, **kw: Any) -> MemoryEdge:
+    kw.setdefault("created_at", NOW - DAY)
     return MemoryEdge(source=a.id, target=b.id, relationship=rel, **kw)
 
 

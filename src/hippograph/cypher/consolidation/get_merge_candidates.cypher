@@ -1,7 +1,8 @@
 // Phase 13 — semantic_merge, the read: semantic facts of the subtree written after the last
 // pass's watermark ($since_at, $since_id), oldest first, at most $max_probes, each asks the
-// vector index for its $k nearest; neighbours of the subtree on the same scope line with
-// index score >= $min_score ((1 + cosine) / 2) are candidates. META:, SOUL:,
+// vector index for its $k nearest; neighbours of the subtree on the same scope line whose
+// exact score, (1 + cosine) / 2 as vector.similarity.cosine gives it, is >= $min_score are
+// candidates. META:, SOUL:,
 // AGENT_IDENTITY, retracted and person-restored facts never merge. Also returns the
 // watermark reached.
 MATCH (a:Memory:Semantic)
@@ -17,8 +18,8 @@ WITH collect(a) AS probes
 WITH probes, probes[-1] AS last
 UNWIND probes AS a
 CALL (a) {
-  CALL db.index.vector.queryNodes('memory_embedding', $k, a.embedding) YIELD node AS b, score
-  WITH a, b, score
+  CALL db.index.vector.queryNodes('memory_embedding', $k, a.embedding) YIELD node AS b
+  WITH a, b, vector.similarity.cosine(a.embedding, b.embedding) AS score
   WHERE b <> a AND b:Semantic AND score >= $min_score
     AND b.scope_key STARTS WITH $scope_key
     AND (b.scope_key = $scope_key OR b.scope_key STARTS WITH $subtree_prefix)

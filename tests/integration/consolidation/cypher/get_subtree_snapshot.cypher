@@ -4,6 +4,7 @@ MATCH (m:Memory)
 WHERE m.scope_key = $scope_key OR m.scope_key STARTS WITH $scope_key + '/'
 OPTIONAL MATCH (m)-[r]->(o)
 WITH m, collect(CASE WHEN r IS NULL THEN NULL ELSE
-       r {.*, type: type(r), target: coalesce(o.id, o.key, labels(o)[0])} END) AS out
+       r {.*, type: type(r), target: CASE WHEN o:Memory THEN o.id
+                                      ELSE labels(o)[0] + ':' + coalesce(o.key, '') END} END) AS out
 RETURN m {.*, embedding: null, labels: labels(m), out: out} AS node
 ORDER BY node.id
