@@ -133,7 +133,9 @@ class MemoryOrchestrator:
         auto_approve_skills: bool = False,
         source_event_id: str | None = None,
     ) -> CommitReport:
-        """Apply a model's memory ops by layer; each failure is reported, never raised."""
+        """Apply a model's memory ops by layer; each failure is reported, never raised.
+        Every text an op stores (labels, contents, properties, conditions, tasks, steps) is
+        scrubbed of credentials first."""
         report = CommitReport()
         for index, op in enumerate(ops):
             try:
@@ -149,7 +151,7 @@ class MemoryOrchestrator:
     async def _apply(self, scope: Scope, op: MemoryOp, auto_approve: bool, source_event_id: str | None) -> str | None:
         if isinstance(op, UpsertNode):
             fact = await self.semantic.store_fact(
-                scope, op.label, scrub_text(op.content), properties=scrub_properties(op.properties),
+                scope, scrub_text(op.label), scrub_text(op.content), properties=scrub_properties(op.properties),
                 importance=op.importance,
             )  # fmt: skip
             edges = []
@@ -166,15 +168,17 @@ class MemoryOrchestrator:
                 facts = await self.semantic.query_facts(scope, label=label, limit=1)
                 mentioned.extend(f.id for f in facts)
             event = await self.episodic.store_event(
-                scope, scrub_text(op.content), label=op.label, occurred_at=op.occurred_at, importance=op.importance,
+                scope, scrub_text(op.content), label=scrub_text(op.label), occurred_at=op.occurred_at,
+                importance=op.importance,
                 properties=scrub_properties(op.properties), mentions=mentioned,
             )  # fmt: skip
             return event.id
         if isinstance(op, SetTrigger):
-            return (await self.prospective.set_trigger(scope, op.condition, op.task, due_at=op.due_at,
-                                                       importance=op.importance)).id  # fmt: skip
+            return (await self.prospective.set_trigger(scope, scrub_text(op.condition), scrub_text(op.task),
+                                                       due_at=op.due_at, importance=op.importance)).id  # fmt: skip
         if isinstance(op, RegisterSkill):
-            skill = await self.procedural.store_skill(scope, op.name, op.steps, context=op.context,
+            skill = await self.procedural.store_skill(scope, scrub_text(op.name), [scrub_text(x) for x in op.steps],
+                                                      context=scrub_text(op.context),
                                                       importance=op.importance,
                                                       status="approved" if auto_approve else "draft")  # fmt: skip
             return skill.id
