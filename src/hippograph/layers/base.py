@@ -17,7 +17,7 @@ from pydantic import ValidationError
 from hippograph.cues import cues_of
 from hippograph.embeddings.base import EmbeddingProvider
 from hippograph.errors import InvalidInputError
-from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship
+from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship, check_id
 from hippograph.retrieval.engine import RecallEngine
 from hippograph.retrieval.types import RecallItem
 from hippograph.scope import LEVEL_SEPARATOR, Scope
@@ -86,7 +86,9 @@ class MemoryLayer:
         return extractive_summary(texts)
 
     async def link(self, scope: Scope, source: str, target: str, relationship: Relationship | str) -> MemoryEdge | None:
-        return await self.store.link(scope, source, target, relationship)
+        check_id(source, "source")
+        check_id(target, "target")
+        return await self.store.link(scope, source, target, Relationship.parse(relationship))
 
     async def delete(self, scope: Scope, node_id: str) -> bool:
         return await self.store.delete_node(scope, node_id, cascade=True)
