@@ -1,0 +1,120 @@
+"""Recall as a whole: explanations (channels, score parts, paths), the gates, the episodic cap,
+time awareness, ordering and top_k; and a sanity check of recall quality with the real MiniLM."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from hippograph.layers import MemoryOrchestrator
+from hippograph.models import Layer
+from hippograph.retrieval.config import RecallConfig
+from hippograph.retrieval.types import Channel
+from hippograph.scope import Scope
+
+
+async def test_every_item_explains_itself(memory: MemoryOrchestrator, tenant: Scope) -> None:
+    fact = await memory.remember(tenant, "the harbor lantern is green")
+    other = await memory.remember(tenant, "the harbor office opens at nine")
+    await memory.remember(tenant, "soup of the day is tomato")
+    result = await memory.recall(tenant, "harbor lantern")
+    top = result.items[0]
+    assert top.node.id == fact.id and top.channels == {Channel.FULLTEXT: 1, Channel.VECTOR: 1}
+    assert top.parts.relevance == 1.0 and top.parts.bm25 is not None and top.parts.bm25 > 0
+    assert top.parts.z_vector > 0 and top.parts.z_fulltext > 0 and top.parts.cosine is not None
+    assert top.parts.recency == pytest.approx(1.0, abs=1e-3) and top.parts.proximity == 1.0
+    assert [p.node_id for p in top.path] == [fact.id] and top.scope_distance == 0
+    assert "found by fulltext #1, vector #1" in top.explain()
+    assert other.id in result.ids
+    assert [i.score for i in result.items] == sorted((i.score for i in result.items), reverse=True)
+    assert result.scope_key == tenant.key and result.query == "harbor lantern"
+    assert result.timings.total_ms >= result.timings.embed_ms >= 0
+
+
+async def test_top_k_is_respected(memory: MemoryOrchestrator, tenant: Scope) -> None:
+    for i in range(12):
+        await memory.remember(tenant, f"harbor note number {i}", dedup=False)
+    assert len((await memory.recall(tenant, "harbor note")).items) == 5  # the reference default
+    assert len((await memory.recall(tenant, "harbor note", top_k=3)).items) == 3
+    assert len((await memory.recall(tenant, "harbor note", top_k=50)).items) == 12
+
+
+@pytest.mark.xfail(strict=True, reason="retrieval: the vector channel's `cosine` is Neo4j's (1 + cos) / 2, so the "
+                   "hydration_min_relevance gate (0.2) lets unrelated memories (cos ≈ 0 → 0.5) through and "
+                   "ScoreParts.cosine is not the cosine")  # fmt: skip
+async def test_unrelated_vector_only_hits_are_gated_by_min_relevance(memory: MemoryOrchestrator, tenant: Scope) -> None:
+    related = await memory.remember(tenant, "alpha bravo")
+    await memory.remember(tenant, "zulu yankee xray")
+    result = await memory.recall(tenant, "alpha bravo charlie delta")
+    assert result.ids == [related.id]
+    assert result.items[0].parts.cosine == pytest.approx(2 / (2 * 4) ** 0.5, abs=1e-6)  # 0.707
+
+
+@pytest.mark.xfail(strict=True, reason="retrieval/engine.py: a lone candidate (or equal evidence for all) gets "
+                   "relevance 0 instead of 1, so its score is 0 and nothing spreads from it")  # fmt: skip
+async def test_a_lone_match_has_full_relevance(memory: MemoryOrchestrator, tenant: Scope) -> None:
+    fact = await memory.remember(tenant, "the harbor lantern is green")
+    result = await memory.recall(tenant, "harbor lantern")
+    assert result.ids == [fact.id]
+    assert result.items[0].parts.relevance == 1.0 and result.items[0].score > 0
+
+
+async def test_the_importance_gate(memory: MemoryOrchestrator, tenant: Scope) -> None:
+    low = await memory.remember(tenant, "harbor minor detail", importance=2.0)
+    high = await memory.remember(tenant, "harbor major decision", importance=8.0)
+    await memory.remember(tenant, "soup of the day")
+    result = await memory.engine.recall(tenant, "harbor", config=RecallConfig(hydration_threshold=5.0))
+    assert high.id in result.ids and low.id not in result.ids
+
+
+async def test_at_most_episodic_raw_cap_raw_events(memory: MemoryOrchestrator, tenant: Scope) -> None:
+    for i in range(6):
+        await memory.episodic.store_event(tenant, f"harbor event {i}")
+    fact = await memory.remember(tenant, "harbor fact")
+    result = await memory.engine.recall(tenant, "harbor", top_k=20, config=RecallConfig(episodic_raw_cap=2))
+    assert sum(i.node.layer is Layer.EPISODIC for i in result.items) == 2 and fact.id in result.ids
+
+
+async def test_a_time_in_the_query_prefers_memories_of_that_time(memory: MemoryOrchestrator, tenant: Scope) -> None:
+    may = datetime(2023, 5, 8, tzinfo=UTC).timestamp()
+    july = datetime(2023, 7, 8, tzinfo=UTC).timestamp()
+    in_may = await memory.episodic.store_event(tenant, "we sailed past the harbor lantern", occurred_at=may)
+    in_july = await memory.episodic.store_event(tenant, "we sailed past the harbor lantern again", occurred_at=july)
+    await memory.episodic.store_event(tenant, "soup of the day", occurred_at=july)
+    now = datetime(2023, 8, 1, tzinfo=UTC).timestamp()
+    result = await memory.engine.recall(tenant, "harbor lantern in May 2023", now=now)
+    parts = {i.node.id: i.parts for i in result.items}
+    assert parts[in_may.id].time_match == 1.0 and parts[in_july.id].time_match < 1.0
+    assert result.ids[0] == in_may.id
+    plain = await memory.engine.recall(tenant, "harbor lantern", now=now)
+    assert {i.parts.time_match for i in plain.items} == {1.0}
+
+
+FACTS = [
+    "Alice owns a golden retriever named Max",
+    "Bob is allergic to shellfish and peanuts",
+    "The quarterly board meeting is held in Lisbon",
+    "Carol drives an old blue Volvo station wagon",
+    "Dave's favourite composer is Johann Sebastian Bach",
+    "The office wifi password is rotated every month",
+    "Erin is training for the Berlin marathon in September",
+    "The staging server runs Ubuntu 22.04 on port 8443",
+]
+QUESTIONS = [
+    ("What kind of dog does Alice have?", 0),
+    ("Which foods must Bob avoid?", 1),
+    ("Where do the directors meet each quarter?", 2),
+    ("What car does Carol have?", 3),
+    ("Which classical musician does Dave like best?", 4),
+    ("What race is Erin preparing for?", 6),
+    ("Which operating system is on the test machine?", 7),
+]
+
+
+async def test_recall_quality_sanity_with_minilm(semantic_memory: MemoryOrchestrator, tenant: Scope) -> None:
+    facts = [await semantic_memory.remember(tenant, text) for text in FACTS]
+    assert len({f.id for f in facts}) == len(FACTS)
+    for question, answer in QUESTIONS:
+        result = await semantic_memory.recall(tenant, question, top_k=3)
+        assert result.ids[0] == facts[answer].id, (question, [i.node.label for i in result.items])
