@@ -88,8 +88,11 @@ class GraphStore:
             foreign = [r["id"] for r in records if not r["ours"]]
             if foreign:
                 raise ConflictError(f"ids already used in another scope: {foreign[:5]}")
-            if cue_rows:
-                await (await tx.run(Q.UPSERT_CUES.text, scope_key=scope.key, rows=cue_rows, now=now())).consume()
+            created = {r["id"] for r in records if r["created"]}
+            new_cues = [row for row in cue_rows if row["id"] in created]
+            if new_cues:
+                await (await tx.run(Q.UPSERT_CUES.text, scope_key=scope.key, rows=new_cues, now=now(),
+                                    tx_token=token)).consume()  # fmt: skip
             return records
 
         await self.conn.write_tx(work)
