@@ -11,7 +11,8 @@ from hippograph.agent.visible import VisibleTextFilter
 
 pytestmark = pytest.mark.unit
 
-BLOCK = '<MEMORY_EXTRACT>{"ops": [{"op": "upsert_node", "label": "dog", "content": "Rex"}]}</MEMORY_EXTRACT>'
+OPS = '{"ops": [{"op": "upsert_node", "label": "dog", "content": "Rex"}]}'
+BLOCK = f"<MEMORY_EXTRACT>{OPS}</MEMORY_EXTRACT>"
 FENCE = '```json\n{"ops": [{"op": "upsert_node", "label": "dog", "content": "Rex"}]}\n```'
 REPLIES = [
     "Your dog is Rex.\n" + BLOCK,

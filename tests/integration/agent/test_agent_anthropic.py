@@ -101,7 +101,11 @@ async def test_jit_turn_with_thinking_and_hydrate_context(
     assert text == "Your dog is Rex, and Sam walks him on Tuesdays."
     thinking = "".join(e.text for e in events if isinstance(e, ThinkingDelta))
     assert thinking == "The user asks about the dog; recall first.Memory says Rex."
-    assert [e.type for e in events[-3:]] == ["memory_extracted", "consolidation_scheduled", "message_end"]
+    assert [e.type for e in events[-3:]] == [
+        "memory_extracted",
+        "consolidation_scheduled",
+        "message_end",
+    ]
     assert isinstance(events[-1], MessageEnd) and events[-1].stop_reason == "end_turn"
 
     first, second = fake_anthropic.requests
@@ -129,8 +133,12 @@ async def test_jit_turn_with_thinking_and_hydrate_context(
     assert report.errors == []
     stored = await memory.store.query_subtree(tenant)
     assert any(n.layer is Layer.SEMANTIC and n.label == "dog walker" for n in stored)
-    thoughts = [n for n in stored if n.layer is Layer.WORKING and n.properties["kind"] == "thinking"]
-    assert [t.content for t in thoughts] == ["The user asks about the dog; recall first.Memory says Rex."]
+    thoughts = [
+        n for n in stored if n.layer is Layer.WORKING and n.properties["kind"] == "thinking"
+    ]
+    assert [t.content for t in thoughts] == [
+        "The user asks about the dog; recall first.Memory says Rex."
+    ]
 
 
 async def test_run_sums_usage_and_reports_timings(

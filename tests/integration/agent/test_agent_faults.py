@@ -30,7 +30,10 @@ async def _seed(memory: MemoryOrchestrator, scope: Scope) -> None:
 
 
 async def test_recall_raising_still_replies_with_an_error_event_and_working_memory(
-    tenant: Scope, memory: MemoryOrchestrator, make_agent: MakeAgent, monkeypatch: pytest.MonkeyPatch
+    tenant: Scope,
+    memory: MemoryOrchestrator,
+    make_agent: MakeAgent,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     await _seed(memory, tenant)
     monkeypatch.setattr(memory.engine, "recall", _boom)
@@ -47,7 +50,10 @@ async def test_recall_raising_still_replies_with_an_error_event_and_working_memo
 
 
 async def test_activation_raising_still_replies(
-    tenant: Scope, memory: MemoryOrchestrator, make_agent: MakeAgent, monkeypatch: pytest.MonkeyPatch
+    tenant: Scope,
+    memory: MemoryOrchestrator,
+    make_agent: MakeAgent,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     await _seed(memory, tenant)
     monkeypatch.setattr(engine_module, "spread_edges", _boom)
@@ -60,7 +66,10 @@ async def test_activation_raising_still_replies(
 
 
 async def test_consolidation_raising_is_reported_not_raised(
-    tenant: Scope, memory: MemoryOrchestrator, make_agent: MakeAgent, monkeypatch: pytest.MonkeyPatch
+    tenant: Scope,
+    memory: MemoryOrchestrator,
+    make_agent: MakeAgent,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(memory, "commit", _boom)
     monkeypatch.setattr(memory.episodic, "store_turn", _boom)
