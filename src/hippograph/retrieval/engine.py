@@ -52,6 +52,9 @@ from hippograph.store.vector_search import scoped_vector_search
 
 log = logging.getLogger(__name__)
 POPULATION_TTL = 10.0
+EXACT_SCAN_BELOW = 5000
+"""Scopes that see fewer memories than this are scanned exactly: cheaper than asking the
+index (whose global top-k would mostly belong to other scopes) and exact by construction."""
 
 
 class RecallEngine:
@@ -93,10 +96,10 @@ class RecallEngine:
         t_embed = time.perf_counter()
 
         visible = scope.ancestor_keys()
-        hits, named, population = await asyncio.gather(
-            self._channels(scope, query, vector, visible, wanted, cfg.candidates_per_channel),
+        population = await self._population_of(scope, visible, wanted)
+        hits, named = await asyncio.gather(
+            self._channels(query, vector, visible, wanted, cfg.candidates_per_channel, population),
             self._named_people(query, visible),
-            self._population_of(scope, visible, wanted),
         )
         ranks = {Channel.VECTOR: hits.vector_rank, Channel.FULLTEXT: hits.fulltext_rank}
         evidence = _evidence(hits, named, cfg)
@@ -123,7 +126,7 @@ class RecallEngine:
 
     # -- stages ----------------------------------------------------------------------------
     async def _channels(
-        self, scope: Scope, query: str, vector: list[float], visible: list[str], layers: list[Layer], n: int
+        self, query: str, vector: list[float], visible: list[str], layers: list[Layer], n: int, population: int
     ) -> _Hits:
         lucene = build_query(query, visible, layers)
         layer_values = [layer.value for layer in layers]
@@ -137,6 +140,7 @@ class RecallEngine:
             return await scoped_vector_search(
                 self.conn, Q.SEARCH_VECTOR_CANDIDATES, Q.SEARCH_VECTOR_CANDIDATES_EXACT, k=n,
                 fetch_k=max(self.store.vector_fetch_k, 2 * n), vector=vector, visible=visible, layers=layer_values,
+                exact_first=population <= EXACT_SCAN_BELOW,
             )  # fmt: skip
 
         vec_rows, ft_rows = await asyncio.gather(vectors(), fulltext())

@@ -25,9 +25,13 @@ async def scoped_vector_search(
     *,
     k: int,
     fetch_k: int,
+    exact_first: bool = False,
     **params: Any,
 ) -> list[Record]:
-    """Rows of ``index_query`` when it yields ``k`` visible hits, else of ``exact_query``."""
+    """Rows of ``index_query`` when it yields ``k`` visible hits, else of ``exact_query``.
+    ``exact_first`` skips the index when the caller knows the visible set is small."""
+    if exact_first:
+        return await conn.read(exact_query, k=k, **params)
     for widen in (1, WIDEN):
         rows = await conn.read(index_query, fetch_k=fetch_k * widen, k=k, **params)
         if len(rows) >= k:

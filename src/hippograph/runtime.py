@@ -1,0 +1,43 @@
+"""Opening hippograph at the application edge (CLI, demo, API): settings → a Neo4j (the one
+``HIPPOGRAPH_NEO4J_URI`` names, or the local embedded one, started when needed) → a
+:class:`MemoryOrchestrator` with the schema applied."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from hippograph.embeddings.base import EmbeddingProvider
+from hippograph.layers.orchestrator import MemoryOrchestrator
+from hippograph.settings import Settings
+from hippograph.store.local_server import LocalNeo4j
+
+
+def local_server(settings: Settings) -> LocalNeo4j:
+    return LocalNeo4j(settings.local_data_dir, port=settings.neo4j_port, heap=settings.neo4j_heap,
+                      pagecache_mb=settings.neo4j_pagecache_mb)  # fmt: skip
+
+
+def neo4j_target(settings: Settings, *, start_local: bool = True) -> tuple[str, str | None]:
+    """(uri, password): the configured server, else the local one (started if asked)."""
+    if settings.neo4j_uri:
+        pw = settings.neo4j_password.get_secret_value() if settings.neo4j_password else None
+        return settings.neo4j_uri, pw
+    server = local_server(settings)
+    status = server.start() if start_local else server.status()
+    return status.uri or server.uri(), server.password()
+
+
+@asynccontextmanager
+async def open_memory(
+    settings: Settings | None = None, *, embedder: EmbeddingProvider | None = None
+) -> AsyncIterator[MemoryOrchestrator]:
+    """``async with open_memory() as memory:`` — connected, schema applied, closed on exit."""
+    settings = settings or Settings()
+    uri, password = neo4j_target(settings)
+    memory = await MemoryOrchestrator.connect(uri, user=settings.neo4j_user, password=password,
+                                              database=settings.neo4j_database, embedder=embedder)  # fmt: skip
+    try:
+        yield memory
+    finally:
+        await memory.close()
