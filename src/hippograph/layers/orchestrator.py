@@ -163,7 +163,7 @@ class MemoryOrchestrator:
             await self.store.upsert_edges(scope, edges)
             return fact.id
         if isinstance(op, CreateEvent):
-            mentioned = []
+            mentioned: list[str] = []
             for label in op.mentions:
                 facts = await self.semantic.query_facts(scope, label=label, limit=1)
                 mentioned.extend(f.id for f in facts)

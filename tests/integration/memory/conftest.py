@@ -15,10 +15,6 @@ from hippograph.store import GraphStore
 from tests.integration.memory.helpers import TickingClock
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "slow: takes more than a minute on its own")
-
-
 @pytest.fixture(scope="session")
 def hashing() -> HashingEmbeddings:
     return HashingEmbeddings()

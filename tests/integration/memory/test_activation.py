@@ -4,6 +4,8 @@ bookkeeping: access_count / spreading_access_count bumps and PendingLink nodes."
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 
 from hippograph.embeddings import HashingEmbeddings
@@ -19,7 +21,9 @@ QUERY = "harbor lantern"
 NEXT, REL = Relationship.NEXT, Relationship.RELATES_TO
 
 
-async def seed_pair(store: GraphStore, scope: Scope, hashing: HashingEmbeddings) -> tuple[MemoryNode, MemoryNode]:
+async def seed_pair(
+    store: GraphStore, scope: Scope, hashing: HashingEmbeddings
+) -> tuple[MemoryNode, MemoryNode]:
     """The seed S (matches the query on both channels) and a weak vector-only candidate W."""
     s = node(Layer.SEMANTIC, QUERY, nid="S", embedding=await hashing.embed(QUERY))
     w = node(Layer.SEMANTIC, "zulu yankee", nid="W", embedding=await hashing.embed("zulu yankee"))
@@ -41,11 +45,13 @@ def activations(result: RecallResult) -> dict[str, tuple[float, int]]:
     return {a.id: (round(a.activation, 6), a.hop) for a in result.activation.activated}
 
 
-async def build_chain(memory: MemoryOrchestrator, scope: Scope, hashing: HashingEmbeddings, n: int = 5) -> None:
+async def build_chain(
+    memory: MemoryOrchestrator, scope: Scope, hashing: HashingEmbeddings, n: int = 5
+) -> None:
     await seed_pair(memory.store, scope, hashing)
     await add(memory.store, scope, *(plain(f"chain link {i}", f"A{i}") for i in range(1, n + 1)))
     ids = ["S", *(f"A{i}" for i in range(1, n + 1))]
-    await memory.store.upsert_edges(scope, [edge(a, b, NEXT) for a, b in zip(ids, ids[1:], strict=False)])
+    await memory.store.upsert_edges(scope, [edge(a, b, NEXT) for a, b in pairwise(ids)])
 
 
 async def test_activation_halves_per_hop_along_a_chain(
@@ -55,10 +61,14 @@ async def test_activation_halves_per_hop_along_a_chain(
     result = await recall(memory, tenant, max_hops=2)
     assert result.activation.seeds[0] == "S"
     assert activations(result) == {"A1": (0.5, 1), "A2": (0.25, 2), "A3": (0.125, 3)}
-    paths = {a.id: [(p.node_id, p.relationship) for p in a.path] for a in result.activation.activated}
+    paths = {
+        a.id: [(p.node_id, p.relationship) for p in a.path] for a in result.activation.activated
+    }
     assert paths["A3"] == [("S", None), ("A1", "NEXT"), ("A2", "NEXT"), ("A3", "NEXT")]
     by_id = {i.node.id: i for i in result.items}
-    assert by_id["A2"].channels == {Channel.ACTIVATION: 2} and by_id["A2"].parts.edges == pytest.approx(0.25)
+    assert by_id["A2"].channels == {Channel.ACTIVATION: 2} and by_id[
+        "A2"
+    ].parts.edges == pytest.approx(0.25)
     assert by_id["A2"].parts.proximity == pytest.approx(1 / 3) and [p.node_id for p in by_id["A2"].path] == [
         "S", "A1", "A2",
     ]  # fmt: skip
@@ -92,7 +102,9 @@ async def build_star(memory: MemoryOrchestrator, scope: Scope, hashing: HashingE
     await seed_pair(memory.store, scope, hashing)
     await add(memory.store, scope, *(plain(f"spoke {i}", f"B{i}") for i in range(1, 9)))
     weights = [1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3]
-    await memory.store.upsert_edges(scope, [edge("S", f"B{i}", REL, w) for i, w in enumerate(weights, 1)])
+    await memory.store.upsert_edges(
+        scope, [edge("S", f"B{i}", REL, w) for i, w in enumerate(weights, 1)]
+    )
 
 
 async def test_fan_out_keeps_the_strongest_edges_and_weaker_edges_pass_less(
@@ -124,7 +136,9 @@ async def test_paths_start_at_a_seed_follow_real_edges_and_never_leave_the_visib
     await add(memory.store, user, *(plain(f"mesh node {i}", f"M{i}") for i in range(1, 7)))
     await add(memory.store, tenant, plain("org policy", "P"))  # an ancestor's memory: visible
     below = user.child("conv", "c")
-    await add(memory.store, below, plain("a conversation below", "C"))  # a child's memory: invisible
+    await add(
+        memory.store, below, plain("a conversation below", "C")
+    )  # a child's memory: invisible
     sibling = tenant.child("user", "v")
     await add(memory.store, sibling, plain("the sibling's", "V"))
     await memory.store.upsert_edges(user, [
@@ -145,7 +159,10 @@ async def test_paths_start_at_a_seed_follow_real_edges_and_never_leave_the_visib
         for prev, step in zip(a.path, a.path[1:], strict=False):
             neighbours = await memory.store.get_neighbors(user, prev.node_id, step.relationship)
             assert step.node_id in {n.id for n, _ in neighbours}, (a.id, prev.node_id, step)
-    assert activations(result)["M3"] == (0.5, 1)  # reached back from S directly, the strongest arrival kept
+    assert activations(result)["M3"] == (
+        0.5,
+        1,
+    )  # reached back from S directly, the strongest arrival kept
 
 
 async def test_recall_bumps_access_and_spreading_counts(
@@ -181,7 +198,9 @@ async def test_track_access_off_changes_nothing(
         assert stored is not None and stored.access_count == stored.spreading_access_count == 0
 
 
-async def test_links_inferred_through_shared_cues_are_left_pending(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_links_inferred_through_shared_cues_are_left_pending(
+    memory: MemoryOrchestrator, tenant: Scope
+) -> None:
     seed = await memory.remember(tenant, "harbor lantern quokka")
     far = await memory.remember(tenant, "quokka marmalade picnic")
     for word in ("alpha", "bravo", "charlie"):
@@ -202,13 +221,17 @@ async def test_links_inferred_through_shared_cues_are_left_pending(memory: Memor
 
 @pytest.mark.xfail(strict=True, reason="retrieval/upsert_pending_links.cypher MATCHes the reader's Scope node: "
                    "a scope that never wrote (it only reads its ancestors' memories) silently loses its pending links")  # fmt: skip
-async def test_pending_links_are_kept_for_a_scope_that_only_reads(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_pending_links_are_kept_for_a_scope_that_only_reads(
+    memory: MemoryOrchestrator, tenant: Scope
+) -> None:
     seed = await memory.remember(tenant, "harbor lantern quokka")
     far = await memory.remember(tenant, "quokka marmalade picnic")
     for word in ("alpha", "bravo", "charlie"):
         await memory.remember(tenant, f"harbor {word}")
     reader = tenant.child("user", "reader")
-    result = await memory.engine.recall(reader, QUERY, config=RecallConfig(candidates_per_channel=2))
+    result = await memory.engine.recall(
+        reader, QUERY, config=RecallConfig(candidates_per_channel=2)
+    )
     await memory.engine.drain()
     assert (seed.id, far.id) in {(p.source, p.target) for p in result.activation.pending}
     stored = await run_file(memory.store.conn, "get_pending_links", scope_key=reader.key)

@@ -28,7 +28,9 @@ async def seed_secrets(memory: MemoryOrchestrator, scope: Scope) -> None:
     await memory.remember(scope, "harbor deploy key", f"the harbor deploy key is {s['anthropic']}",
                           properties={"api_key": s["prop"], "owner": "ops"})  # fmt: skip
     await memory.remember(scope, "harbor aws access", f"harbor aws id {s['aws']}")
-    await memory.remember(scope, "harbor db login", f'harbor db config {{"password": "{s["json"]}"}}')
+    await memory.remember(
+        scope, "harbor db login", f'harbor db config {{"password": "{s["json"]}"}}'
+    )
     await memory.episodic.store_event(scope, f"harbor call used Authorization: Bearer {s['bearer']}",
                                       properties={"speaker": "Bob", "session_token": s["prop"]})  # fmt: skip
     await memory.procedural.store_skill(scope, "harbor login", [f"password: {s['password']}", "open the harbor console"],
@@ -36,7 +38,9 @@ async def seed_secrets(memory: MemoryOrchestrator, scope: Scope) -> None:
     await memory.working.push(scope, f"harbor env HARBOR_TOKEN={s['env']}")
 
 
-async def test_credentials_never_reach_the_context(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_credentials_never_reach_the_context(
+    memory: MemoryOrchestrator, tenant: Scope
+) -> None:
     await seed_secrets(memory, tenant)
     result, ctx = await memory.context(tenant, "harbor deploy aws db login call env", budget=2000)
     assert len(result.items) >= 5 and {e.layer for e in ctx.entries} >= {
@@ -65,13 +69,17 @@ async def test_the_token_budget_is_respected_and_what_is_left_out_is_reported(
     assert wide.dropped == [] and len(wide.entries) == 30
 
 
-async def test_the_default_budget_is_the_configured_one(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_the_default_budget_is_the_configured_one(
+    memory: MemoryOrchestrator, tenant: Scope
+) -> None:
     await memory.remember(tenant, "harbor fact", "the harbor lantern")
     _, ctx = await memory.context(tenant, "harbor")
     assert ctx.budget == memory.engine.config.token_budget == 2000
 
 
-async def test_every_entry_explains_how_it_was_found(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_every_entry_explains_how_it_was_found(
+    memory: MemoryOrchestrator, tenant: Scope
+) -> None:
     fact = await memory.remember(tenant, "harbor lantern colour", "the harbor lantern is green")
     await memory.working.push(tenant, "User: what colour is the lantern?")
     result, ctx = await memory.context(tenant, "harbor lantern")
@@ -104,6 +112,8 @@ async def test_activation_only_memories_go_under_associated_context(
 
 
 @pytest.mark.parametrize("query", ["harbor", "harbor lantern colour glows"])
-async def test_an_empty_scope_gives_an_empty_context(memory: MemoryOrchestrator, tenant: Scope, query: str) -> None:
+async def test_an_empty_scope_gives_an_empty_context(
+    memory: MemoryOrchestrator, tenant: Scope, query: str
+) -> None:
     result, ctx = await memory.context(tenant, query)
     assert result.items == [] and ctx.text == "" and ctx.entries == [] and ctx.tokens == 0

@@ -49,28 +49,39 @@ async def test_different_facts_are_kept_apart(
     assert len(await semantic_memory.semantic.query_facts(tenant)) == 2
 
 
-async def test_label_containment_merges_even_when_vectors_differ(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_label_containment_merges_even_when_vectors_differ(
+    memory: MemoryOrchestrator, tenant: Scope
+) -> None:
     # Bag-of-words vectors: "kayak" and "Alice's red kayak" are far apart, but one label contains the other.
     a = await memory.remember(tenant, "Alice's red kayak")
     b = await memory.remember(tenant, "red kayak", "bought in 2021, moored at the harbor")
     assert b.id == a.id
     merged = await memory.store.get_node(tenant, a.id)
     assert merged is not None
-    assert merged.label == "Alice's red kayak" and merged.content == "bought in 2021, moored at the harbor"
+    assert (
+        merged.label == "Alice's red kayak"
+        and merged.content == "bought in 2021, moored at the harbor"
+    )
 
 
-async def test_short_labels_do_not_merge_by_containment(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_short_labels_do_not_merge_by_containment(
+    memory: MemoryOrchestrator, tenant: Scope
+) -> None:
     a = await memory.remember(tenant, "cat")
     b = await memory.remember(tenant, "the cat sat on a mat near the concatenated catalogue")
     assert a.id != b.id
 
 
-async def test_dedup_is_per_scope_and_can_be_turned_off(semantic_memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_dedup_is_per_scope_and_can_be_turned_off(
+    semantic_memory: MemoryOrchestrator, tenant: Scope
+) -> None:
     mem = semantic_memory
     child = tenant.child("user", "u")
     parent = await mem.remember(tenant, "Carol is allergic to peanuts")
     own = await mem.remember(child, "Carol has a peanut allergy")
-    assert own.id != parent.id and own.scope_key == child.key  # a parent's fact is never rewritten from below
+    assert (
+        own.id != parent.id and own.scope_key == child.key
+    )  # a parent's fact is never rewritten from below
     forced = await mem.semantic.store_fact(child, "Carol has a peanut allergy!", dedup=False)
     assert forced.id != own.id
 
@@ -79,9 +90,13 @@ async def test_identity_and_soul_nodes_are_protected_from_merges(
     semantic_memory: MemoryOrchestrator, tenant: Scope
 ) -> None:
     mem = semantic_memory
-    identity = await mem.semantic.ensure_identity(tenant, "I am Hippo, a careful and friendly assistant")
+    identity = await mem.semantic.ensure_identity(
+        tenant, "I am Hippo, a careful and friendly assistant"
+    )
     soul = await mem.semantic.soul(tenant, "bob")
-    same_words = await mem.remember(tenant, "AGENT_IDENTITY", "I am Hippo, a careful and friendly assistant")
+    same_words = await mem.remember(
+        tenant, "AGENT_IDENTITY", "I am Hippo, a careful and friendly assistant"
+    )
     profile = await mem.remember(tenant, "SOUL:bob profile", "Profile of bob")
     assert same_words.id != identity.id and profile.id != soul.id
     stored = await mem.store.get_node(tenant, identity.id)

@@ -3,6 +3,8 @@ session, cues for speaker and session, retrieval context from the neighbouring t
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 
 from hippograph.errors import InvalidInputError
@@ -17,8 +19,12 @@ DAY2 = DAY1 + 86_400.0
 
 
 def conversation() -> list[ConversationTurn]:
-    s1 = [("Caroline", "I went to the pride parade yesterday"), ("Melanie", "That sounds wonderful, Caroline"),
-          ("Caroline", "It was my first time there"), ("Melanie", "I painted a lake sunrise last week")]
+    s1 = [
+        ("Caroline", "I went to the pride parade yesterday"),
+        ("Melanie", "That sounds wonderful, Caroline"),
+        ("Caroline", "It was my first time there"),
+        ("Melanie", "I painted a lake sunrise last week"),
+    ]
     s2 = [("Melanie", "The kids loved the camping trip"), ("Caroline", "Where did you camp, Melanie?"),
           ("Melanie", "Near the lake, by the old pine forest")]  # fmt: skip
     turns = [ConversationTurn(turn_id=f"D1:{i}", session_id="session_1", speaker=s, text=t, occurred_at=DAY1 + i)
@@ -30,26 +36,42 @@ def conversation() -> list[ConversationTurn]:
 
 def chain(edges: list[dict], scope: Scope, *turn_ids: str) -> set[tuple[str, str]]:  # type: ignore[type-arg]
     ids = [turn_node_id(scope, t) for t in turn_ids]
-    return set(zip(ids, ids[1:], strict=False))
+    return set(pairwise(ids))
 
 
 def nexts(edges: list[dict]) -> set[tuple[str, str]]:  # type: ignore[type-arg]
     return {(e["source"], e["target"]) for e in edges if e["type"] == "NEXT"}
 
 
-async def test_every_turn_becomes_an_episodic_memory(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_every_turn_becomes_an_episodic_memory(
+    memory: MemoryOrchestrator, tenant: Scope
+) -> None:
     seen: list[tuple[int, int]] = []
-    stored = await memory.ingest(tenant, conversation(), progress=lambda done, total: seen.append((done, total)))
+    stored = await memory.ingest(
+        tenant, conversation(), progress=lambda done, total: seen.append((done, total))
+    )
     assert len(stored) == 7 and seen[-1] == (7, 7)
     first = await memory.store.get_node(tenant, turn_node_id(tenant, "D1:0"))
     assert first is not None and first.layer is Layer.EPISODIC and first.importance == 3.0
-    assert first.content == "I went to the pride parade yesterday" and first.session_id == "session_1"
-    assert first.properties == {"kind": "turn", "turn_id": "D1:0", "speaker": "Caroline", "date": "8 May 2023"}
+    assert (
+        first.content == "I went to the pride parade yesterday" and first.session_id == "session_1"
+    )
+    assert first.properties == {
+        "kind": "turn",
+        "turn_id": "D1:0",
+        "speaker": "Caroline",
+        "date": "8 May 2023",
+    }
     assert first.occurred_at == DAY1
-    assert memory.episodic.render_for_prompt(first) == "[episodic] (8 May 2023) Caroline: I went to the pride parade yesterday"
+    assert (
+        memory.episodic.render_for_prompt(first)
+        == "[episodic] (8 May 2023) Caroline: I went to the pride parade yesterday"
+    )
 
 
-async def test_turns_of_a_session_form_a_next_chain(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_turns_of_a_session_form_a_next_chain(
+    memory: MemoryOrchestrator, tenant: Scope
+) -> None:
     await memory.ingest(tenant, conversation())
     edges = await edges_of(memory.store.conn, tenant)
     assert nexts(edges) == chain(edges, tenant, "D1:0", "D1:1", "D1:2", "D1:3") | chain(
@@ -83,7 +105,9 @@ async def test_the_same_turn_ids_in_another_scope_are_other_memories(
     assert await memory.episodic.count_events(a) == await memory.episodic.count_events(b) == 7
 
 
-async def test_a_later_ingest_extends_the_sessions_chain(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_a_later_ingest_extends_the_sessions_chain(
+    memory: MemoryOrchestrator, tenant: Scope
+) -> None:
     turns = conversation()
     await memory.ingest(tenant, turns[:2])
     await memory.ingest(tenant, turns[2:3])
@@ -98,18 +122,29 @@ async def test_a_later_ingest_extends_the_sessions_chain(memory: MemoryOrchestra
     assert await edges_of(memory.store.conn, tenant) == edges
 
 
-async def test_re_ingesting_untimed_turns_adds_no_edge(memory: MemoryOrchestrator, tenant: Scope) -> None:
-    turns = [ConversationTurn(turn_id=f"u{i}", session_id="s", speaker="a", text=f"line {i}") for i in range(3)]
+async def test_re_ingesting_untimed_turns_adds_no_edge(
+    memory: MemoryOrchestrator, tenant: Scope
+) -> None:
+    turns = [
+        ConversationTurn(turn_id=f"u{i}", session_id="s", speaker="a", text=f"line {i}")
+        for i in range(3)
+    ]
     await memory.ingest(tenant, turns)
     edges = await edges_of(memory.store.conn, tenant)
     await memory.ingest(tenant, turns[:1])
     await memory.ingest(tenant, turns[1:2])
     assert await edges_of(memory.store.conn, tenant) == edges and len(nexts(edges)) == 2
-    await memory.ingest(tenant, [ConversationTurn(turn_id="u3", session_id="s", speaker="a", text="line 3")])
-    assert nexts(await edges_of(memory.store.conn, tenant)) == chain(edges, tenant, "u0", "u1", "u2", "u3")
+    await memory.ingest(
+        tenant, [ConversationTurn(turn_id="u3", session_id="s", speaker="a", text="line 3")]
+    )
+    assert nexts(await edges_of(memory.store.conn, tenant)) == chain(
+        edges, tenant, "u0", "u1", "u2", "u3"
+    )
 
 
-async def test_interleaved_sessions_still_chain_each_session(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_interleaved_sessions_still_chain_each_session(
+    memory: MemoryOrchestrator, tenant: Scope
+) -> None:
     turns = conversation()
     interleaved = [turns[0], turns[4], turns[1], turns[5], turns[2], turns[6], turns[3]]
     await memory.ingest(tenant, interleaved)
@@ -119,7 +154,9 @@ async def test_interleaved_sessions_still_chain_each_session(memory: MemoryOrche
     )
 
 
-async def test_retrieval_context_carries_the_neighbouring_turns(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_retrieval_context_carries_the_neighbouring_turns(
+    memory: MemoryOrchestrator, tenant: Scope
+) -> None:
     await memory.ingest(tenant, conversation())
     # "wonderful" is said only in D1:1, but D1:0 and D1:2 carry it in their fulltext context
     result = await memory.recall(tenant, "wonderful", top_k=10)
@@ -127,13 +164,23 @@ async def test_retrieval_context_carries_the_neighbouring_turns(memory: MemoryOr
     assert fulltext == {turn_node_id(tenant, t) for t in ("D1:0", "D1:1", "D1:2")}
 
 
-async def test_speaker_and_session_cues_link_turns(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_speaker_and_session_cues_link_turns(
+    memory: MemoryOrchestrator, tenant: Scope
+) -> None:
     await memory.ingest(tenant, conversation())
     conn = memory.store.conn
-    rows = await run_file(conn, "get_cue_members", kind="person", key="melanie", visible=[tenant.key])
-    assert sorted(rows[0]["ids"]) == sorted(turn_node_id(tenant, t) for t in ("D1:1", "D1:3", "D2:0", "D2:2"))
-    rows = await run_file(conn, "get_cue_members", kind="session", key="session_2", visible=[tenant.key])
-    assert sorted(rows[0]["ids"]) == sorted(turn_node_id(tenant, t) for t in ("D2:0", "D2:1", "D2:2"))
+    rows = await run_file(
+        conn, "get_cue_members", kind="person", key="melanie", visible=[tenant.key]
+    )
+    assert sorted(rows[0]["ids"]) == sorted(
+        turn_node_id(tenant, t) for t in ("D1:1", "D1:3", "D2:0", "D2:2")
+    )
+    rows = await run_file(
+        conn, "get_cue_members", kind="session", key="session_2", visible=[tenant.key]
+    )
+    assert sorted(rows[0]["ids"]) == sorted(
+        turn_node_id(tenant, t) for t in ("D2:0", "D2:1", "D2:2")
+    )
 
 
 @pytest.mark.parametrize(
@@ -141,7 +188,10 @@ async def test_speaker_and_session_cues_link_turns(memory: MemoryOrchestrator, t
     [
         ({"turn_id": "", "session_id": "s", "speaker": "a", "text": "hi"}, "turns[1]"),
         ({"turn_id": "t", "session_id": "s", "speaker": "a", "text": "   "}, "turns[1]"),
-        ({"turn_id": "t", "session_id": "s", "speaker": "a", "text": "hi", "mood": "happy"}, "turns[1]"),
+        (
+            {"turn_id": "t", "session_id": "s", "speaker": "a", "text": "hi", "mood": "happy"},
+            "turns[1]",
+        ),
         ({"turn_id": "t", "session_id": "s" * 129, "speaker": "a", "text": "hi"}, "turns[1]"),
     ],
 )
@@ -154,8 +204,12 @@ async def test_bad_turns_are_refused_before_anything_is_written(
     assert await memory.episodic.count_events(tenant) == 0
 
 
-async def test_injection_text_in_turns_is_stored_literally(memory: MemoryOrchestrator, tenant: Scope) -> None:
-    turn = ConversationTurn(turn_id=INJECTION, session_id=INJECTION, speaker=INJECTION, text=INJECTION)
+async def test_injection_text_in_turns_is_stored_literally(
+    memory: MemoryOrchestrator, tenant: Scope
+) -> None:
+    turn = ConversationTurn(
+        turn_id=INJECTION, session_id=INJECTION, speaker=INJECTION, text=INJECTION
+    )
     [stored] = await memory.ingest(tenant, [turn])
     node = await memory.store.get_node(tenant, stored.id)
     assert node is not None and node.content == INJECTION and node.session_id == INJECTION

@@ -22,7 +22,9 @@ async def test_write_accepts_text_a_map_or_a_node_of_its_layer(
     impl = memory.get_layer(layer.value)
     assert impl is memory.get_layer(layer)
     from_text = await impl.write(tenant, "the harbor lantern")
-    from_map = await impl.write(tenant, {"label": "map entry", "content": "from a map", "layer": "semantic"})
+    from_map = await impl.write(
+        tenant, {"label": "map entry", "content": "from a map", "layer": "semantic"}
+    )
     from_node = await impl.write(tenant, MemoryNode(layer=layer, content="from a node"))
     for written in (from_text, from_map, from_node):
         assert written is not None and written.layer is layer and written.scope_key == tenant.key
@@ -38,13 +40,13 @@ async def test_write_refuses_bad_entries_and_writes_nothing(
 ) -> None:
     impl = memory.get_layer(layer)
     other = next(x for x in Layer if x is not layer)
-    with pytest.raises(InvalidInputError, match="entry.layer"):
+    with pytest.raises(InvalidInputError, match=r"entry\.layer"):
         await impl.write(tenant, MemoryNode(layer=other, content="wrong layer"))
-    with pytest.raises(InvalidInputError, match="entry.importance"):
+    with pytest.raises(InvalidInputError, match=r"entry\.importance"):
         await impl.write(tenant, {"content": "x", "importance": 99})
-    with pytest.raises(InvalidInputError, match="entry.id"):
+    with pytest.raises(InvalidInputError, match=r"entry\.id"):
         await impl.write(tenant, {"content": "x", "id": "bad id with spaces"})
-    with pytest.raises(InvalidInputError, match="entry.colour"):
+    with pytest.raises(InvalidInputError, match=r"entry\.colour"):
         await impl.write(tenant, {"content": "x", "colour": "blue"})
     assert await impl.count(tenant) == 0
 
@@ -54,7 +56,9 @@ async def test_summarize_is_extractive_over_texts_nodes_and_items(
     memory: MemoryOrchestrator, tenant: Scope, layer: Layer
 ) -> None:
     node = MemoryNode(layer=layer, content="First point. Middle. Last point.")
-    item = RecallItem(node=MemoryNode(layer=layer, content="Only sentence"), score=1.0, parts=ScoreParts())
+    item = RecallItem(
+        node=MemoryNode(layer=layer, content="Only sentence"), score=1.0, parts=ScoreParts()
+    )
     summary = await memory.get_layer(layer).summarize(tenant, ["Alpha. Beta.", node, item])
     assert summary == "Alpha. … Beta.\nFirst point. … Last point.\nOnly sentence"
     assert await memory.get_layer(layer).summarize(tenant, []) == ""
@@ -75,7 +79,9 @@ async def test_link_and_delete(memory: MemoryOrchestrator, tenant: Scope, layer:
 
 
 @pytest.mark.parametrize("layer", LAYERS)
-async def test_a_child_cannot_delete_its_parents_memory(memory: MemoryOrchestrator, tenant: Scope, layer: Layer) -> None:
+async def test_a_child_cannot_delete_its_parents_memory(
+    memory: MemoryOrchestrator, tenant: Scope, layer: Layer
+) -> None:
     impl = memory.get_layer(layer)
     parent_entry = await impl.write(tenant, "belongs to the parent")
     assert parent_entry is not None
@@ -108,17 +114,29 @@ async def test_render_for_prompt_names_the_layer_and_scrubs_credentials(
     for entry in (node, RecallItem(node=node, score=1.0, parts=ScoreParts())):
         text = impl.render_for_prompt(entry)
         assert text.startswith(f"[{layer.value}")
-        for secret in ("abcdefghijklmnopqrstuvwxyz", "sk-ant-0123456789abcdefghij", "hunter2", "s3cr3t"):
+        for secret in (
+            "abcdefghijklmnopqrstuvwxyz",
+            "sk-ant-0123456789abcdefghij",
+            "hunter2",
+            "s3cr3t",
+        ):
             assert secret not in text
         assert REDACTED in text
 
 
 async def test_thinking_renders_as_thinking(memory: MemoryOrchestrator, tenant: Scope) -> None:
-    thought = await memory.working.push(tenant, "maybe the user wants the tram tour", kind="thinking")
-    assert memory.working.render_for_prompt(thought) == "[working thinking] maybe the user wants the tram tour"
+    thought = await memory.working.push(
+        tenant, "maybe the user wants the tram tour", kind="thinking"
+    )
+    assert (
+        memory.working.render_for_prompt(thought)
+        == "[working thinking] maybe the user wants the tram tour"
+    )
 
 
-@pytest.mark.parametrize("name", ["Semantic", "facts", "", "semantic ", "x`}) DETACH DELETE n //", None, 3])
+@pytest.mark.parametrize(
+    "name", ["Semantic", "facts", "", "semantic ", "x`}) DETACH DELETE n //", None, 3]
+)
 async def test_get_layer_refuses_unknown_names(memory: MemoryOrchestrator, name: object) -> None:
     with pytest.raises(InvalidInputError, match="layer"):
         memory.get_layer(name)  # type: ignore[arg-type]

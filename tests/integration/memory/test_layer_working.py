@@ -12,14 +12,20 @@ from hippograph.models import Durability, Layer
 from hippograph.scope import Scope
 
 
-async def test_push_keeps_a_fifo_of_ten_per_scope(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_push_keeps_a_fifo_of_ten_per_scope(
+    memory: MemoryOrchestrator, tenant: Scope
+) -> None:
     wm = memory.working
     for i in range(13):
         await wm.push(tenant, f"turn number {i}", session_id="s1")
     entries = await wm.get_context(tenant)
     assert [e.content for e in entries] == [f"turn number {i}" for i in range(3, 13)]
     assert await wm.count(tenant) == 10
-    assert [e.content for e in await wm.get_context(tenant, 3)] == ["turn number 10", "turn number 11", "turn number 12"]
+    assert [e.content for e in await wm.get_context(tenant, 3)] == [
+        "turn number 10",
+        "turn number 11",
+        "turn number 12",
+    ]
     assert await wm.get_context(tenant, 0) == []
 
 
@@ -28,7 +34,9 @@ async def test_entries_are_transient_with_a_ttl_and_thinking_is_capped(
 ) -> None:
     turn = await memory.working.push(tenant, "User: hello")
     thought = await memory.working.push(tenant, "t" * 2000, kind="thinking")
-    assert turn.durability is Durability.TRANSIENT and turn.ttl == DAY and turn.layer is Layer.WORKING
+    assert (
+        turn.durability is Durability.TRANSIENT and turn.ttl == DAY and turn.layer is Layer.WORKING
+    )
     assert turn.properties == {"kind": "turn"} and thought.properties == {"kind": "thinking"}
     assert len(thought.content) == THINKING_MAX_CHARS
     stored = await memory.store.get_node(tenant, thought.id)
@@ -36,7 +44,9 @@ async def test_entries_are_transient_with_a_ttl_and_thinking_is_capped(
 
 
 @pytest.mark.parametrize("text", ["", "   ", None, 42])
-async def test_push_refuses_empty_or_non_text(memory: MemoryOrchestrator, tenant: Scope, text: object) -> None:
+async def test_push_refuses_empty_or_non_text(
+    memory: MemoryOrchestrator, tenant: Scope, text: object
+) -> None:
     with pytest.raises(InvalidInputError):
         await memory.working.push(tenant, text)  # type: ignore[arg-type]
     assert await memory.working.count(tenant) == 0
@@ -59,7 +69,9 @@ async def test_each_scope_path_has_its_own_fifo_and_sees_only_its_own(
     assert items and {i.node.scope_key for i in items} == {child.key}
 
 
-async def test_clear_empties_one_scope_or_one_session(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_clear_empties_one_scope_or_one_session(
+    memory: MemoryOrchestrator, tenant: Scope
+) -> None:
     child = tenant.child("user", "a")
     for session in ("s1", "s1", "s2"):
         await memory.working.push(tenant, f"in {session}", session_id=session)
@@ -81,10 +93,16 @@ async def test_render_context_summarises_older_entries_and_keeps_the_last_two_ve
     await wm.push(tenant, "Recent one, password: hunter2")
     await wm.push(tenant, "Most recent one")
     off = await wm.render_context(tenant)
-    assert off.splitlines() == ["[working] Recent one, password: [REDACTED]", "[working] Most recent one"]
+    assert off.splitlines() == [
+        "[working] Recent one, password: [REDACTED]",
+        "[working] Most recent one",
+    ]
     extractive = await wm.render_context(tenant, mode="extractive")
     lines = extractive.splitlines()
-    assert lines[0] == "[working summary] We met in Lisbon. … The food was great. Second older entry. … Nothing else."
+    assert (
+        lines[0]
+        == "[working summary] We met in Lisbon. … The food was great. Second older entry. … Nothing else."
+    )
     assert lines[1:] == off.splitlines()
     assert "hunter2" not in extractive
 

@@ -13,7 +13,9 @@ from hippograph.scope import Scope
 from tests.integration.memory.helpers import edges_of, raw_memories
 
 
-async def test_a_keyed_fact_is_superseded_by_its_new_value(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_a_keyed_fact_is_superseded_by_its_new_value(
+    memory: MemoryOrchestrator, tenant: Scope
+) -> None:
     old = await memory.remember(tenant, "Bob lives in Porto", key="bob.city")
     new = await memory.remember(tenant, "Bob lives in Berlin", key="bob.city")
     assert new.id != old.id
@@ -31,8 +33,13 @@ async def test_a_keyed_fact_is_superseded_by_its_new_value(memory: MemoryOrchest
     assert [f.id for f in live] == [new.id]
 
 
-async def test_a_chain_of_changes_keeps_every_version(memory: MemoryOrchestrator, tenant: Scope) -> None:
-    versions = [await memory.remember(tenant, f"Bob's team is {t}", key="bob.team") for t in ("red", "blue", "gold")]
+async def test_a_chain_of_changes_keeps_every_version(
+    memory: MemoryOrchestrator, tenant: Scope
+) -> None:
+    versions = [
+        await memory.remember(tenant, f"Bob's team is {t}", key="bob.team")
+        for t in ("red", "blue", "gold")
+    ]
     raw = await raw_memories(memory.store.conn, tenant)
     assert raw[versions[0].id]["superseded_by"] == versions[1].id
     assert raw[versions[1].id]["superseded_by"] == versions[2].id
@@ -42,7 +49,9 @@ async def test_a_chain_of_changes_keeps_every_version(memory: MemoryOrchestrator
     ]  # fmt: skip
 
 
-async def test_the_same_value_again_changes_nothing(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_the_same_value_again_changes_nothing(
+    memory: MemoryOrchestrator, tenant: Scope
+) -> None:
     first = await memory.remember(tenant, "Bob lives in Porto", key="bob.city")
     again = await memory.remember(tenant, "  bob LIVES in porto ", key="bob.city")
     assert again.id == first.id
@@ -55,7 +64,10 @@ async def test_keys_are_per_scope(memory: MemoryOrchestrator, tenant: Scope) -> 
     child_fact = await memory.remember(child, "my city Berlin", key="city")
     stored = await memory.store.get_node(tenant, parent_fact.id)
     assert stored is not None and stored.superseded_by is None  # a child never rewrites its parent
-    assert {f.id for f in await memory.semantic.history(child, "city")} == {parent_fact.id, child_fact.id}
+    assert {f.id for f in await memory.semantic.history(child, "city")} == {
+        parent_fact.id,
+        child_fact.id,
+    }
 
 
 async def test_recall_prefers_the_current_fact(memory: MemoryOrchestrator, tenant: Scope) -> None:
@@ -70,7 +82,9 @@ async def test_recall_prefers_the_current_fact(memory: MemoryOrchestrator, tenan
     assert by_id[old.id].score < by_id[new.id].score
 
 
-async def test_explicit_supersedes_links_two_facts(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_explicit_supersedes_links_two_facts(
+    memory: MemoryOrchestrator, tenant: Scope
+) -> None:
     old = await memory.remember(tenant, "the office is on floor 3")
     new = await memory.semantic.store_fact(tenant, "the office moved to floor 7", supersedes=old.id)
     stored = await memory.store.get_node(tenant, old.id)
@@ -83,7 +97,9 @@ async def test_superseding_a_fact_of_another_scope_is_refused_before_anything_is
     child = tenant.child("user", "u")
     parent_fact = await memory.remember(tenant, "the office is on floor 3")
     with pytest.raises(InvalidInputError, match="supersedes"):
-        await memory.semantic.store_fact(child, "the office is on floor 9", supersedes=parent_fact.id)
+        await memory.semantic.store_fact(
+            child, "the office is on floor 9", supersedes=parent_fact.id
+        )
     with pytest.raises(InvalidInputError, match="supersedes"):
         await memory.semantic.store_fact(tenant, "floor 12 now", supersedes="no-such-fact")
     assert await memory.semantic.count(child) == 0
