@@ -7,13 +7,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from hippograph.layers.base import MemoryLayer, Scrubber, make_node
-from hippograph.retrieval.types import RecallItem
-from hippograph.scrub import scrub_properties, scrub_text
 from pydantic import JsonValue
 
+from hippograph.errors import InvalidInputError
+from hippograph.layers.base import MemoryLayer, Scrubber, make_node
 from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship
+from hippograph.retrieval.types import RecallItem
 from hippograph.scope import Scope
+from hippograph.scrub import scrub_properties, scrub_text
 from hippograph.store.mapping import props_to_node
 from hippograph.store.queries import StoreQuery as Q
 
@@ -82,6 +83,9 @@ class EpisodicMemory(MemoryLayer):
         offset: int = 0,
     ) -> list[MemoryNode]:
         """Events visible from ``scope``, newest first, optionally in a window or session."""
+        for name, value in (("limit", limit), ("offset", offset)):
+            if not isinstance(value, int) or value < 0:
+                raise InvalidInputError(name, "must be an integer ≥ 0")
         rows = await self.store.conn.read(Q.SEARCH_EVENTS, visible=scope.ancestor_keys(), since=since, until=until,
                                           session_id=session_id, limit=limit, offset=offset)  # fmt: skip
         return [props_to_node(r["m"]) for r in rows]

@@ -54,6 +54,8 @@ class WorkingMemory(MemoryLayer):
     async def get_context(self, scope: Scope, n: int | None = None) -> list[MemoryNode]:
         """The newest ``n`` (default: capacity) entries of exactly this scope, oldest first."""
         limit = self.capacity if n is None else n
+        if not isinstance(limit, int) or limit < 0:
+            raise InvalidInputError("n", "must be an integer ≥ 0")
         nodes = await self.store.query_nodes(scope, {"layers": [Layer.WORKING]}, limit=None)
         own = [m for m in nodes if m.scope_key == scope.key]
         own.sort(key=lambda m: (m.created_at, m.id))

@@ -3,6 +3,9 @@ facts, time-window and session queries, counting, rendering."""
 
 from __future__ import annotations
 
+import pytest
+
+from hippograph.errors import InvalidInputError
 from hippograph.layers import MemoryOrchestrator
 from hippograph.layers.episodic import TURN_IMPORTANCE, turn_text
 from hippograph.models import Layer, Relationship
@@ -117,3 +120,16 @@ async def test_render_shows_date_and_speaker_and_masks_credentials(
     assert memory.episodic.render_for_prompt(event, None).endswith(
         "sk-ant-api03-abcdefghijklmnopqrstu"
     )
+
+
+@pytest.mark.parametrize(
+    ("field", "kwargs"), [("limit", {"limit": -1}), ("offset", {"offset": -5})]
+)
+async def test_negative_paging_is_a_caller_error_not_a_store_fault(
+    memory: MemoryOrchestrator, tenant: Scope, field: str, kwargs: dict[str, int]
+) -> None:
+    await memory.episodic.store_event(tenant, "something happened")
+    with pytest.raises(InvalidInputError, match=field):
+        await memory.episodic.query_events(tenant, **kwargs)
+    with pytest.raises(InvalidInputError, match=field):
+        await memory.episodic.list_events(tenant, **kwargs)

@@ -110,3 +110,12 @@ async def test_render_context_summarises_older_entries_and_keeps_the_last_two_ve
 async def test_summarize_is_extractive(memory: MemoryOrchestrator, tenant: Scope) -> None:
     text = await memory.working.summarize(tenant, ["One. Two. Three.", "Single sentence", ""])
     assert text == "One. … Three.\nSingle sentence"
+
+
+@pytest.mark.parametrize("n", [-1, -10])
+async def test_a_negative_window_is_refused(
+    memory: MemoryOrchestrator, tenant: Scope, n: int
+) -> None:
+    await memory.working.push(tenant, "one")
+    with pytest.raises(InvalidInputError, match="n"):
+        await memory.working.get_context(tenant, n)
