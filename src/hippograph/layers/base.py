@@ -24,6 +24,7 @@ from hippograph.scope import LEVEL_SEPARATOR, Scope
 from hippograph.scrub import scrub_properties, scrub_text
 from hippograph.store.graph_store import GraphStore
 from hippograph.store.queries import StoreQuery as Q
+from hippograph.store.vector_search import scoped_vector_search
 
 Scrubber = Callable[[Mapping[str, Any]], dict[str, Any]]
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
@@ -118,6 +119,17 @@ class MemoryLayer:
             by_id = {n.id: v for n, v in zip(missing, vectors, strict=True)}
             nodes = [n.model_copy(update={"embedding": by_id[n.id]}) if n.id in by_id else n for n in nodes]
         return await self.store.add_nodes(scope, nodes, cues={n.id: cues_of(n) for n in nodes})
+
+    async def nearest_own(self, scope: Scope, vector: Sequence[float], k: int) -> dict[str, float]:
+        """Cosine of the ``k`` memories of this layer in exactly ``scope`` nearest ``vector``, for
+        write-time merges: an ancestor's memories (which a write here never changes) cannot
+        crowd this scope's own out of the candidates."""
+        rows = await scoped_vector_search(
+            self.store.conn, Q.SEARCH_VECTOR_INDEX, Q.SEARCH_VECTOR_EXACT, k=k,
+            fetch_k=max(self.store.vector_fetch_k, 4 * k), vector=[float(x) for x in vector],
+            visible=[scope.key], layers=[self.layer.value],
+        )  # fmt: skip
+        return {r["id"]: 2 * float(r["score"]) - 1 for r in rows}  # (1 + cos) / 2 → cosine
 
     async def count(self, scope: Scope, session_id: str | None = None) -> int:
         rows = await self.store.conn.read(Q.GET_COUNT, scope_key=scope.key, layer=self.layer.value, session_id=session_id)

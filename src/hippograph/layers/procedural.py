@@ -25,6 +25,7 @@ from hippograph.scrub import scrub_properties, scrub_text
 MERGE_SIMILARITY = 0.65
 MIN_COMPARE_CHARS = 20
 Status = Literal["draft", "approved", "rejected"]
+STATUSES: tuple[Status, ...] = ("draft", "approved", "rejected")
 
 
 class ProceduralMemory(MemoryLayer):
@@ -47,6 +48,8 @@ class ProceduralMemory(MemoryLayer):
             raise InvalidInputError("name", "a skill needs a name")
         if isinstance(steps, str) or not all(isinstance(s, str) and s.strip() for s in steps):
             raise InvalidInputError("steps", "must be a list of non-empty strings")
+        if status not in STATUSES:
+            raise InvalidInputError("status", f"must be one of {list(STATUSES)}")
         now = self.services.clock()
         content = "\n".join(f"{i + 1}. {s.strip()}" for i, s in enumerate(steps))
         node = make_node(self.layer, {
@@ -130,9 +133,8 @@ class ProceduralMemory(MemoryLayer):
 
     async def _similar(self, scope: Scope, node: MemoryNode) -> MemoryNode | None:
         assert node.embedding is not None
-        hits = await self.store.search_vectors(scope, node.embedding, 5, layers=[Layer.PROCEDURAL])
-        score = {h.id: 2 * h.score - 1 for h in hits}
-        for other in await self.store.get_nodes(scope, [h.id for h in hits]):
+        score = await self.nearest_own(scope, node.embedding, 5)
+        for other in sorted(await self.store.get_nodes(scope, list(score)), key=lambda o: -score.get(o.id, 0.0)):
             authored = bool(other.properties.get("authored")) or other.label.startswith("authored:")
             same_status = other.properties.get("status") == node.properties.get("status")
             if other.scope_key == scope.key and not authored and same_status and score.get(other.id, 0) >= MERGE_SIMILARITY:

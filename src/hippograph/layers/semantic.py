@@ -22,6 +22,7 @@ from hippograph.store.mapping import props_to_node
 from hippograph.store.queries import StoreQuery as Q
 
 DEDUP_SIMILARITY = 0.85
+DEDUP_CANDIDATES = 5
 MIN_CONTAINMENT_CHARS = 4
 AGENT_IDENTITY = "AGENT_IDENTITY"
 SOUL_PREFIX = "SOUL:"
@@ -117,9 +118,8 @@ class SemanticMemory(MemoryLayer):
 
     async def _duplicate_of(self, scope: Scope, node: MemoryNode) -> MemoryNode | None:
         assert node.embedding is not None
-        hits = await self.store.search_vectors(scope, node.embedding, 5, layers=[Layer.SEMANTIC])
-        candidates = await self.store.get_nodes(scope, [h.id for h in hits])
-        score = {h.id: 2 * h.score - 1 for h in hits}  # index score (1 + cos) / 2 → cosine
+        score = await self.nearest_own(scope, node.embedding, DEDUP_CANDIDATES)
+        candidates = await self.store.get_nodes(scope, list(score))
         label = _norm(node.label)
         for other in sorted(candidates, key=lambda c: -score.get(c.id, 0.0)):
             if other.scope_key != scope.key or other.superseded_by or other.retracted or _protected(other):

@@ -39,6 +39,8 @@ class WorkingMemory(MemoryLayer):
         """Add an entry, then drop the oldest beyond ``capacity``."""
         if not isinstance(text, str) or not text.strip():
             raise InvalidInputError("text", "must be a non-empty string")
+        if kind not in ("turn", "thinking"):
+            raise InvalidInputError("kind", "must be 'turn' or 'thinking'")
         if kind == "thinking":
             text = text[:THINKING_MAX_CHARS]
         now = self.services.clock()

@@ -236,3 +236,43 @@ async def test_pending_links_are_kept_for_a_scope_that_only_reads(
     assert (seed.id, far.id) in {(p.source, p.target) for p in result.activation.pending}
     stored = await run_file(memory.store.conn, "get_pending_links", scope_key=reader.key)
     assert (seed.id, far.id) in {(r["p"]["source"], r["p"]["target"]) for r in stored}
+
+
+async def test_a_strong_hit_activates_its_session_through_a_real_cue(
+    memory: MemoryOrchestrator, tenant: Scope
+) -> None:
+    from hippograph.layers import ConversationTurn
+    from hippograph.layers.ingest import turn_node_id
+
+    texts = {
+        "s1": ["the harbor lantern was lit at dusk", "we ate grilled sardines", "then walked to the old fort",
+               "and slept at the inn"],
+        "s2": ["on tuesday we went to the museum", "the tram was crowded", "we bought postcards"],
+    }  # fmt: skip
+    turns = [ConversationTurn(turn_id=f"{s}:{i}", session_id=s, speaker="Ana", text=t)
+             for s, lines in texts.items() for i, t in enumerate(lines)]  # fmt: skip
+    await memory.ingest(tenant, turns)
+    cfg = RecallConfig(candidates_per_channel=2, track_access=False,
+                       activation=ActivationConfig(cue_decay=0.0))  # fmt: skip
+    result = await memory.engine.recall(tenant, QUERY, top_k=20, config=cfg)
+    hit = turn_node_id(tenant, "s1:0")
+    assert result.ids[0] == hit
+    by_id = {i.node.id: i for i in result.items}
+    for i in (2, 3):
+        item = by_id[turn_node_id(tenant, f"s1:{i}")]
+        assert item.parts.session > 0 and Channel.ACTIVATION in item.channels
+    far = by_id[
+        turn_node_id(tenant, "s1:3")
+    ]  # beyond the NEXT edges' reach: only the session cue gets there
+    assert [p.node_id for p in far.path] == [hit, "cue:session:s1", far.node.id]
+    for i in range(3):
+        other = by_id.get(turn_node_id(tenant, f"s2:{i}"))
+        assert other is None or other.parts.session == 0.0
+    for a in result.activation.activated:
+        cue_steps = [p.node_id for p in a.path if p.node_id.startswith("cue:")]
+        for step in cue_steps:
+            kind, _, key = step.removeprefix("cue:").partition(":")
+            members = await run_file(
+                memory.store.conn, "get_cue_members", kind=kind, key=key, visible=[tenant.key]
+            )
+            assert {a.path[0].node_id, a.id} <= set(members[0]["ids"]), (a.id, step)

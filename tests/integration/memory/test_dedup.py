@@ -117,3 +117,15 @@ async def test_superseded_and_retracted_facts_are_not_merge_targets(
     assert again.id != old.id  # may merge into the current version, never into the superseded one
     assert fresh.id != gone.id
     assert new.id != old.id
+
+
+async def test_an_ancestors_similar_facts_cannot_hide_the_scopes_own_duplicate(
+    memory: MemoryOrchestrator, tenant: Scope
+) -> None:
+    child = tenant.child("user", "u")
+    for i in range(8):  # the parent's facts are all nearer the new one than the child's own
+        await memory.semantic.store_fact(tenant, f"carol peanut allergy {'x' * i}", dedup=False)
+    mine = await memory.remember(child, "carol peanut allergy noted today")
+    again = await memory.remember(child, "carol peanut allergy")
+    assert again.id == mine.id
+    assert await memory.semantic.count(child) == 1 and await memory.semantic.count(tenant) == 8

@@ -196,3 +196,19 @@ async def test_render_shows_the_steps_without_the_authored_prefix(
     )
     text = memory.procedural.render_for_prompt(skill)
     assert text == "[procedural] log in: open the page → password: [REDACTED]"
+
+
+async def test_a_parents_similar_skills_cannot_hide_the_scopes_own(
+    memory: MemoryOrchestrator, tenant: Scope
+) -> None:
+    pm = memory.procedural
+    child = tenant.child("team", "t")
+    for i in range(8):
+        await pm.store_skill(
+            tenant, f"deploy the web service variant {i}", ["build", "push"], importance=1.0 + i
+        )
+    own = await pm.store_skill(
+        child, "deploy the web service for the team", ["build", "push", "notify"]
+    )
+    again = await pm.store_skill(child, "deploy the web service", ["build", "push"])
+    assert again.id == own.id and await pm.count(child) == 1
