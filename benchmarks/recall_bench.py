@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import multiprocessing
 import random
 import statistics
@@ -45,8 +46,12 @@ def pct(xs: list[float], q: int) -> float:
 
 def tree(root: str) -> list[Scope]:
     org = Scope.root("org", root)
-    return [org.child("team", f"t{t}").child("user", f"u{u}").child("conversation", f"c{c}")
-            for t in range(5) for u in range(5) for c in range(4)]  # fmt: skip
+    return [
+        org.child("team", f"t{t}").child("user", f"u{u}").child("conversation", f"c{c}")
+        for t in range(5)
+        for u in range(5)
+        for c in range(4)
+    ]
 
 
 def words(rng: random.Random, vocab: list[str], n: int) -> str:
@@ -65,14 +70,24 @@ async def populate(store: GraphStore, leaves: list[Scope], size: int, console: C
             vecs = nrng.normal(size=(per, 384)).astype(np.float32)
             vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
             vectors.append(vecs[0])
-            nodes = [MemoryNode(layer=Layer.EPISODIC, content=words(rng, vocab, 12), embedding=v.tolist(),
-                                session_id=f"{leaf.id}-s{i // SESSION}", properties={"speaker": rng.choice(["ann", "bob"])})
-                     for i, v in enumerate(vecs)]  # fmt: skip
+            nodes = [
+                MemoryNode(
+                    layer=Layer.EPISODIC,
+                    content=words(rng, vocab, 12),
+                    embedding=v.tolist(),
+                    session_id=f"{leaf.id}-s{i // SESSION}",
+                    properties={"speaker": rng.choice(["ann", "bob"])},
+                )
+                for i, v in enumerate(vecs)
+            ]
             for start in range(0, per, 1000):
                 chunk = nodes[start : start + 1000]
                 await store.add_nodes(leaf, chunk, cues={n.id: cues_of(n) for n in chunk})
-            edges = [MemoryEdge(source=a.id, target=b.id, relationship=Relationship.NEXT)
-                     for a, b in zip(nodes, nodes[1:], strict=False) if a.session_id == b.session_id]  # fmt: skip
+            edges = [
+                MemoryEdge(source=a.id, target=b.id, relationship=Relationship.NEXT)
+                for a, b in itertools.pairwise(nodes)
+                if a.session_id == b.session_id
+            ]
             for start in range(0, len(edges), 2000):
                 await store.upsert_edges(leaf, edges[start : start + 2000], increment=0.0)
             progress.advance(task, per)
@@ -97,23 +112,41 @@ async def run_size(size: int, queries: int, console: Console, table: Table) -> N
                 t = time.perf_counter()
                 await engine.recall(leaf, text, config=cfg)
                 lat.append((time.perf_counter() - t) * 1000)
-            table.add_row(f"{size:,}", f"recall, hops = {hops}", f"{pct(lat, 50):.1f} / {pct(lat, 95):.1f} ms", "p50 / p95")
+            table.add_row(
+                f"{size:,}", f"recall, hops = {hops}", f"{pct(lat, 50):.1f} / {pct(lat, 95):.1f} ms", "p50 / p95"
+            )
         lat = []
         for q in range(queries):
             leaf = leaves[q % len(leaves)]
             t = time.perf_counter()
-            await store.conn.read(BRUTE_FORCE, vector=probes[q % len(probes)].tolist(),
-                                  visible=leaf.ancestor_keys(), layers=None, k=5)  # fmt: skip
+            await store.conn.read(
+                BRUTE_FORCE, vector=probes[q % len(probes)].tolist(), visible=leaf.ancestor_keys(), layers=None, k=5
+            )
             lat.append((time.perf_counter() - t) * 1000)
-        table.add_row(f"{size:,}", "brute-force cosine scan (visible memories)", f"{pct(lat, 50):.1f} / {pct(lat, 95):.1f} ms", "p50 / p95")
+        table.add_row(
+            f"{size:,}",
+            "brute-force cosine scan (visible memories)",
+            f"{pct(lat, 50):.1f} / {pct(lat, 95):.1f} ms",
+            "p50 / p95",
+        )
         lat = []
         org = leaves[0].levels[0]
         for q in range(queries):
             t = time.perf_counter()
-            await store.conn.read(BRUTE_FORCE, vector=probes[q % len(probes)].tolist(),
-                                  visible=[f"{org.kind}:{org.id}"] + [s.key for s in leaves], layers=None, k=5)  # fmt: skip
+            await store.conn.read(
+                BRUTE_FORCE,
+                vector=probes[q % len(probes)].tolist(),
+                visible=[f"{org.kind}:{org.id}"] + [s.key for s in leaves],
+                layers=None,
+                k=5,
+            )
             lat.append((time.perf_counter() - t) * 1000)
-        table.add_row(f"{size:,}", "brute-force cosine scan (all memories)", f"{pct(lat, 50):.1f} / {pct(lat, 95):.1f} ms", "p50 / p95")
+        table.add_row(
+            f"{size:,}",
+            "brute-force cosine scan (all memories)",
+            f"{pct(lat, 50):.1f} / {pct(lat, 95):.1f} ms",
+            "p50 / p95",
+        )
 
 
 def _busy(stop: multiprocessing.synchronize.Event) -> None:  # type: ignore[name-defined]
@@ -138,10 +171,17 @@ async def embed_latency(table: Table, n: int = 200) -> None:
         if proc:
             stop.set()
             proc.join()
-        table.add_row("-", f"query embedding ({label}, 1 torch thread)", f"{pct(lat, 50):.1f} / {pct(lat, 95):.1f} ms", "p50 / p95")
+        table.add_row(
+            "-",
+            f"query embedding ({label}, 1 torch thread)",
+            f"{pct(lat, 50):.1f} / {pct(lat, 95):.1f} ms",
+            "p50 / p95",
+        )
     t = time.perf_counter()
     await embedder.embed_batch([f"memory text number {i} about something" for i in range(2000)])
-    table.add_row("-", "ingest embedding throughput (MiniLM, batched)", f"{2000 / (time.perf_counter() - t):,.0f} texts/s", "")
+    table.add_row(
+        "-", "ingest embedding throughput (MiniLM, batched)", f"{2000 / (time.perf_counter() - t):,.0f} texts/s", ""
+    )
 
 
 async def main(sizes: list[int], queries: int) -> None:

@@ -33,11 +33,7 @@ async def main(count: int, batch: int, reads: int, concurrency: int) -> None:
     console = Console()
     rng = np.random.default_rng(1)
     org = Scope.root("org", f"bench-{uuid.uuid4().hex[:6]}")
-    scopes = [
-        org.child("user", f"u{i}").child("conversation", f"c{j}")
-        for i in range(10)
-        for j in range(10)
-    ]
+    scopes = [org.child("user", f"u{i}").child("conversation", f"c{j}") for i in range(10) for j in range(10)]
     async with bench_store() as (store, pid):
         for s in scopes:
             await store.ensure_scope(s)
@@ -47,9 +43,15 @@ async def main(count: int, batch: int, reads: int, concurrency: int) -> None:
             n = min(batch, count - start)
             vecs = rng.normal(size=(n, 384)).astype(np.float32)
             vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
-            nodes = [MemoryNode(layer=Layer.EPISODIC, label=f"event {start + i}",
-                                content=f"benchmark memory number {start + i}", embedding=v.tolist())
-                     for i, v in enumerate(vecs)]  # fmt: skip
+            nodes = [
+                MemoryNode(
+                    layer=Layer.EPISODIC,
+                    label=f"event {start + i}",
+                    content=f"benchmark memory number {start + i}",
+                    embedding=v.tolist(),
+                )
+                for i, v in enumerate(vecs)
+            ]
             batches.append((scopes[(start // batch) % len(scopes)], nodes))
             ids.extend(n.id for n in nodes)
         with RssSampler(pid) as rss, Progress(console=console) as progress:
@@ -72,18 +74,12 @@ async def main(count: int, batch: int, reads: int, concurrency: int) -> None:
                 node = await store.get_node(id_scope[nid], nid)
                 lat.append((time.perf_counter() - t) * 1000)
                 assert node is not None
-        table = Table(
-            title=f"store benchmark: {count:,} memories, batches of {batch}, {concurrency} writers"
-        )
+        table = Table(title=f"store benchmark: {count:,} memories, batches of {batch}, {concurrency} writers")
         for col in ("metric", "value"):
             table.add_column(col)
         table.add_row("write throughput", f"{count / write_s:,.0f} memories/s ({write_s:.1f} s)")
-        table.add_row(
-            "get_node p50 / p95", f"{pct(lat, 50):.2f} / {pct(lat, 95):.2f} ms ({len(lat)} reads)"
-        )
-        table.add_row(
-            "Neo4j peak RSS", f"{rss.peak / 2**20:,.0f} MiB" if pid else "n/a (external server)"
-        )
+        table.add_row("get_node p50 / p95", f"{pct(lat, 50):.2f} / {pct(lat, 95):.2f} ms ({len(lat)} reads)")
+        table.add_row("Neo4j peak RSS", f"{rss.peak / 2**20:,.0f} MiB" if pid else "n/a (external server)")
         console.print(table)
 
 

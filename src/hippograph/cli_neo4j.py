@@ -19,8 +19,9 @@ DataDir = typer.Option(None, "--data-dir", help="Folder for the database (defaul
 
 def local_server(data_dir: Path | None, port: int | None = None) -> LocalNeo4j:
     s = Settings()
-    return LocalNeo4j(data_dir or s.local_data_dir, port=port or s.neo4j_port, heap=s.neo4j_heap,
-                      pagecache_mb=s.neo4j_pagecache_mb)  # fmt: skip
+    return LocalNeo4j(
+        data_dir or s.local_data_dir, port=port or s.neo4j_port, heap=s.neo4j_heap, pagecache_mb=s.neo4j_pagecache_mb
+    )
 
 
 @neo4j_app.command()

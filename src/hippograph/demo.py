@@ -38,8 +38,15 @@ def sample_turns() -> list[ConversationTurn]:
     for session in data["sessions"]:
         at = datetime.fromisoformat(session["date"].replace("Z", "+00:00")).timestamp()
         for i, (speaker, text) in enumerate(session["turns"]):
-            turns.append(ConversationTurn(turn_id=f"{session['id']}:{i}", session_id=session["id"],
-                                          speaker=speaker, text=text, occurred_at=at + 60 * i))  # fmt: skip
+            turns.append(
+                ConversationTurn(
+                    turn_id=f"{session['id']}:{i}",
+                    session_id=session["id"],
+                    speaker=speaker,
+                    text=text,
+                    occurred_at=at + 60 * i,
+                )
+            )
     return turns
 
 
@@ -90,15 +97,20 @@ async def run_demo(settings: Settings | None = None, console: Console | None = N
         t0 = time.perf_counter()
         await memory.ingest(sam, turns)
         figures["ingested"] = len(turns)
-        console.print(f"1. Ingested {len(turns)} turns of 3 sessions as episodic memories "
-                      f"(chained by NEXT, linked by cues) in {time.perf_counter() - t0:.1f} s — no model call.")  # fmt: skip
+        console.print(
+            f"1. Ingested {len(turns)} turns of 3 sessions as episodic memories "
+            f"(chained by NEXT, linked by cues) in {time.perf_counter() - t0:.1f} s — no model call."
+        )
 
         old = await memory.remember(sam, "Sam's employer", "Sam works at Orbital Arms.", key="sam.employer")
-        new = await memory.remember(sam, "Sam's employer", "Sam works at Tidewater Labs (since November 2026).",
-                                    key="sam.employer")  # fmt: skip
+        new = await memory.remember(
+            sam, "Sam's employer", "Sam works at Tidewater Labs (since November 2026).", key="sam.employer"
+        )
         await memory.remember(org, "Company policy", "Dogs are welcome in every demo office.")
-        console.print("2. Brought our own facts: the employer fact changed, so the new one supersedes the old "
-                      f"({old.id[:8]} → {new.id[:8]}); an org-wide fact is visible to every user of the org.")  # fmt: skip
+        console.print(
+            "2. Brought our own facts: the employer fact changed, so the new one supersedes the old "
+            f"({old.id[:8]} → {new.id[:8]}); an org-wide fact is visible to every user of the org."
+        )
 
         console.print("3. Recall — hybrid channels, spreading activation, every item explained:")
         for question in QUESTIONS:
@@ -106,13 +118,16 @@ async def run_demo(settings: Settings | None = None, console: Console | None = N
             console.print(recall_table(result))
         figures["recall_ms"] = result.timings.total_ms
 
-        console.print("4. The agent turn (triage → hydrate → model → fabrication check → extraction → "
-                      "background consolidation):")  # fmt: skip
+        console.print(
+            "4. The agent turn (triage → hydrate → model → fabrication check → extraction → background consolidation):"
+        )
         consolidator = SleepConsolidator(memory.store.conn)
         agent = Agent(memory, model_for(settings, console), AgentConfig(agent_name="Hippo"), consolidator=consolidator)
         first = await agent.run(sam, "My favourite food is bacalhau with chickpeas.")
         await agent.drain()
-        console.print(f"   [dim]session {first.session_id[:8]}[/dim] Sam: My favourite food is bacalhau with chickpeas.")
+        console.print(
+            f"   [dim]session {first.session_id[:8]}[/dim] Sam: My favourite food is bacalhau with chickpeas."
+        )
         console.print(f"   Hippo: {first.text}")
         if first.memory:
             console.print(f"   → extracted {len(first.memory.ops)} memory op(s) by {first.memory.strategy}")
@@ -121,7 +136,9 @@ async def run_demo(settings: Settings | None = None, console: Console | None = N
         console.print(f"   Hippo: {second.text}")
         activated = sum(len(a.nodes) for a in second.activations)
         stages = ", ".join(f"{k} {v:.0f} ms" for k, v in second.timings.stages.items())
-        console.print(f"   ({activated} memories activated; pipeline overhead {second.timings.overhead_ms:.0f} ms: {stages})")
+        console.print(
+            f"   ({activated} memories activated; pipeline overhead {second.timings.overhead_ms:.0f} ms: {stages})"
+        )
         figures["answer"] = second.text
         await agent.drain()
 
@@ -132,12 +149,18 @@ async def run_demo(settings: Settings | None = None, console: Console | None = N
             table.add_column(col)
         for phase in report.phases_run:
             counts = ", ".join(f"{k}={v}" for k, v in phase.counts.items() if v) or "-"
-            table.add_row(phase.name.value, phase.status.value + (f" ({phase.skip_reason})" if phase.skip_reason else ""), counts)
+            table.add_row(
+                phase.name.value, phase.status.value + (f" ({phase.skip_reason})" if phase.skip_reason else ""), counts
+            )
         console.print(table)
         figures["phases"] = len(report.phases_run)
-        console.print(Panel.fit(
-            f"Everything above lives in Neo4j: scope {sam.key}.\n"
-            "Try: hippograph recall --scope org:demo/user:sam \"Who is Ana?\"", title="done"))  # fmt: skip
+        console.print(
+            Panel.fit(
+                f"Everything above lives in Neo4j: scope {sam.key}.\n"
+                'Try: hippograph recall --scope org:demo/user:sam "Who is Ana?"',
+                title="done",
+            )
+        )
     finally:
         await memory_cm.__aexit__(None, None, None)
     return figures

@@ -14,8 +14,12 @@ from hippograph.store.local_server import LocalNeo4j
 
 
 def local_server(settings: Settings) -> LocalNeo4j:
-    return LocalNeo4j(settings.local_data_dir, port=settings.neo4j_port, heap=settings.neo4j_heap,
-                      pagecache_mb=settings.neo4j_pagecache_mb)  # fmt: skip
+    return LocalNeo4j(
+        settings.local_data_dir,
+        port=settings.neo4j_port,
+        heap=settings.neo4j_heap,
+        pagecache_mb=settings.neo4j_pagecache_mb,
+    )
 
 
 def neo4j_target(settings: Settings, *, start_local: bool = True) -> tuple[str, str | None]:
@@ -35,8 +39,9 @@ async def open_memory(
     """``async with open_memory() as memory:`` — connected, schema applied, closed on exit."""
     settings = settings or Settings()
     uri, password = neo4j_target(settings)
-    memory = await MemoryOrchestrator.connect(uri, user=settings.neo4j_user, password=password,
-                                              database=settings.neo4j_database, embedder=embedder)  # fmt: skip
+    memory = await MemoryOrchestrator.connect(
+        uri, user=settings.neo4j_user, password=password, database=settings.neo4j_database, embedder=embedder
+    )
     try:
         yield memory
     finally:

@@ -32,18 +32,14 @@ class ScopeLevel(NamedTuple):
 def _check_level(kind: Any, ident: Any, position: int) -> ScopeLevel:
     field = f"scope[{position}]"
     if not isinstance(kind, str) or not _KIND.match(kind):
-        raise InvalidScopeError(
-            f"{field}.kind", f"must match {_KIND.pattern} (lowercase identifier), got {kind!r}"
-        )
+        raise InvalidScopeError(f"{field}.kind", f"must match {_KIND.pattern} (lowercase identifier), got {kind!r}")
     if not isinstance(ident, str) or not ident:
         raise InvalidScopeError(f"{field}.id", "must be a non-empty string")
     if len(ident) > MAX_ID_LENGTH:
         raise InvalidScopeError(f"{field}.id", f"longer than {MAX_ID_LENGTH} characters")
     for ch in ident:
         if ch in _FORBIDDEN_IN_ID or ch.isspace() or unicodedata.category(ch)[0] == "C":
-            raise InvalidScopeError(
-                f"{field}.id", f"contains a separator, space or control character: {ch!r}"
-            )
+            raise InvalidScopeError(f"{field}.id", f"contains a separator, space or control character: {ch!r}")
     return ScopeLevel(kind, ident)
 
 

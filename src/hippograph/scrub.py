@@ -15,9 +15,20 @@ REDACTED = "[REDACTED]"
 # one of these stems, or when one of its words is one of the short names: "auth_token" and
 # "pin" are secret, "author", "shipping" and "opinion" are not.
 SECRET_KEY_STEMS = (
-    "password", "passwd", "passphrase", "secret", "token", "apikey", "accesskey", "privatekey",
-    "credential", "authorization", "cookie", "creditcard", "sessionid",
-)  # fmt: skip
+    "password",
+    "passwd",
+    "passphrase",
+    "secret",
+    "token",
+    "apikey",
+    "accesskey",
+    "privatekey",
+    "credential",
+    "authorization",
+    "cookie",
+    "creditcard",
+    "sessionid",
+)
 SECRET_KEY_WORDS = frozenset({"pass", "pwd", "auth", "oauth", "pin", "ssn", "cvv", "otp"})
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _KEY_WORD = re.compile(r"[a-z0-9]+")

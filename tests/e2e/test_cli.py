@@ -19,8 +19,14 @@ def run(args: list[str], env: dict[str, str], timeout: float = 600) -> subproces
 
 def env_for(neo4j_server: tuple[str, str], tmp_path: Path) -> dict[str, str]:
     uri, password = neo4j_server
-    return {**os.environ, "HIPPOGRAPH_NEO4J_URI": uri, "HIPPOGRAPH_NEO4J_PASSWORD": password,
-            "HIPPOGRAPH_DATA_DIR": str(tmp_path), "HF_HUB_OFFLINE": "1", "COLUMNS": "160"}  # fmt: skip
+    return {
+        **os.environ,
+        "HIPPOGRAPH_NEO4J_URI": uri,
+        "HIPPOGRAPH_NEO4J_PASSWORD": password,
+        "HIPPOGRAPH_DATA_DIR": str(tmp_path),
+        "HF_HUB_OFFLINE": "1",
+        "COLUMNS": "160",
+    }
 
 
 def test_neo4j_start_status_stop(tmp_path: Path) -> None:
@@ -73,7 +79,7 @@ def test_bad_input_gets_a_clear_error(neo4j_server: tuple[str, str], tmp_path: P
     assert bad_scope.returncode != 0
     assert "scope[1]" in (bad_scope.stdout + bad_scope.stderr)
     bad_file = tmp_path / "bad.json"
-    bad_file.write_text("[{\"turn_id\": \"1\"}]")
+    bad_file.write_text('[{"turn_id": "1"}]')
     refused = run(["ingest", str(bad_file), "--scope", "org:x"], env)
     assert refused.returncode == 1 and "turns[0]" in refused.stdout
 

@@ -23,8 +23,9 @@ async def test_small_scope_is_exact_under_a_crowded_index(store: GraphStore) -> 
         crowd = query + 0.05 * rng.normal(size=(3000, 384))
         crowd /= np.linalg.norm(crowd, axis=1, keepdims=True)
         for start in range(0, 3000, 1000):
-            await store.add_nodes(big, [MemoryNode(layer=Layer.EPISODIC, embedding=v.tolist())
-                                        for v in crowd[start:start + 1000]])  # fmt: skip
+            await store.add_nodes(
+                big, [MemoryNode(layer=Layer.EPISODIC, embedding=v.tolist()) for v in crowd[start : start + 1000]]
+            )
         mine = rng.normal(size=(20, 384))
         mine /= np.linalg.norm(mine, axis=1, keepdims=True)
         nodes = [MemoryNode(layer=Layer.SEMANTIC, embedding=v.tolist()) for v in mine]

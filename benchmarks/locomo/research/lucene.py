@@ -89,9 +89,7 @@ class BM25Index:
             for t, c in tf.items():
                 self.postings.setdefault(t, []).append((i, c))
 
-    def score_terms(
-        self, terms: Sequence[str], weights: Sequence[float] | None = None
-    ) -> np.ndarray:
+    def score_terms(self, terms: Sequence[str], weights: Sequence[float] | None = None) -> np.ndarray:
         scores = np.zeros(self.n)
         norm = self.k1 * (1 - self.b + self.b * self.lens / self.avgdl)
         for j, t in enumerate(terms):

@@ -389,9 +389,7 @@ def m_prf_vec(base: Method, field_name: str, m: int = 5, beta: float = 0.5) -> M
     return f
 
 
-def m_prf_bm25(
-    base: Method, field_name: str, m: int = 5, terms: int = 10, w: float = 0.5
-) -> Method:
+def m_prf_bm25(base: Method, field_name: str, m: int = 5, terms: int = 10, w: float = 0.5) -> Method:
     """RM3-style expansion: add the top tf-idf terms of the top-m turns, weight w."""
 
     def f(sc: Scope, q: Q) -> np.ndarray:
@@ -466,20 +464,12 @@ GROUPS = ["overall", "single-hop", "multi-hop", "temporal", "open-domain", "adve
 
 
 def table(results: dict, cols=("R@5", "R@10", "R@25", "R@50", "S@2", "S@5")) -> str:
-    head = (
-        "| method | "
-        + " | ".join(cols)
-        + " | "
-        + " | ".join(f"{g[:6]} R@10" for g in GROUPS[1:])
-        + " |"
-    )
+    head = "| method | " + " | ".join(cols) + " | " + " | ".join(f"{g[:6]} R@10" for g in GROUPS[1:]) + " |"
     sep = "|" + "---|" * (1 + len(cols) + len(GROUPS) - 1)
     lines = [head, sep]
     for name, r in results.items():
         o = r["overall"]
-        cells = [f"{o[c]:.1f}" for c in cols] + [
-            f"{r[g]['R@10']:.1f}" if g in r else "-" for g in GROUPS[1:]
-        ]
+        cells = [f"{o[c]:.1f}" for c in cols] + [f"{r[g]['R@10']:.1f}" if g in r else "-" for g in GROUPS[1:]]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -593,9 +583,7 @@ def recipe(r: Recipe) -> Method:
         ft = sc.bm25[r.fulltext_field].score(clean_query(q.text) if r.clean else q.text)
         cos = sc.emb[r.vector_field] @ q.vec
         cand = np.zeros(n, dtype=bool)
-        cand[np.argsort(-ft, kind="stable")[: r.candidates]] = (
-            ft[np.argsort(-ft, kind="stable")[: r.candidates]] > 0
-        )
+        cand[np.argsort(-ft, kind="stable")[: r.candidates]] = ft[np.argsort(-ft, kind="stable")[: r.candidates]] > 0
         cand[np.argsort(-cos, kind="stable")[: r.candidates]] = True
         s = zscore(ft) + zscore(cos)
         # 2. speaker: +boost for turns SPOKEN_BY the one person the query names
@@ -642,14 +630,10 @@ def ladder() -> dict[str, Method]:
         "z-fusion window-BM25 + ctx-cosine": base,
         "  + speaker boost (1 sd)": m_speaker(base, 1.0),
         "  + NEXT spreading (0.5)": m_spread_next(m_speaker(base, 1.0), 0.5),
-        "  + session aggregation (0.25) [= recipe, no keywords]": recipe(
-            replace(r, keyword_decay=0.0)
-        ),
+        "  + session aggregation (0.25) [= recipe, no keywords]": recipe(replace(r, keyword_decay=0.0)),
         "  + keyword MENTIONS spreading (0.25) = RECIPE": recipe(r),
         "recipe with query cleanup (stop-list)": recipe(replace(r, clean=True)),
-        "recipe + Rocchio PRF on the vector (m=5, beta=0.5)": m_z(
-            (1, recipe(r)), (1, m_prf_vec(recipe(r), "ctx"))
-        ),
+        "recipe + Rocchio PRF on the vector (m=5, beta=0.5)": m_z((1, recipe(r)), (1, m_prf_vec(recipe(r), "ctx"))),
         "recipe, session-diverse re-rank (0.9)": m_diversify(recipe(r), 0.9),
     }
 
@@ -669,11 +653,7 @@ def main() -> None:
     print("| group | " + " | ".join(cols) + " |")
     print("|---|" + "---|" * len(cols))
     for g in GROUPS:
-        print(
-            f"| {g} | "
-            + " | ".join(f"{res[g][c]:.0f}" if c == "n" else f"{res[g][c]:.1f}" for c in cols)
-            + " |"
-        )
+        print(f"| {g} | " + " | ".join(f"{res[g][c]:.0f}" if c == "n" else f"{res[g][c]:.1f}" for c in cols) + " |")
 
 
 if __name__ == "__main__":

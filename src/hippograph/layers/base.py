@@ -125,14 +125,21 @@ class MemoryLayer:
         write-time merges: an ancestor's memories (which a write here never changes) cannot
         crowd this scope's own out of the candidates."""
         rows = await scoped_vector_search(
-            self.store.conn, Q.SEARCH_VECTOR_INDEX, Q.SEARCH_VECTOR_EXACT, k=k,
-            fetch_k=max(self.store.vector_fetch_k, 4 * k), vector=[float(x) for x in vector],
-            visible=[scope.key], layers=[self.layer.value],
-        )  # fmt: skip
+            self.store.conn,
+            Q.SEARCH_VECTOR_INDEX,
+            Q.SEARCH_VECTOR_EXACT,
+            k=k,
+            fetch_k=max(self.store.vector_fetch_k, 4 * k),
+            vector=[float(x) for x in vector],
+            visible=[scope.key],
+            layers=[self.layer.value],
+        )
         return {r["id"]: 2 * float(r["score"]) - 1 for r in rows}  # (1 + cos) / 2 → cosine
 
     async def count(self, scope: Scope, session_id: str | None = None) -> int:
-        rows = await self.store.conn.read(Q.GET_COUNT, scope_key=scope.key, layer=self.layer.value, session_id=session_id)
+        rows = await self.store.conn.read(
+            Q.GET_COUNT, scope_key=scope.key, layer=self.layer.value, session_id=session_id
+        )
         return int(rows[0]["count"])
 
     def _owned(self, scope: Scope) -> dict[str, str]:

@@ -45,17 +45,24 @@ class EpisodicMemory(MemoryLayer):
         """Store one event; chain it after the session's latest event; link its mentions."""
         now = self.services.clock()
         fields: dict[str, Any] = {
-            "label": label or content[:100], "content": content, "session_id": session_id,
-            "occurred_at": occurred_at if occurred_at is not None else now, "importance": importance,
-            "properties": properties or {}, "context": context, "created_at": now, "updated_at": now,
-        }  # fmt: skip
+            "label": label or content[:100],
+            "content": content,
+            "session_id": session_id,
+            "occurred_at": occurred_at if occurred_at is not None else now,
+            "importance": importance,
+            "properties": properties or {},
+            "context": context,
+            "created_at": now,
+            "updated_at": now,
+        }
         if node_id is not None:
             fields["id"] = node_id
         node = make_node(self.layer, fields)
         tail = None
         if session_id is not None:
-            rows = await self.store.conn.read(Q.GET_SESSION_TAIL, scope_key=scope.key, layer=self.layer.value,
-                                              session_id=session_id)  # fmt: skip
+            rows = await self.store.conn.read(
+                Q.GET_SESSION_TAIL, scope_key=scope.key, layer=self.layer.value, session_id=session_id
+            )
             tail = props_to_node(rows[0]["m"]) if rows else None
         stored = (await self.add(scope, [node]))[0]
         edges = [MemoryEdge(source=stored.id, target=m, relationship=Relationship.MENTIONS) for m in mentions]
@@ -64,13 +71,27 @@ class EpisodicMemory(MemoryLayer):
         await self.store.upsert_edges(scope, edges, increment=0.0)
         return stored
 
-    async def store_turn(self, scope: Scope, user: str, agent: str, *, session_id: str | None = None,
-                         mentions: Sequence[str] = (), occurred_at: float | None = None) -> MemoryNode:  # fmt: skip
+    async def store_turn(
+        self,
+        scope: Scope,
+        user: str,
+        agent: str,
+        *,
+        session_id: str | None = None,
+        mentions: Sequence[str] = (),
+        occurred_at: float | None = None,
+    ) -> MemoryNode:
         """A chat turn as an event of importance 3.0."""
         return await self.store_event(
-            scope, turn_text(user, agent), label=f"turn: {user[:80]}", session_id=session_id,
-            importance=TURN_IMPORTANCE, properties={"kind": "turn"}, mentions=mentions, occurred_at=occurred_at,
-        )  # fmt: skip
+            scope,
+            turn_text(user, agent),
+            label=f"turn: {user[:80]}",
+            session_id=session_id,
+            importance=TURN_IMPORTANCE,
+            properties={"kind": "turn"},
+            mentions=mentions,
+            occurred_at=occurred_at,
+        )
 
     async def query_events(
         self,
@@ -86,8 +107,15 @@ class EpisodicMemory(MemoryLayer):
         for name, value in (("limit", limit), ("offset", offset)):
             if not isinstance(value, int) or value < 0:
                 raise InvalidInputError(name, "must be an integer ≥ 0")
-        rows = await self.store.conn.read(Q.SEARCH_EVENTS, visible=scope.ancestor_keys(), since=since, until=until,
-                                          session_id=session_id, limit=limit, offset=offset)  # fmt: skip
+        rows = await self.store.conn.read(
+            Q.SEARCH_EVENTS,
+            visible=scope.ancestor_keys(),
+            since=since,
+            until=until,
+            session_id=session_id,
+            limit=limit,
+            offset=offset,
+        )
         return [props_to_node(r["m"]) for r in rows]
 
     async def list_events(self, scope: Scope, limit: int = 50, offset: int = 0) -> list[MemoryNode]:

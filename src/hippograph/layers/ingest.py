@@ -74,14 +74,24 @@ def turn_nodes(scope: Scope, turns: Sequence[ConversationTurn]) -> tuple[list[Me
             date = _date(turn.occurred_at)
             around = [session[j] for j in (i - 1, i + 1) if 0 <= j < len(session)]
             context = " ".join([f"{date}. {turn.speaker}."] + [f"{t.speaker}: {t.full_text}" for t in around])
-            node = make_node(Layer.EPISODIC, {
-                "id": turn_node_id(scope, turn.turn_id), "label": "", "content": turn.full_text,
-                "context": context, "session_id": turn.session_id, "occurred_at": turn.occurred_at,
-                "importance": TURN_IMPORTANCE,
-                "properties": {"kind": "turn", "turn_id": turn.turn_id, "speaker": turn.speaker, "date": date},
-            }, field_prefix=f"turns[{turn.turn_id}]")  # fmt: skip
+            node = make_node(
+                Layer.EPISODIC,
+                {
+                    "id": turn_node_id(scope, turn.turn_id),
+                    "label": "",
+                    "content": turn.full_text,
+                    "context": context,
+                    "session_id": turn.session_id,
+                    "occurred_at": turn.occurred_at,
+                    "importance": TURN_IMPORTANCE,
+                    "properties": {"kind": "turn", "turn_id": turn.turn_id, "speaker": turn.speaker, "date": date},
+                },
+                field_prefix=f"turns[{turn.turn_id}]",
+            )
             nodes.append(node)
-            embed_texts.append(f"{turn.speaker} on {date}: {turn.full_text}" if date else f"{turn.speaker}: {turn.full_text}")
+            embed_texts.append(
+                f"{turn.speaker} on {date}: {turn.full_text}" if date else f"{turn.speaker}: {turn.full_text}"
+            )
             if i:
                 edges.append(MemoryEdge(source=nodes[-2].id, target=node.id, relationship=Relationship.NEXT))
     return nodes, embed_texts, edges
@@ -123,8 +133,9 @@ async def _links_to_stored(services: MemoryServices, scope: Scope, nodes: Sequen
     ids = {n.id for n in nodes}
     links = []
     for session_id, first in firsts.items():
-        rows = await services.store.conn.read(Q.GET_SESSION_TAIL, scope_key=scope.key, layer=Layer.EPISODIC.value,
-                                              session_id=session_id)  # fmt: skip
+        rows = await services.store.conn.read(
+            Q.GET_SESSION_TAIL, scope_key=scope.key, layer=Layer.EPISODIC.value, session_id=session_id
+        )
         if not rows:
             continue
         tail = props_to_node(rows[0]["m"])

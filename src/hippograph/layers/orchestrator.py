@@ -63,9 +63,12 @@ class MemoryOrchestrator:
         self.procedural = ProceduralMemory(self.services)
         self.prospective = ProspectiveMemory(self.services)
         self._layers: dict[Layer, MemoryLayer] = {
-            Layer.WORKING: self.working, Layer.EPISODIC: self.episodic, Layer.SEMANTIC: self.semantic,
-            Layer.PROCEDURAL: self.procedural, Layer.PROSPECTIVE: self.prospective,
-        }  # fmt: skip
+            Layer.WORKING: self.working,
+            Layer.EPISODIC: self.episodic,
+            Layer.SEMANTIC: self.semantic,
+            Layer.PROCEDURAL: self.procedural,
+            Layer.PROSPECTIVE: self.prospective,
+        }
 
     @classmethod
     async def connect(
@@ -114,8 +117,9 @@ class MemoryOrchestrator:
         """Bring your own fact: store it in semantic memory, no model call needed."""
         return await self.semantic.store_fact(scope, label, content, **fields)
 
-    async def ingest(self, scope: Scope, turns: Sequence[ConversationTurn | dict[str, Any]], *,
-                     progress: Progress | None = None) -> list[MemoryNode]:  # fmt: skip
+    async def ingest(
+        self, scope: Scope, turns: Sequence[ConversationTurn | dict[str, Any]], *, progress: Progress | None = None
+    ) -> list[MemoryNode]:
         """Store a whole conversation as episodic turns; idempotent by turn id."""
         parsed = []
         for i, t in enumerate(turns):
@@ -151,15 +155,25 @@ class MemoryOrchestrator:
     async def _apply(self, scope: Scope, op: MemoryOp, auto_approve: bool, source_event_id: str | None) -> str | None:
         if isinstance(op, UpsertNode):
             fact = await self.semantic.store_fact(
-                scope, scrub_text(op.label), scrub_text(op.content), properties=scrub_properties(op.properties),
+                scope,
+                scrub_text(op.label),
+                scrub_text(op.content),
+                properties=scrub_properties(op.properties),
                 importance=op.importance,
-            )  # fmt: skip
+            )
             edges = []
             for rel in op.relationships:
                 targets = await self.semantic.query_facts(scope, label=rel.target, limit=1)
                 if targets:
-                    edges.append(MemoryEdge(source=fact.id, target=targets[0].id, relationship=rel.type,
-                                            weight=rel.weight, source_episodic_ids=[source_event_id] if source_event_id else []))  # fmt: skip
+                    edges.append(
+                        MemoryEdge(
+                            source=fact.id,
+                            target=targets[0].id,
+                            relationship=rel.type,
+                            weight=rel.weight,
+                            source_episodic_ids=[source_event_id] if source_event_id else [],
+                        )
+                    )
             await self.store.upsert_edges(scope, edges)
             return fact.id
         if isinstance(op, CreateEvent):
@@ -168,19 +182,30 @@ class MemoryOrchestrator:
                 facts = await self.semantic.query_facts(scope, label=label, limit=1)
                 mentioned.extend(f.id for f in facts)
             event = await self.episodic.store_event(
-                scope, scrub_text(op.content), label=scrub_text(op.label), occurred_at=op.occurred_at,
+                scope,
+                scrub_text(op.content),
+                label=scrub_text(op.label),
+                occurred_at=op.occurred_at,
                 importance=op.importance,
-                properties=scrub_properties(op.properties), mentions=mentioned,
-            )  # fmt: skip
+                properties=scrub_properties(op.properties),
+                mentions=mentioned,
+            )
             return event.id
         if isinstance(op, SetTrigger):
-            return (await self.prospective.set_trigger(scope, scrub_text(op.condition), scrub_text(op.task),
-                                                       due_at=op.due_at, importance=op.importance)).id  # fmt: skip
+            return (
+                await self.prospective.set_trigger(
+                    scope, scrub_text(op.condition), scrub_text(op.task), due_at=op.due_at, importance=op.importance
+                )
+            ).id
         if isinstance(op, RegisterSkill):
-            skill = await self.procedural.store_skill(scope, scrub_text(op.name), [scrub_text(x) for x in op.steps],
-                                                      context=scrub_text(op.context),
-                                                      importance=op.importance,
-                                                      status="approved" if auto_approve else "draft")  # fmt: skip
+            skill = await self.procedural.store_skill(
+                scope,
+                scrub_text(op.name),
+                [scrub_text(x) for x in op.steps],
+                context=scrub_text(op.context),
+                importance=op.importance,
+                status="approved" if auto_approve else "draft",
+            )
             return skill.id
         if isinstance(op, RetractNode):
             await self.retract(scope, op.id, reason=op.reason, actor="model")
@@ -190,10 +215,13 @@ class MemoryOrchestrator:
     async def retract(self, scope: Scope, node_id: str, *, reason: str, actor: str, phase: str | None = None) -> None:
         """Soft-delete a memory of this scope (or below) with its reason; restorable."""
         rows = await self.store.conn.write(
-            Q.UPDATE_RETRACTION, id=node_id, scope_key=scope.key, subtree_prefix=scope.key + LEVEL_SEPARATOR,
+            Q.UPDATE_RETRACTION,
+            id=node_id,
+            scope_key=scope.key,
+            subtree_prefix=scope.key + LEVEL_SEPARATOR,
             now=self.services.clock(),
             retraction=_json({"reason": reason, "actor": actor, "phase": phase}),
-        )  # fmt: skip
+        )
         if not rows:
             raise InvalidInputError("id", f"{node_id} is not a memory of {scope.key}")
 
@@ -202,16 +230,30 @@ class MemoryOrchestrator:
         """Hybrid recall with spreading activation; see :class:`RecallEngine`."""
         return await self.engine.recall(scope, query, **kwargs)
 
-    async def context(self, scope: Scope, query: str, *, budget: int | None = None, layers: Sequence[Layer] | None = None,
-                      top_k: int | None = None, include_working: bool = True) -> tuple[RecallResult, MemoryContext]:  # fmt: skip
+    async def context(
+        self,
+        scope: Scope,
+        query: str,
+        *,
+        budget: int | None = None,
+        layers: Sequence[Layer] | None = None,
+        top_k: int | None = None,
+        include_working: bool = True,
+    ) -> tuple[RecallResult, MemoryContext]:
         """Recall, then render the prompt's memory block within the token budget."""
         result = await self.recall(scope, query, layers=layers, top_k=top_k)
         direct = [i for i in result.items if Channel.ACTIVATION not in i.channels]
         associated = [i for i in result.items if Channel.ACTIVATION in i.channels]
         working = await self.working.get_context(scope, self.working.verbatim) if include_working else []
         renderers = {layer: impl.render_for_prompt for layer, impl in self._layers.items()}
-        ctx = assemble(direct, renderers, budget=budget or self.engine.config.token_budget, associated=associated,
-                       working=working, working_renderer=self.working.render_for_prompt)  # fmt: skip
+        ctx = assemble(
+            direct,
+            renderers,
+            budget=budget or self.engine.config.token_budget,
+            associated=associated,
+            working=working,
+            working_renderer=self.working.render_for_prompt,
+        )
         return result, ctx
 
     # -- forget ----------------------------------------------------------------------------

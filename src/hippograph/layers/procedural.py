@@ -52,12 +52,25 @@ class ProceduralMemory(MemoryLayer):
             raise InvalidInputError("status", f"must be one of {list(STATUSES)}")
         now = self.services.clock()
         content = "\n".join(f"{i + 1}. {s.strip()}" for i, s in enumerate(steps))
-        node = make_node(self.layer, {
-            "label": ("authored:" if authored and not name.startswith("authored:") else "") + name.strip(),
-            "content": content, "context": context, "importance": importance, "created_at": now, "updated_at": now,
-            "properties": {**(properties or {}), "steps": [s.strip() for s in steps], "context": context,
-                           "status": status, "active": status == "approved", "authored": authored},
-        })  # fmt: skip
+        node = make_node(
+            self.layer,
+            {
+                "label": ("authored:" if authored and not name.startswith("authored:") else "") + name.strip(),
+                "content": content,
+                "context": context,
+                "importance": importance,
+                "created_at": now,
+                "updated_at": now,
+                "properties": {
+                    **(properties or {}),
+                    "steps": [s.strip() for s in steps],
+                    "context": context,
+                    "status": status,
+                    "active": status == "approved",
+                    "authored": authored,
+                },
+            },
+        )
         node = node.model_copy(update={"embedding": await self.services.embedder.embed(node.text)})
         if not authored and len(node.text) >= MIN_COMPARE_CHARS:
             similar = await self._similar(scope, node)
@@ -65,11 +78,13 @@ class ProceduralMemory(MemoryLayer):
                 return await self._merge(scope, similar, node)
         return (await self.add(scope, [node]))[0]
 
-    async def seed_authored_skill(self, scope: Scope, name: str, steps: Sequence[str], *, context: str = "",
-                                  importance: float = 7.0) -> MemoryNode:  # fmt: skip
+    async def seed_authored_skill(
+        self, scope: Scope, name: str, steps: Sequence[str], *, context: str = "", importance: float = 7.0
+    ) -> MemoryNode:
         """A human-written skill: approved and active at once, never merged."""
-        return await self.store_skill(scope, name, steps, context=context, status="approved", importance=importance,
-                                      authored=True)  # fmt: skip
+        return await self.store_skill(
+            scope, name, steps, context=context, status="approved", importance=importance, authored=True
+        )
 
     async def query_skills(self, scope: Scope, *, include_inactive: bool = False) -> list[MemoryNode]:
         """Skills visible from ``scope``; of each name the deepest scope's wins."""
@@ -89,8 +104,9 @@ class ProceduralMemory(MemoryLayer):
         return await self._decide(scope, skill_id, actor, "approve", {"status": "approved", "active": True})
 
     async def reject_skill(self, scope: Scope, skill_id: str, *, actor: str, reason: str = "") -> MemoryNode:
-        return await self._decide(scope, skill_id, actor, "reject", {"status": "rejected", "active": False,
-                                                                      "rejection_reason": reason})  # fmt: skip
+        return await self._decide(
+            scope, skill_id, actor, "reject", {"status": "rejected", "active": False, "rejection_reason": reason}
+        )
 
     async def toggle_skill(self, scope: Scope, skill_id: str, *, actor: str, active: bool) -> MemoryNode:
         node = await self._owned_skill(scope, skill_id)
@@ -112,7 +128,9 @@ class ProceduralMemory(MemoryLayer):
         props.setdefault("active", props["status"] == "approved")
         return node.model_copy(update={"properties": props})
 
-    async def _decide(self, scope: Scope, skill_id: str, actor: str, action: str, changes: dict[str, JsonValue]) -> MemoryNode:
+    async def _decide(
+        self, scope: Scope, skill_id: str, actor: str, action: str, changes: dict[str, JsonValue]
+    ) -> MemoryNode:
         from hippograph.audit import record_audit
 
         if not isinstance(actor, str) or not actor.strip():
@@ -120,8 +138,14 @@ class ProceduralMemory(MemoryLayer):
         node = await self._owned_skill(scope, skill_id)
         before = {k: node.properties.get(k) for k in changes}
         updated = await self.store.update_node(scope, skill_id, {"properties": {**node.properties, **changes}})
-        await record_audit(self.store.conn, scope, actor=actor, action=f"skill.{action}", target=skill_id,
-                           detail={"before": before, "after": changes})  # fmt: skip
+        await record_audit(
+            self.store.conn,
+            scope,
+            actor=actor,
+            action=f"skill.{action}",
+            target=skill_id,
+            detail={"before": before, "after": changes},
+        )
         return updated
 
     async def _owned_skill(self, scope: Scope, skill_id: str) -> MemoryNode:
@@ -137,20 +161,36 @@ class ProceduralMemory(MemoryLayer):
         for other in sorted(await self.store.get_nodes(scope, list(score)), key=lambda o: -score.get(o.id, 0.0)):
             authored = bool(other.properties.get("authored")) or other.label.startswith("authored:")
             same_status = other.properties.get("status") == node.properties.get("status")
-            if other.scope_key == scope.key and not authored and same_status and score.get(other.id, 0) >= MERGE_SIMILARITY:
+            if (
+                other.scope_key == scope.key
+                and not authored
+                and same_status
+                and score.get(other.id, 0) >= MERGE_SIMILARITY
+            ):
                 return other
         return None
 
     async def _merge(self, scope: Scope, existing: MemoryNode, new: MemoryNode) -> MemoryNode:
         old_steps = existing.properties.get("steps") or []
         new_steps = new.properties.get("steps") or []
-        steps = list(dict.fromkeys([*(old_steps if isinstance(old_steps, list) else []),
-                                    *(new_steps if isinstance(new_steps, list) else [])]))  # fmt: skip
-        return await self.store.update_node(scope, existing.id, {
-            "label": max(existing.label, new.label, key=len), "content": max(existing.content, new.content, key=len),
-            "importance": max(existing.importance, new.importance),
-            "properties": {**existing.properties, "steps": steps},
-        })  # fmt: skip
+        steps = list(
+            dict.fromkeys(
+                [
+                    *(old_steps if isinstance(old_steps, list) else []),
+                    *(new_steps if isinstance(new_steps, list) else []),
+                ]
+            )
+        )
+        return await self.store.update_node(
+            scope,
+            existing.id,
+            {
+                "label": max(existing.label, new.label, key=len),
+                "content": max(existing.content, new.content, key=len),
+                "importance": max(existing.importance, new.importance),
+                "properties": {**existing.properties, "steps": steps},
+            },
+        )
 
 
 def _usable(node: MemoryNode) -> bool:

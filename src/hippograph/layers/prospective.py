@@ -18,17 +18,24 @@ class ProspectiveMemory(MemoryLayer):
     layer: ClassVar[Layer] = Layer.PROSPECTIVE
     recallable: ClassVar[bool] = False
 
-    async def set_trigger(self, scope: Scope, condition: str, task: str, *, due_at: float | None = None,
-                          importance: float = 6.0) -> MemoryNode:  # fmt: skip
+    async def set_trigger(
+        self, scope: Scope, condition: str, task: str, *, due_at: float | None = None, importance: float = 6.0
+    ) -> MemoryNode:
         for name, value in (("condition", condition), ("task", task)):
             if not isinstance(value, str) or not value.strip():
                 raise InvalidInputError(name, "must be a non-empty string")
         now = self.services.clock()
-        node = make_node(self.layer, {
-            "label": f"when {condition[:80]}", "content": f"When {condition}: {task}", "importance": importance,
-            "properties": {"condition": condition, "task": task, "resolved": False, "due_at": due_at},
-            "created_at": now, "updated_at": now,
-        })  # fmt: skip
+        node = make_node(
+            self.layer,
+            {
+                "label": f"when {condition[:80]}",
+                "content": f"When {condition}: {task}",
+                "importance": importance,
+                "properties": {"condition": condition, "task": task, "resolved": False, "due_at": due_at},
+                "created_at": now,
+                "updated_at": now,
+            },
+        )
         return (await self.add(scope, [node]))[0]
 
     async def get_pending(self, scope: Scope, *, due_before: float | None = None) -> list[MemoryNode]:
@@ -43,8 +50,12 @@ class ProspectiveMemory(MemoryLayer):
         node = await self.store.get_node(scope, trigger_id)
         if node is None or node.layer is not Layer.PROSPECTIVE or node.scope_key != scope.key:
             raise NotFoundError(f"no trigger {trigger_id} in {scope.key}")
-        props: dict[str, Any] = {**node.properties, "resolved": True, "resolved_at": self.services.clock(),
-                                 "outcome": outcome}  # fmt: skip
+        props: dict[str, Any] = {
+            **node.properties,
+            "resolved": True,
+            "resolved_at": self.services.clock(),
+            "outcome": outcome,
+        }
         return await self.store.update_node(scope, trigger_id, {"properties": props})
 
     async def retrieve(self, scope: Scope, query: str, top_k: int = 5) -> list[RecallItem]:

@@ -53,11 +53,20 @@ class SemanticMemory(MemoryLayer):
         if not isinstance(label, str) or not label.strip():
             raise InvalidInputError("label", "a fact needs a non-empty label")
         now = self.services.clock()
-        node = make_node(self.layer, {
-            "label": label.strip(), "content": content, "properties": properties or {}, "importance": importance,
-            "key": key, "valid_from": valid_from if valid_from is not None else now, "context": context,
-            "created_at": now, "updated_at": now,
-        })  # fmt: skip
+        node = make_node(
+            self.layer,
+            {
+                "label": label.strip(),
+                "content": content,
+                "properties": properties or {},
+                "importance": importance,
+                "key": key,
+                "valid_from": valid_from if valid_from is not None else now,
+                "context": context,
+                "created_at": now,
+                "updated_at": now,
+            },
+        )
         if supersedes is not None:
             await self._check_supersedable(scope, supersedes)
         node = node.model_copy(update={"embedding": await self.services.embedder.embed(node.text)})
@@ -76,8 +85,9 @@ class SemanticMemory(MemoryLayer):
 
     async def supersede(self, scope: Scope, old_id: str, new_id: str) -> None:
         """Mark ``old_id`` superseded by ``new_id`` (both of this scope)."""
-        rows = await self.store.conn.write(Q.UPDATE_SUPERSESSION, old_id=old_id, new_id=new_id,
-                                           scope_key=scope.key, now=self.services.clock())  # fmt: skip
+        rows = await self.store.conn.write(
+            Q.UPDATE_SUPERSESSION, old_id=old_id, new_id=new_id, scope_key=scope.key, now=self.services.clock()
+        )
         if not rows:
             raise InvalidInputError("supersedes", f"{old_id} is not a fact of {scope.key}")
 
@@ -87,10 +97,18 @@ class SemanticMemory(MemoryLayer):
         if old is None or old.layer is not Layer.SEMANTIC or old.scope_key != scope.key:
             raise InvalidInputError("supersedes", f"{old_id} is not a fact of {scope.key}")
 
-    async def query_facts(self, scope: Scope, *, label: str | None = None, label_prefix: str | None = None,
-                          include_superseded: bool = True, limit: int | None = 50) -> list[MemoryNode]:  # fmt: skip
-        facts = await self.store.query_nodes(scope, {"layers": [Layer.SEMANTIC], "label": label,
-                                                     "label_prefix": label_prefix}, limit=limit)  # fmt: skip
+    async def query_facts(
+        self,
+        scope: Scope,
+        *,
+        label: str | None = None,
+        label_prefix: str | None = None,
+        include_superseded: bool = True,
+        limit: int | None = 50,
+    ) -> list[MemoryNode]:
+        facts = await self.store.query_nodes(
+            scope, {"layers": [Layer.SEMANTIC], "label": label, "label_prefix": label_prefix}, limit=limit
+        )
         return facts if include_superseded else [f for f in facts if f.superseded_by is None]
 
     async def history(self, scope: Scope, key: str) -> list[MemoryNode]:
@@ -106,7 +124,9 @@ class SemanticMemory(MemoryLayer):
         """The SOUL:<name> profile node of this scope, created on first use."""
         return await self._singleton(scope, f"{SOUL_PREFIX}{name}", f"Profile of {name}", profile or {})
 
-    async def _singleton(self, scope: Scope, label: str, content: str, props: dict[str, JsonValue] | None = None) -> MemoryNode:
+    async def _singleton(
+        self, scope: Scope, label: str, content: str, props: dict[str, JsonValue] | None = None
+    ) -> MemoryNode:
         existing = [f for f in await self.query_facts(scope, label=label) if f.scope_key == scope.key]
         if existing:
             return existing[0]
@@ -127,7 +147,9 @@ class SemanticMemory(MemoryLayer):
             if score.get(other.id, 0.0) >= DEDUP_SIMILARITY:
                 return other
             other_label = _norm(other.label)
-            if min(len(label), len(other_label)) >= MIN_CONTAINMENT_CHARS and (label in other_label or other_label in label):
+            if min(len(label), len(other_label)) >= MIN_CONTAINMENT_CHARS and (
+                label in other_label or other_label in label
+            ):
                 return other
         return None
 
@@ -137,9 +159,12 @@ class SemanticMemory(MemoryLayer):
             "content": max(existing.content, new.content, key=len),
             "label": max(existing.label, new.label, key=len),
             "importance": max(existing.importance, new.importance),
-            "properties": {**new.properties, **existing.properties,
-                           "merges": (merges if isinstance(merges, int) else 0) + 1},
-        }  # fmt: skip
+            "properties": {
+                **new.properties,
+                **existing.properties,
+                "merges": (merges if isinstance(merges, int) else 0) + 1,
+            },
+        }
         if updates["content"] != existing.content or updates["label"] != existing.label:
             updates["embedding"] = new.embedding if updates["content"] == new.content else existing.embedding
         updates = {k: v for k, v in updates.items() if v is not None}

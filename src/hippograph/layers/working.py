@@ -44,11 +44,20 @@ class WorkingMemory(MemoryLayer):
         if kind == "thinking":
             text = text[:THINKING_MAX_CHARS]
         now = self.services.clock()
-        node = make_node(self.layer, {
-            "label": f"{kind}: {text[:80]}", "content": text, "session_id": session_id,
-            "properties": {"kind": kind}, "durability": Durability.TRANSIENT, "ttl": ttl,
-            "created_at": now, "updated_at": now, "importance": 3.0,
-        })  # fmt: skip
+        node = make_node(
+            self.layer,
+            {
+                "label": f"{kind}: {text[:80]}",
+                "content": text,
+                "session_id": session_id,
+                "properties": {"kind": kind},
+                "durability": Durability.TRANSIENT,
+                "ttl": ttl,
+                "created_at": now,
+                "updated_at": now,
+                "importance": 3.0,
+            },
+        )
         stored = (await self.add(scope, [node]))[0]
         await self.store.conn.write(Q.DELETE_WORKING_OVERFLOW, scope_key=scope.key, keep=self.capacity)
         return stored
@@ -64,8 +73,9 @@ class WorkingMemory(MemoryLayer):
         return own[-limit:] if limit else []
 
     async def clear(self, scope: Scope, session_id: str | None = None) -> int:
-        rows = await self.store.conn.write(Q.DELETE_SCOPE_LAYER, scope_key=scope.key, layer=self.layer.value,
-                                           session_id=session_id)  # fmt: skip
+        rows = await self.store.conn.write(
+            Q.DELETE_SCOPE_LAYER, scope_key=scope.key, layer=self.layer.value, session_id=session_id
+        )
         return int(rows[0]["deleted"]) if rows else 0
 
     def render_for_prompt(self, entry: MemoryNode | RecallItem, scrubber: Scrubber | None = scrub_properties) -> str:

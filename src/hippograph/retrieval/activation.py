@@ -49,9 +49,13 @@ async def spread_edges(
         if not frontier:
             break
         rows = await conn.read(
-            Q.GET_ACTIVATION_STEP, frontier=list(frontier), seen=[], visible=list(visible),
-            layers=layer_values, fan_out=config.fan_out,
-        )  # fmt: skip
+            Q.GET_ACTIVATION_STEP,
+            frontier=list(frontier),
+            seen=[],
+            visible=list(visible),
+            layers=layer_values,
+            fan_out=config.fan_out,
+        )
         step: dict[str, ActivatedNode] = {}
         for row in rows:
             value, path = frontier[row["source"]]
@@ -63,9 +67,11 @@ async def spread_edges(
                 continue
             if target not in step or incoming > step[target].activation:
                 step[target] = ActivatedNode(
-                    id=target, activation=incoming, hop=hop,
+                    id=target,
+                    activation=incoming,
+                    hop=hop,
                     path=[*path, PathStep(node_id=target, relationship=row["relationship"])],
-                )  # fmt: skip
+                )
         frontier = {}
         for node in sorted(step.values(), key=lambda a: (-a.activation, a.id)):
             known = node.id in arrived or node.id in seeds
@@ -101,18 +107,28 @@ async def spread_associations(
         Q.GET_ASSOCIATIONS,
         session_seeds=[{"id": i, "value": v} for i, v in session_seeds.items()] if config.session_decay > 0 else [],
         cue_seeds=[{"id": i, "value": v} for i, v in cue_seeds.items()] if config.cue_decay > 0 else [],
-        session_decay=config.session_decay, cue_decay=config.cue_decay, visible=list(visible),
-        layers=[layer.value for layer in layers] if layers else None, max_degree=config.max_cue_degree,
-        population=max(population, 2), threshold=config.threshold, limit=limit,
-    )  # fmt: skip
+        session_decay=config.session_decay,
+        cue_decay=config.cue_decay,
+        visible=list(visible),
+        layers=[layer.value for layer in layers] if layers else None,
+        max_degree=config.max_cue_degree,
+        population=max(population, 2),
+        threshold=config.threshold,
+        limit=limit,
+    )
     session: dict[str, ActivatedNode] = {}
     cue: dict[str, ActivatedNode] = {}
     for r in rows:
         via = f"{CueKind.SESSION.value}:{r['key']}" if r["part"] == "session" else str(r["key"])
         node = ActivatedNode(
-            id=r["id"], activation=float(r["activation"]), hop=2,
-            path=[PathStep(node_id=r["seed"]), PathStep(node_id=f"cue:{via}", relationship="HAS_CUE"),
-                  PathStep(node_id=r["id"], relationship="HAS_CUE")],
-        )  # fmt: skip
+            id=r["id"],
+            activation=float(r["activation"]),
+            hop=2,
+            path=[
+                PathStep(node_id=r["seed"]),
+                PathStep(node_id=f"cue:{via}", relationship="HAS_CUE"),
+                PathStep(node_id=r["id"], relationship="HAS_CUE"),
+            ],
+        )
         (session if r["part"] == "session" else cue)[r["id"]] = node
     return session, cue

@@ -101,7 +101,6 @@ class RecallEngine:
             self._channels(query, vector, visible, wanted, cfg.candidates_per_channel, population),
             self._named_people(query, visible),
         )
-        ranks = {Channel.VECTOR: hits.vector_rank, Channel.FULLTEXT: hits.fulltext_rank}
         evidence = _evidence(hits, named, cfg)
         t_cand = time.perf_counter()
 
@@ -118,10 +117,12 @@ class RecallEngine:
         if cfg.track_access:
             self._bookkeeping(scope, items, state.log, now)
         timings = RecallTimings(
-            embed_ms=(t_embed - t0) * 1000, candidates_ms=(t_cand - t_embed) * 1000,
-            activation_ms=(t_act - t_cand) * 1000, scoring_ms=(t_end - t_act) * 1000,
+            embed_ms=(t_embed - t0) * 1000,
+            candidates_ms=(t_cand - t_embed) * 1000,
+            activation_ms=(t_act - t_cand) * 1000,
+            scoring_ms=(t_end - t_act) * 1000,
             total_ms=(t_end - t0) * 1000,
-        )  # fmt: skip
+        )
         return RecallResult(query=query, scope_key=scope.key, items=items, activation=state.log, timings=timings)
 
     # -- stages ----------------------------------------------------------------------------
@@ -138,10 +139,16 @@ class RecallEngine:
 
         async def vectors() -> list[dict[str, Any]]:
             return await scoped_vector_search(
-                self.conn, Q.SEARCH_VECTOR_CANDIDATES, Q.SEARCH_VECTOR_CANDIDATES_EXACT, k=n,
-                fetch_k=max(self.store.vector_fetch_k, 2 * n), vector=vector, visible=visible, layers=layer_values,
+                self.conn,
+                Q.SEARCH_VECTOR_CANDIDATES,
+                Q.SEARCH_VECTOR_CANDIDATES_EXACT,
+                k=n,
+                fetch_k=max(self.store.vector_fetch_k, 2 * n),
+                vector=vector,
+                visible=visible,
+                layers=layer_values,
                 exact_first=population <= EXACT_SCAN_BELOW,
-            )  # fmt: skip
+            )
 
         vec_rows, ft_rows = await asyncio.gather(vectors(), fulltext())
         hits = _Hits()
@@ -180,12 +187,16 @@ class RecallEngine:
         cfg: RecallConfig,
     ) -> _Activation:
         act = cfg.activation
-        raw = {i: e.z_vector * cfg.vector_weight + e.z_fulltext * cfg.fulltext_weight + e.person
-               for i, e in evidence.items()}  # fmt: skip
+        raw = {
+            i: e.z_vector * cfg.vector_weight + e.z_fulltext * cfg.fulltext_weight + e.person
+            for i, e in evidence.items()
+        }
         floor = min(raw.values(), default=0.0)
         top = max((v - floor for v in raw.values()), default=0.0) or 1.0
         base = {i: (v - floor) / top for i, v in raw.items()}
-        state = _Activation(base=base, log=ActivationLog(seeds=sorted(base, key=lambda i: (-base[i], i))[: act.cue_seeds]))
+        state = _Activation(
+            base=base, log=ActivationLog(seeds=sorted(base, key=lambda i: (-base[i], i))[: act.cue_seeds])
+        )
         state.total = dict(base)
         if act.max_nodes == 0:
             return state
@@ -202,8 +213,15 @@ class RecallEngine:
                 best_of_session[session] = (value, i)
         reps = {i: value for value, i in sorted(best_of_session.values(), reverse=True)[: act.session_seeds]}
         seeds = dict(sorted(a.items(), key=lambda kv: (-kv[1], kv[0]))[: act.cue_seeds])
-        session, cue = await spread_associations(self.conn, session_seeds=reps, cue_seeds=seeds, visible=visible,
-                                                 config=act, layers=layers, population=population)  # fmt: skip
+        session, cue = await spread_associations(
+            self.conn,
+            session_seeds=reps,
+            cue_seeds=seeds,
+            visible=visible,
+            config=act,
+            layers=layers,
+            population=population,
+        )
         for i, value in reps.items():  # the best member shares its session's activation too
             session[i] = ActivatedNode(id=i, activation=act.session_decay * value, hop=0, path=[PathStep(node_id=i)])
         state.session = {i: n.activation for i, n in session.items()}
@@ -212,18 +230,28 @@ class RecallEngine:
             for i, n in reached.items():
                 if i not in base:
                     state.paths.setdefault(i, n.path)
-        state.total = {i: a.get(i, 0.0) + state.session.get(i, 0.0) + state.cues.get(i, 0.0)
-                       for i in {*a, *session, *cue}}  # fmt: skip
+        state.total = {
+            i: a.get(i, 0.0) + state.session.get(i, 0.0) + state.cues.get(i, 0.0) for i in {*a, *session, *cue}
+        }
         reached_ids = {*edges, *session, *cue}
         state.log.activated = sorted(
-            (ActivatedNode(id=i, activation=state.total[i] - base.get(i, 0.0), hop=len(state.paths.get(i, [])) - 1,
-                           path=state.paths.get(i, [PathStep(node_id=i)])) for i in reached_ids),
+            (
+                ActivatedNode(
+                    id=i,
+                    activation=state.total[i] - base.get(i, 0.0),
+                    hop=len(state.paths.get(i, [])) - 1,
+                    path=state.paths.get(i, [PathStep(node_id=i)]),
+                )
+                for i in reached_ids
+            ),
             key=lambda n: (-n.activation, n.id),
-        )[: max(act.max_nodes, act.cue_seeds)]  # fmt: skip
+        )[: max(act.max_nodes, act.cue_seeds)]
         if act.record_pending:
             far = sorted((n for n in cue.values() if n.id not in base), key=lambda n: -n.activation)
-            state.log.pending = [PendingConnection(source=n.path[0].node_id, target=n.id, score=n.activation, hops=2)
-                                 for n in far[: act.max_pending]]  # fmt: skip
+            state.log.pending = [
+                PendingConnection(source=n.path[0].node_id, target=n.id, score=n.activation, hops=2)
+                for n in far[: act.max_pending]
+            ]
         return state
 
     def _score(
@@ -258,21 +286,29 @@ class RecallEngine:
             if not channels:
                 channels[Channel.ACTIVATION] = max(1, len(path) - 1)
             distance = scope.distance_to(node.scope_key) or 0
-            parts = evidence.get(nid, ScoreParts()).model_copy(update={
-                "relevance": state.total.get(nid, 0.0) / best, "cosine": cosine, "bm25": hits.bm25.get(nid),
-                "edges": state.edges.get(nid, 0.0), "session": state.session.get(nid, 0.0),
-                "cues": state.cues.get(nid, 0.0),
-                "recency": scoring.recency(node, now, cfg.recency_half_life_days),
-                "frequency": scoring.frequency(node, cfg.frequency_saturation),
-                "proximity": scoring.proximity(max(0, len(path) - 1)),
-                "scope_weight": scope_weight(distance, floor=cfg.scope_floor, half_life=cfg.scope_half_life)
-                if cfg.scope_weighting else 1.0,
-                "time_match": scoring.time_match(node, window), "currency": scoring.currency(node, now),
-            })  # fmt: skip
+            parts = evidence.get(nid, ScoreParts()).model_copy(
+                update={
+                    "relevance": state.total.get(nid, 0.0) / best,
+                    "cosine": cosine,
+                    "bm25": hits.bm25.get(nid),
+                    "edges": state.edges.get(nid, 0.0),
+                    "session": state.session.get(nid, 0.0),
+                    "cues": state.cues.get(nid, 0.0),
+                    "recency": scoring.recency(node, now, cfg.recency_half_life_days),
+                    "frequency": scoring.frequency(node, cfg.frequency_saturation),
+                    "proximity": scoring.proximity(max(0, len(path) - 1)),
+                    "scope_weight": scope_weight(distance, floor=cfg.scope_floor, half_life=cfg.scope_half_life)
+                    if cfg.scope_weighting
+                    else 1.0,
+                    "time_match": scoring.time_match(node, window),
+                    "currency": scoring.currency(node, now),
+                }
+            )
             base = scoring.combine(cfg, parts.relevance, parts.recency, parts.frequency, parts.proximity)
             score = base * parts.scope_weight * parts.time_match * parts.currency
-            items.append(RecallItem(node=node, score=score, parts=parts, channels=channels, path=path,
-                                    scope_distance=distance))  # fmt: skip
+            items.append(
+                RecallItem(node=node, score=score, parts=parts, channels=channels, path=path, scope_distance=distance)
+            )
         items.sort(key=lambda i: (-i.score, i.node.id))
         return items
 
@@ -349,7 +385,10 @@ def _evidence(hits: _Hits, named: list[str], cfg: RecallConfig) -> dict[str, Sco
     z_f = zscores(hits.bm25, pool, missing=0.0)
     person = named[0] if len(named) == 1 else None
     return {
-        i: ScoreParts(z_vector=z_c.get(i, 0.0), z_fulltext=z_f.get(i, 0.0),
-                      person=cfg.person_bonus if person and person in hits.persons.get(i, []) else 0.0)
+        i: ScoreParts(
+            z_vector=z_c.get(i, 0.0),
+            z_fulltext=z_f.get(i, 0.0),
+            person=cfg.person_bonus if person and person in hits.persons.get(i, []) else 0.0,
+        )
         for i in pool
-    }  # fmt: skip
+    }

@@ -66,9 +66,7 @@ class RecallItem(BaseModel):
 
     def explain(self) -> str:
         found = ", ".join(f"{c.value} #{r}" for c, r in sorted(self.channels.items()))
-        route = " → ".join(
-            (f"-[{s.relationship}]-> " if s.relationship else "") + s.node_id[:8] for s in self.path
-        )
+        route = " → ".join((f"-[{s.relationship}]-> " if s.relationship else "") + s.node_id[:8] for s in self.path)
         p = self.parts
         return (
             f"{self.score:.3f} = rel {p.relevance:.2f}, rec {p.recency:.2f}, freq {p.frequency:.2f}, "

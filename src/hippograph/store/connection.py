@@ -122,9 +122,7 @@ class Neo4jConnection:
 
         return await self._guard(self._session_call(work, write=write))
 
-    async def _session_call(
-        self, work: Callable[[AsyncManagedTransaction], Awaitable[T]], *, write: bool
-    ) -> T:
+    async def _session_call(self, work: Callable[[AsyncManagedTransaction], Awaitable[T]], *, write: bool) -> T:
         async with self.driver.session(database=self.database) as session:
             if write:
                 return await session.execute_write(work)

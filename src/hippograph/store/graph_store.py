@@ -64,8 +64,9 @@ class GraphStore:
     async def add_node(self, scope: Scope, node: MemoryNode) -> MemoryNode:
         return (await self.add_nodes(scope, [node]))[0]
 
-    async def add_nodes(self, scope: Scope, nodes: Sequence[MemoryNode],
-                        cues: Mapping[str, Sequence[Cue]] | None = None) -> list[MemoryNode]:  # fmt: skip
+    async def add_nodes(
+        self, scope: Scope, nodes: Sequence[MemoryNode], cues: Mapping[str, Sequence[Cue]] | None = None
+    ) -> list[MemoryNode]:
         """Write memories (and their cues) into ``scope`` in one transaction. Idempotent by
         id: writing an id that already exists in this scope keeps the stored memory; an id
         used in another scope raises ConflictError and writes nothing."""
@@ -76,8 +77,7 @@ class GraphStore:
         for node in nodes:
             node = node.model_copy(update={"scope_key": scope.key})
             stored.append(node)
-            rows.append({"id": node.id, "layer_label": layer_label(node.layer),
-                         "props": node_to_props(node, scope)})  # fmt: skip
+            rows.append({"id": node.id, "layer_label": layer_label(node.layer), "props": node_to_props(node, scope)})
         cue_rows = [{"id": nid, "cues": [c.row() for c in cs]} for nid, cs in (cues or {}).items() if cs]
         await self.ensure_scope(scope)
         token = uuid.uuid4().hex
@@ -91,8 +91,9 @@ class GraphStore:
             created = {r["id"] for r in records if r["created"]}
             new_cues = [row for row in cue_rows if row["id"] in created]
             if new_cues:
-                await (await tx.run(Q.UPSERT_CUES.text, scope_key=scope.key, rows=new_cues, now=now(),
-                                    tx_token=token)).consume()  # fmt: skip
+                await (
+                    await tx.run(Q.UPSERT_CUES.text, scope_key=scope.key, rows=new_cues, now=now(), tx_token=token)
+                ).consume()
             return records
 
         await self.conn.write_tx(work)
@@ -100,15 +101,17 @@ class GraphStore:
 
     async def get_node(self, scope: Scope, node_id: str, *, with_embedding: bool = False) -> MemoryNode | None:
         check_id(node_id, "node_id")
-        rows = await self.conn.read(Q.GET_NODE, id=node_id, visible=scope.ancestor_keys(),
-                                    with_embedding=with_embedding)  # fmt: skip
+        rows = await self.conn.read(
+            Q.GET_NODE, id=node_id, visible=scope.ancestor_keys(), with_embedding=with_embedding
+        )
         return props_to_node(rows[0]["m"]) if rows else None
 
     async def get_nodes(self, scope: Scope, ids: Sequence[str], *, with_embedding: bool = False) -> list[MemoryNode]:
         for i, node_id in enumerate(ids):
             check_id(node_id, f"ids[{i}]")
-        rows = await self.conn.read(Q.GET_NODES, ids=list(ids), visible=scope.ancestor_keys(),
-                                    with_embedding=with_embedding)  # fmt: skip
+        rows = await self.conn.read(
+            Q.GET_NODES, ids=list(ids), visible=scope.ancestor_keys(), with_embedding=with_embedding
+        )
         return [props_to_node(r["m"]) for r in rows]
 
     async def update_node(self, scope: Scope, node_id: str, updates: dict[str, Any]) -> MemoryNode:
@@ -147,20 +150,34 @@ class GraphStore:
             raise ConflictError(f"memory {node_id} has {rows[0]['edges']} edges; pass cascade=True")
         return True
 
-    async def query_nodes(self, scope: Scope, filters: NodeFilter | dict[str, Any] | None = None,
-                          limit: int | None = 50, *, with_embedding: bool = False) -> list[MemoryNode]:  # fmt: skip
+    async def query_nodes(
+        self,
+        scope: Scope,
+        filters: NodeFilter | dict[str, Any] | None = None,
+        limit: int | None = 50,
+        *,
+        with_embedding: bool = False,
+    ) -> list[MemoryNode]:
         """What ``scope`` may see: its own memories and its ancestors'."""
         params = NodeFilter.parse(filters).params()
-        rows = await self.conn.read(Q.SEARCH_NODES, visible=scope.ancestor_keys(), limit=_limit(limit),
-                                    with_embedding=with_embedding, **params)  # fmt: skip
+        rows = await self.conn.read(
+            Q.SEARCH_NODES, visible=scope.ancestor_keys(), limit=_limit(limit), with_embedding=with_embedding, **params
+        )
         return [props_to_node(r["m"]) for r in rows]
 
-    async def query_subtree(self, scope: Scope, filters: NodeFilter | dict[str, Any] | None = None,
-                            limit: int | None = None, *, with_embedding: bool = False) -> list[MemoryNode]:  # fmt: skip
+    async def query_subtree(
+        self,
+        scope: Scope,
+        filters: NodeFilter | dict[str, Any] | None = None,
+        limit: int | None = None,
+        *,
+        with_embedding: bool = False,
+    ) -> list[MemoryNode]:
         """The descendant read: memories of ``scope`` and every scope below it."""
         params = NodeFilter.parse(filters).params()
-        rows = await self.conn.read(Q.SEARCH_SUBTREE_NODES, scope_key=scope.key, limit=_limit(limit),
-                                    with_embedding=with_embedding, **params)  # fmt: skip
+        rows = await self.conn.read(
+            Q.SEARCH_SUBTREE_NODES, scope_key=scope.key, limit=_limit(limit), with_embedding=with_embedding, **params
+        )
         return [props_to_node(r["m"]) for r in rows]
 
     async def delete_subtree(self, scope: Scope) -> int:
@@ -179,11 +196,14 @@ class GraphStore:
         """Insert, or add 1 to the weight of the existing edge (its id is kept)."""
         return (await self._merge_edges(scope, [edge], increment=1.0))[0]
 
-    async def upsert_edges(self, scope: Scope, edges: Sequence[MemoryEdge], *, increment: float = 1.0) -> list[MemoryEdge]:
+    async def upsert_edges(
+        self, scope: Scope, edges: Sequence[MemoryEdge], *, increment: float = 1.0
+    ) -> list[MemoryEdge]:
         return await self._merge_edges(scope, edges, increment=increment)
 
-    async def link(self, scope: Scope, source: str, target: str, relationship: Relationship | str,
-                   **fields: Any) -> MemoryEdge:  # fmt: skip
+    async def link(
+        self, scope: Scope, source: str, target: str, relationship: Relationship | str, **fields: Any
+    ) -> MemoryEdge:
         edge = MemoryEdge(source=source, target=target, relationship=Relationship.parse(relationship), **fields)
         return await self.upsert_edge(scope, edge)
 
@@ -191,10 +211,18 @@ class GraphStore:
         if not edges:
             return []
         await self.ensure_scope(scope)
-        rows = [{"source": e.source, "target": e.target, "relationship": e.relationship.value,
-                 "props": {**edge_to_props(e), "scope_key": scope.key}} for e in edges]  # fmt: skip
-        records = await self.conn.write(Q.UPSERT_EDGES, rows=rows, visible=scope.ancestor_keys(),
-                                        scope_key=scope.key, increment=increment)  # fmt: skip
+        rows = [
+            {
+                "source": e.source,
+                "target": e.target,
+                "relationship": e.relationship.value,
+                "props": {**edge_to_props(e), "scope_key": scope.key},
+            }
+            for e in edges
+        ]
+        records = await self.conn.write(
+            Q.UPSERT_EDGES, rows=rows, visible=scope.ancestor_keys(), scope_key=scope.key, increment=increment
+        )
         if len(records) < len(edges):
             found = {(r["r"]["source"], r["r"]["target"]) for r in records}
             missing = [(e.source, e.target) for e in edges if (e.source, e.target) not in found]
@@ -206,12 +234,25 @@ class GraphStore:
         rows = await self.conn.write(Q.DELETE_EDGE, id=edge_id, visible=scope.ancestor_keys(), scope_key=scope.key)
         return bool(rows and rows[0]["deleted"])
 
-    async def get_neighbors(self, scope: Scope, node_id: str, relationship: Relationship | str | None = None,
-                            *, limit: int = 100, include_retracted: bool = False) -> list[tuple[MemoryNode, MemoryEdge]]:  # fmt: skip
+    async def get_neighbors(
+        self,
+        scope: Scope,
+        node_id: str,
+        relationship: Relationship | str | None = None,
+        *,
+        limit: int = 100,
+        include_retracted: bool = False,
+    ) -> list[tuple[MemoryNode, MemoryEdge]]:
         check_id(node_id, "node_id")
         rel = Relationship.parse(relationship).value if relationship is not None else None
-        rows = await self.conn.read(Q.GET_NEIGHBORS, id=node_id, visible=scope.ancestor_keys(),
-                                    relationship=rel, limit=limit, include_retracted=include_retracted)  # fmt: skip
+        rows = await self.conn.read(
+            Q.GET_NEIGHBORS,
+            id=node_id,
+            visible=scope.ancestor_keys(),
+            relationship=rel,
+            limit=limit,
+            include_retracted=include_retracted,
+        )
         return [(props_to_node(r["n"]), props_to_edge(r["r"])) for r in rows]
 
     async def traverse(self, scope: Scope, start: str, max_depth: int) -> list[MemoryNode]:
@@ -225,16 +266,18 @@ class GraphStore:
         for _ in range(max_depth):
             if not frontier:
                 break
-            rows = await self.conn.read(Q.GET_FRONTIER, frontier=frontier, seen=list(seen),
-                                        visible=scope.ancestor_keys())  # fmt: skip
+            rows = await self.conn.read(
+                Q.GET_FRONTIER, frontier=frontier, seen=list(seen), visible=scope.ancestor_keys()
+            )
             step = [props_to_node(r["n"]) for r in rows]
             found.extend(step)
             frontier = [n.id for n in step]
             seen.update(frontier)
         return found
 
-    async def query_edges(self, scope: Scope, filters: dict[str, Any] | None = None,
-                          limit: int = 50, offset: int = 0) -> list[MemoryEdge]:  # fmt: skip
+    async def query_edges(
+        self, scope: Scope, filters: dict[str, Any] | None = None, limit: int = 50, offset: int = 0
+    ) -> list[MemoryEdge]:
         filters = dict(filters or {})
         rel = filters.pop("relationship", None)
         if filters:
@@ -242,14 +285,22 @@ class GraphStore:
         if limit < 0 or offset < 0:
             raise InvalidInputError("limit", "limit and offset must be ≥ 0")
         relationship = Relationship.parse(rel).value if rel is not None else None
-        rows = await self.conn.read(Q.SEARCH_EDGES, visible=scope.ancestor_keys(), relationship=relationship,
-                                    limit=limit, offset=offset)  # fmt: skip
+        rows = await self.conn.read(
+            Q.SEARCH_EDGES, visible=scope.ancestor_keys(), relationship=relationship, limit=limit, offset=offset
+        )
         return [props_to_edge(r["r"]) for r in rows]
 
     # -- vectors -------------------------------------------------------------------------
-    async def add_vectors(self, scope: Scope, ids: Sequence[str], embeddings: Sequence[Sequence[float]],
-                          metadatas: Sequence[dict[str, Any]] | None = None,
-                          documents: Sequence[str] | None = None, *, layer: Layer = Layer.SEMANTIC) -> None:  # fmt: skip
+    async def add_vectors(
+        self,
+        scope: Scope,
+        ids: Sequence[str],
+        embeddings: Sequence[Sequence[float]],
+        metadatas: Sequence[dict[str, Any]] | None = None,
+        documents: Sequence[str] | None = None,
+        *,
+        layer: Layer = Layer.SEMANTIC,
+    ) -> None:
         """Set embeddings on memories of ``scope``; create missing ones as ``layer`` memories."""
         if len(ids) != len(embeddings):
             raise InvalidInputError("embeddings", "must have one vector per id")
@@ -260,8 +311,14 @@ class GraphStore:
         rows = []
         for i, (node_id, vec, meta, doc) in enumerate(zip(ids, embeddings, metadatas, documents, strict=True)):
             try:
-                node = MemoryNode(id=node_id, layer=layer, content=doc, properties=dict(meta),
-                                  embedding=[float(x) for x in vec], label=str(meta.get("label", doc[:100])))  # fmt: skip
+                node = MemoryNode(
+                    id=node_id,
+                    layer=layer,
+                    content=doc,
+                    properties=dict(meta),
+                    embedding=[float(x) for x in vec],
+                    label=str(meta.get("label", doc[:100])),
+                )
             except ValidationError as exc:
                 err = exc.errors()[0]
                 raise InvalidInputError(f"vectors[{i}].{err['loc'][0]}", err["msg"]) from None
@@ -272,17 +329,23 @@ class GraphStore:
         if foreign:
             raise ConflictError(f"ids belong to another scope and were left unchanged: {foreign[:5]}")
 
-    async def search_vectors(self, scope: Scope, vector: Sequence[float], top_k: int = 5,
-                             *, layers: Sequence[Layer] | None = None) -> list[VectorHit]:  # fmt: skip
+    async def search_vectors(
+        self, scope: Scope, vector: Sequence[float], top_k: int = 5, *, layers: Sequence[Layer] | None = None
+    ) -> list[VectorHit]:
         """Top-k by cosine among the memories ``scope`` may see, correct under the scope filter
         (see :mod:`hippograph.store.vector_search`)."""
         if top_k <= 0:
             return []
         rows = await scoped_vector_search(
-            self.conn, Q.SEARCH_VECTOR_INDEX, Q.SEARCH_VECTOR_EXACT, k=top_k,
-            fetch_k=max(self.vector_fetch_k, 4 * top_k), vector=[float(x) for x in vector],
-            visible=scope.ancestor_keys(), layers=[layer.value for layer in layers] if layers else None,
-        )  # fmt: skip
+            self.conn,
+            Q.SEARCH_VECTOR_INDEX,
+            Q.SEARCH_VECTOR_EXACT,
+            k=top_k,
+            fetch_k=max(self.vector_fetch_k, 4 * top_k),
+            vector=[float(x) for x in vector],
+            visible=scope.ancestor_keys(),
+            layers=[layer.value for layer in layers] if layers else None,
+        )
         return [VectorHit(r["id"], float(r["score"])) for r in rows]
 
     async def delete_vectors(self, scope: Scope, ids: Sequence[str]) -> int:

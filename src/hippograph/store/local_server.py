@@ -159,24 +159,41 @@ class LocalNeo4j:
             return self.status()
         build_dir = self.build()
         port = self.port or free_port(self.host)
-        password = self.password()
+        self.password()  # generated on first start, read by the launcher
         home = self.data_dir / "home"
         home.mkdir(parents=True, exist_ok=True)
-        classpath = os.pathsep.join(
-            [str(build_dir / "target" / "classes"), str(build_dir / "target" / "lib" / "*")]
-        )
+        classpath = os.pathsep.join([str(build_dir / "target" / "classes"), str(build_dir / "target" / "lib" / "*")])
         cmd = [
-            _java(), f"-Xms{self.heap}", f"-Xmx{self.heap}", *JVM_FLAGS, "-cp", classpath,
-            MAIN_CLASS, "--home", str(home), "--host", self.host, "--port", str(port),
-            "--password-file", str(self.password_file),
-            "--pagecache", str(self.pagecache_mb << 20), "--tx-max", str(self.tx_max_mb << 20),
-        ]  # fmt: skip
+            _java(),
+            f"-Xms{self.heap}",
+            f"-Xmx{self.heap}",
+            *JVM_FLAGS,
+            "-cp",
+            classpath,
+            MAIN_CLASS,
+            "--home",
+            str(home),
+            "--host",
+            self.host,
+            "--port",
+            str(port),
+            "--password-file",
+            str(self.password_file),
+            "--pagecache",
+            str(self.pagecache_mb << 20),
+            "--tx-max",
+            str(self.tx_max_mb << 20),
+        ]
         log = open(self.log_file, "ab")  # noqa: SIM115 — handed to the child process
         try:
             proc = subprocess.Popen(
-                cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                start_new_session=True, cwd=self.data_dir,
-            )  # fmt: skip
+                cmd,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+                cwd=self.data_dir,
+            )
         finally:
             log.close()
         uri = f"bolt://{self.host}:{port}"

@@ -1,0 +1,185 @@
+"""Consolidation benchmark (issue 4): a full ``run`` over one scope of N fresh memories (half
+episodic, half semantic, with NEXT / MENTIONS edges in proportion), and ``quick_nap`` over a
+fresh 10k scope. Prints one table of per-phase durations per run.
+
+    python benchmarks/consolidation_bench.py                  # 10k run, 100k run, 10k quick_nap
+    python benchmarks/consolidation_bench.py --sizes 10000    # skip the 100k run
+
+Talks to ``HIPPOGRAPH_NEO4J_URI`` (``HIPPOGRAPH_NEO4J_PASSWORD``) when set; otherwise starts a
+throwaway local Neo4j (``LocalNeo4j``) and stops it at the end. Every size gets its own fresh
+root scope, erased afterwards. Query plans are warmed on a tiny scope first (a cold plan cache
+costs a few seconds once per server, not per run); that warm-up is reported too.
+
+The data: memories written over the last 3 hours (so co-occurrence has dense windows, as in
+the reference's measurement), episodes in sessions of 10 turns chained by NEXT, each mentioning
+one or two facts; 10 % of episodes are recurring "events"; facts carry random 384-d embeddings
+(1 % near-duplicates), labels with 200 shared prefixes, and some access counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import tempfile
+import time
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import numpy as np
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from hippograph.consolidation import ConsolidationReport, SleepConsolidator
+from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship
+from hippograph.scope import Scope
+from hippograph.store import GraphStore, LocalNeo4j, Neo4jConnection, migrate
+
+BATCH = 2000
+PREFIXES = [f"topic{i:03d}" for i in range(200)]
+ACTIONS = ["deploy the api", "rotate the keys", "restart the worker", "run the backup", "clear the cache"]
+
+
+@asynccontextmanager
+async def connection(console: Console) -> AsyncIterator[Neo4jConnection]:
+    uri = os.environ.get("HIPPOGRAPH_NEO4J_URI")
+    if uri:
+        conn = await Neo4jConnection.connect(uri, password=os.environ.get("HIPPOGRAPH_NEO4J_PASSWORD"))
+        try:
+            await migrate(conn)
+            yield conn
+        finally:
+            await conn.close()
+        return
+    with tempfile.TemporaryDirectory(prefix="hippograph-bench-") as tmp:
+        server = LocalNeo4j(Path(tmp), heap="3g", pagecache_mb=2048, tx_max_mb=2048)
+        console.print("starting a local Neo4j …")
+        status = server.start(timeout=300)
+        try:
+            assert status.uri is not None
+            conn = await Neo4jConnection.connect(status.uri, password=server.password())
+            try:
+                await migrate(conn)
+                yield conn
+            finally:
+                await conn.close()
+        finally:
+            server.stop()
+
+
+def world(n: int, now: float, seed: int) -> tuple[list[MemoryNode], list[MemoryEdge]]:
+    """``n`` fresh memories (n/2 episodic, n/2 semantic) and their edges."""
+    rng = random.Random(seed)
+    gen = np.random.default_rng(seed)
+    half = n // 2
+    span = 3 * 3600.0
+    vecs = gen.normal(size=(half, 384)).astype(np.float32)
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    for i in range(0, half, 100):  # 1 % near-duplicates
+        if i + 1 < half:
+            v = vecs[i] + gen.normal(scale=0.01, size=384).astype(np.float32)
+            vecs[i + 1] = v / np.linalg.norm(v)
+    facts = []
+    for i in range(half):
+        at = now - span + span * i / half
+        prefix = PREFIXES[i % len(PREFIXES)]
+        facts.append(MemoryNode(
+            layer=Layer.SEMANTIC, label=f"{prefix}: fact {i}", content=f"{prefix} detail number {i}",
+            embedding=vecs[i].tolist(), created_at=at, updated_at=at,
+            access_count=3 if i % 7 == 0 else 0, importance=rng.choice([3.0, 5.0, 6.0]),
+        ))  # fmt: skip
+    episodes, edges = [], []
+    for i in range(half):
+        at = now - span + span * (i + 0.5) / half
+        event = i % 10 == 9
+        label = ACTIONS[(i // 10) % len(ACTIONS)] if event else f"turn {i}"
+        node = MemoryNode(
+            layer=Layer.EPISODIC, label=label, content=f"User: message {i}. | Agent: reply {i}.",
+            properties={"kind": "event" if event else "turn", "session_id": f"s{i // 10}"},
+            occurred_at=at, created_at=at, updated_at=at, importance=3.0,
+        )  # fmt: skip
+        episodes.append(node)
+        if i % 10:
+            edges.append(MemoryEdge(source=episodes[i - 1].id, target=node.id, relationship=Relationship.NEXT))
+        for k in {rng.randrange(half) for _ in range(rng.choice([1, 2]))}:
+            edges.append(MemoryEdge(source=node.id, target=facts[k].id, relationship=Relationship.MENTIONS))
+    return [*facts, *episodes], edges
+
+
+async def seed(store: GraphStore, scope: Scope, n: int, now: float, console: Console) -> None:
+    nodes, edges = world(n, now, seed=n)
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task(f"writing {n:,} memories and {len(edges):,} edges", total=len(nodes) + len(edges))
+        for i in range(0, len(nodes), BATCH):
+            await store.add_nodes(scope, nodes[i : i + BATCH])
+            progress.advance(task, len(nodes[i : i + BATCH]))
+        for i in range(0, len(edges), BATCH):
+            await store.upsert_edges(scope, edges[i : i + BATCH])
+            progress.advance(task, len(edges[i : i + BATCH]))
+
+
+def table(title: str, report: ConsolidationReport, wall: float) -> Table:
+    out = Table(title=f"{title} — {wall:.2f} s wall, {report.duration_ms / 1000:.2f} s in phases")
+    out.add_column("#", justify="right")
+    out.add_column("phase")
+    out.add_column("ms", justify="right")
+    out.add_column("counts")
+    for p in report.phases_run:
+        counts = ", ".join(f"{k} {v:,}" for k, v in p.counts.items()) or (p.skip_reason or "")
+        out.add_row(p.number, p.name.value, f"{p.duration_ms:,.0f}", counts)
+    return out
+
+
+async def timed(console: Console, title: str, call: asyncio.Future[ConsolidationReport] | object) -> float:
+    started = time.perf_counter()
+    report = await call  # type: ignore[misc]
+    wall = time.perf_counter() - started
+    console.print(table(title, report, wall))
+    return wall
+
+
+async def main(sizes: list[int], quick_size: int) -> None:
+    console = Console()
+    now = time.time()
+    results: list[tuple[str, float]] = []
+    async with connection(console) as conn:
+        store = GraphStore(conn)
+        sleeper = SleepConsolidator(conn)
+        bench = Scope.root("org", f"bench-{uuid.uuid4().hex[:8]}")
+        try:
+            warm = bench.child("size", "warmup")
+            await seed(store, warm, 400, now, console)
+            results.append(("warm-up run, 400 memories (cold query plans)",
+                            await timed(console, "warm-up: run over 400", sleeper.run(warm))))  # fmt: skip
+            results.append(("warm-up quick_nap", await timed(console, "warm-up: quick_nap", sleeper.quick_nap(warm))))
+            for n in sizes:
+                scope = bench.child("size", str(n))
+                await seed(store, scope, n, now, console)
+                wall = await timed(console, f"run over {n:,} fresh memories", sleeper.run(scope))
+                results.append((f"run, {n:,} memories", wall))
+                again = await timed(console, f"run again over the same {n:,}", sleeper.run(scope))
+                results.append((f"second run, {n:,} memories", again))
+            quick = bench.child("size", f"quick{quick_size}")
+            await seed(store, quick, quick_size, now, console)
+            wall = await timed(console, f"quick_nap over {quick_size:,} fresh memories", sleeper.quick_nap(quick))
+            results.append((f"quick_nap, {quick_size:,} memories", wall))
+        finally:
+            await store.delete_subtree(bench)
+    summary = Table(title="consolidation benchmark")
+    summary.add_column("case")
+    summary.add_column("wall s", justify="right")
+    for name, wall in results:
+        summary.add_row(name, f"{wall:.2f}")
+    console.print(summary)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--quick-size", type=int, default=10_000)
+    args = parser.parse_args()
+    asyncio.run(main(args.sizes, args.quick_size))
