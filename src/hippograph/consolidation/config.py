@@ -125,6 +125,8 @@ class ConsolidationConfig(BaseModel):
     episodic_fold_size: int = Field(default=50, ge=2)
     episodic_max_folds: int = Field(default=200, ge=1)
     """Folds per ``run`` (all scopes); enough to bring 10k events under the limit at once."""
+    episodic_fold_batch: int = Field(default=10, ge=1, le=1000)
+    """Chunks folded per inner transaction."""
     quick_nap_max_folds: int = Field(default=1, ge=0)
     """Folds per ``quick_nap``: it must stay fast; ``run`` catches up."""
     summary_importance: float = Field(default=6.0, ge=1, le=10)

@@ -213,7 +213,7 @@ class SleepConsolidator:
 
     async def _terminate(self, run_id: str) -> None:
         try:
-            await self.conn.run_autocommit(Q.TERMINATE_RUN_TRANSACTIONS, run_id=run_id)
+            await self.conn.run_autocommit(Q.TERMINATE_RUN_TRANSACTIONS, cancelled_run=run_id)
         except Exception:  # best effort: the lease's expiry still bounds a stray statement
             log.warning(
                 "could not terminate the statements of cancelled run %s", run_id, exc_info=True

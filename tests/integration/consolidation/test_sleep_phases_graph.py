@@ -11,6 +11,7 @@ from hippograph.store import GraphStore, Neo4jConnection
 from tests.integration.consolidation.conftest import Make
 from tests.integration.consolidation.sleep_helpers import (
     DAY,
+    HOUR,
     MINUTE,
     NOW,
     edges_of,
@@ -61,7 +62,7 @@ async def test_strengthen_counts_accesses_since_last_time(
     assert (await nodes_by_label(store, home))["read twice"].importance == 6.0
 
 
-def _mutual_knn(
+def _time_neighbours(
     points: list[tuple[str, str, float]], cap: int, window: float
 ) -> set[frozenset[str]]:
     """Reference implementation of the pairing rule, for (id, scope_key, t) points."""
@@ -70,19 +71,15 @@ def _mutual_knn(
     def related(a: str, b: str) -> bool:
         return a == b or a.startswith(b + "/") or b.startswith(a + "/")
 
-    picks = {}
+    pairs = set()
     for i, (pid, key, t) in enumerate(order):
-        cands = [
-            order[j]
-            for j in range(max(0, i - cap), min(len(order), i + cap + 1))
-            if j != i and abs(order[j][2] - t) <= window and related(order[j][1], key)
-        ]
-        cands.sort(key=lambda c: (abs(c[2] - t), c[0]))
-        picks[pid] = {c[0] for c in cands[:cap]}
-    return {frozenset((a, b)) for a, bs in picks.items() for b in bs if a in picks[b]}
+        for other, okey, ot in order[i + 1 : i + 1 + cap // 2]:
+            if ot - t <= window and related(key, okey):
+                pairs.add(frozenset((pid, other)))
+    return pairs
 
 
-async def test_cooccurrence_pairs_mutual_nearest_in_time_with_degree_cap(
+async def test_cooccurrence_links_neighbours_in_time_within_the_degree_cap(
     store: GraphStore, tenant: Scope, make: Make
 ) -> None:
     home, child, sibling = (
@@ -96,16 +93,23 @@ async def test_cooccurrence_pairs_mutual_nearest_in_time_with_degree_cap(
     deep = event("in the session", at=base + 4.5 * MINUTE, nid=f"{tenant.id}-deep")
     other = fact("sibling at the same time", at=base + 4.4 * MINUTE, nid=f"{tenant.id}-sib")
     work = mem(Layer.WORKING, "working is not linked", at=base + 4.6 * MINUTE)
-    await store.add_nodes(home, [*burst, lonely, work])
+    busy = [fact(f"yesterday {i}", at=base - DAY + i * HOUR) for i in range(4)]
+    await store.add_nodes(home, [*burst, lonely, work, *busy])
     await store.add_node(child, deep)
     await store.add_node(sibling, other)
+    for b in busy:  # burst 4 already has four CO_OCCURRED edges: four more would pass the cap
+        await store.link(home, burst[4].id, b.id, Relationship.CO_OCCURRED, weight=0.3)
 
     report = await make().run(home, only=[Phase.COOCCURRENCE])
     points = [(n.id, home.key, n.updated_at) for n in [*burst, lonely]] + [
         (deep.id, child.key, deep.updated_at)
     ]
-    expected = _mutual_knn(points, cap=5, window=15 * MINUTE)
-    edges = await edges_of(store, child, Relationship.CO_OCCURRED)
+    expected = {
+        p for p in _time_neighbours(points, cap=5, window=15 * MINUTE) if burst[4].id not in p
+    }
+    edges = [
+        e for e in await edges_of(store, child, Relationship.CO_OCCURRED) if e.created_at == NOW
+    ]
     assert {frozenset((e.source, e.target)) for e in edges} == expected
     assert report.phase(Phase.COOCCURRENCE).counts == {"edges": len(expected)}  # type: ignore[union-attr]
     degree: dict[str, int] = {}
@@ -114,7 +118,8 @@ async def test_cooccurrence_pairs_mutual_nearest_in_time_with_degree_cap(
         degree[e.target] = degree.get(e.target, 0) + 1
         assert e.weight == 0.3 and e.provenance.value == "synthetic" and e.uses == 0
         assert e.scope_key == (child.key if deep.id in (e.source, e.target) else home.key)
-    assert max(degree.values()) <= 5 and lonely.id not in degree and work.id not in degree
+    assert max(degree.values()) <= 4 and lonely.id not in degree and work.id not in degree
+    assert burst[4].id not in degree and len(expected) == 13
     assert await edges_of(store, sibling, Relationship.CO_OCCURRED) == []
 
     again = await make(now=NOW + 60).run(home, only=[Phase.COOCCURRENCE])

@@ -49,6 +49,7 @@ async def episodic_summary(ctx: PhaseContext) -> Counts:
     )
     rows = []
     model_written = 0
+    latest: dict[str, str | None] = {}
     for chunk in chunks:
         events, key = chunk["events"], chunk["scope_key"]
         ids = [str(e["id"]) for e in events]
@@ -76,10 +77,12 @@ async def episodic_summary(ctx: PhaseContext) -> Counts:
             created_at=ctx.now,
             updated_at=ctx.now,
         )
-        rows.append(node_row(node, event_ids=ids))
+        previous = latest.get(key, chunk["previous"])
+        latest[key] = node.id
+        rows.append(node_row(node, event_ids=ids, previous=previous))
     if not rows:
         return {"summaries": 0, "folded": 0, "repointed": 0}
-    row = await ctx.batch(Q.FOLD_EPISODES, rows=rows)
+    row = await ctx.batch(Q.FOLD_EPISODES, rows=rows, fold_batch=c.episodic_fold_batch)
     counts = {
         "summaries": int(row.get("summaries") or 0),
         "folded": int(row.get("folded") or 0),

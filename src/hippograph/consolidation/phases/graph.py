@@ -25,8 +25,9 @@ async def strengthen(ctx: PhaseContext) -> Counts:
 
 
 async def cooccurrence(ctx: PhaseContext) -> Counts:
-    """CO_OCCURRED edges between memories updated within 15 min of each other (degree cap 5),
-    for memories updated since the previous pass (the watermark on the lease)."""
+    """CO_OCCURRED edges between each memory and the next ``cap // 2`` memories updated after
+    it within 15 min (so at most ``cap`` = 5 edges each), for memories updated since the
+    previous pass (its time is kept on the lease)."""
     c = ctx.config
     watermark = ctx.state.get("cooccurrence_watermark")
     since = float(watermark) - c.cooccurrence_window if watermark is not None else FIRST_RUN
@@ -35,6 +36,7 @@ async def cooccurrence(ctx: PhaseContext) -> Counts:
         since=since,
         window=c.cooccurrence_window,
         cap=c.cooccurrence_degree_cap,
+        reach=max(1, c.cooccurrence_degree_cap // 2),
         weight=c.cooccurrence_weight,
         layers=[layer.value for layer in c.cooccurrence_layers],
     )

@@ -1,18 +1,18 @@
-// Phase 10 — episodic_summary, the write: one chunk per inner transaction, so a chunk is folded
-// entirely or not at all. The summary memory is created (its id derives from the chunk),
-// every edge between a folded event and a memory outside the chunk is re-pointed to the
-// summary (same type, direction and scope; weights add up, the folded event joins the
-// edge's source_episodic_ids), CO_OCCURRED excepted; the summary SUMMARIZES the scope's
-// previous summary; then the events are deleted. $rows: {id, scope_key, props, event_ids}.
+// Phase 10 — episodic_summary, the write, $fold_batch chunks per inner transaction (a chunk is
+// folded entirely or not at all). The summary memory is created (its id derives from the
+// chunk), every edge between a folded event and a memory outside the chunk is re-pointed to
+// the summary (same type, direction and scope; weights add up, the folded events join the
+// edge's source_episodic_ids), CO_OCCURRED excepted; the summary SUMMARIZES the summary
+// before it in that scope (row.previous); then the events are deleted.
+// $rows: {id, scope_key, props, event_ids, previous}.
 UNWIND $rows AS row
 CALL (row) {
   MATCH (s:Scope {key: row.scope_key})
-  OPTIONAL MATCH (prev:Memory:Episodic {scope_key: row.scope_key})
-  WHERE prev.label = 'META:episodic_summary' AND prev.id <> row.id
-  WITH row, s, prev ORDER BY prev.occurred_at DESC, prev.id DESC LIMIT 1
   MERGE (sum:Memory {id: row.id})
     ON CREATE SET sum = row.props, sum:Episodic
   MERGE (sum)-[:IN_SCOPE]->(s)
+  WITH row, sum
+  OPTIONAL MATCH (prev:Memory {id: row.previous})
   FOREACH (p IN CASE WHEN prev IS NULL THEN [] ELSE [prev] END |
     MERGE (sum)-[l:SUMMARIZES]->(p)
       ON CREATE SET l.id = randomUUID(), l.weight = 1.0, l.provenance = 'synthetic', l.uses = 0,
@@ -55,6 +55,6 @@ CALL (row) {
     RETURN count(*) AS deleted
   }
   RETURN outgoing + incoming AS repointed, deleted
-} IN TRANSACTIONS OF 1 ROWS
+} IN TRANSACTIONS OF $fold_batch ROWS
 RETURN count(*) AS summaries, coalesce(sum(repointed), 0) AS repointed,
        coalesce(sum(deleted), 0) AS folded

@@ -1,4 +1,5 @@
-// Phase 11 — synthetic_links: per scope of the subtree, its last $recent episodic memories; two
+// Phase 11 — synthetic_links: per scope of the subtree, its last $recent episodes (summaries
+// excluded: one summary mentions many facts at once, which is no evidence of a link); two
 // semantic facts MENTIONed together by at least $min_episodes of them get a SYNTHETIC_LINK
 // written in that scope (the facts are visible from it, so nothing crosses to a sibling).
 // The $max_pairs best-supported pairs are linked; linking is idempotent (MERGE).
@@ -6,6 +7,7 @@ MATCH (e:Memory:Episodic)
 WHERE e.scope_key STARTS WITH $scope_key
   AND (e.scope_key = $scope_key OR e.scope_key STARTS WITH $subtree_prefix)
   AND NOT coalesce(e.retracted, false)
+  AND NOT e.label STARTS WITH 'META:'
 WITH e ORDER BY coalesce(e.occurred_at, e.created_at) DESC, e.id DESC
 WITH e.scope_key AS key, collect(e)[..$recent] AS recent
 UNWIND recent AS e
