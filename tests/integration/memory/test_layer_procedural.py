@@ -15,49 +15,32 @@ from hippograph.scope import Scope
 STEPS = ["build the image", "push it to the registry", "restart the service"]
 
 
-async def test_a_learned_skill_starts_as_an_inactive_draft(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
-    skill = await memory.procedural.store_skill(
-        tenant, "deploy the web service", STEPS, context="ops"
-    )
+async def test_a_learned_skill_starts_as_an_inactive_draft(memory: MemoryOrchestrator, tenant: Scope) -> None:
+    skill = await memory.procedural.store_skill(tenant, "deploy the web service", STEPS, context="ops")
     assert skill.layer is Layer.PROCEDURAL and skill.label == "deploy the web service"
     assert skill.content == "1. build the image\n2. push it to the registry\n3. restart the service"
     assert skill.properties == {"steps": STEPS, "context": "ops", "status": "draft", "active": False,
                                 "authored": False}  # fmt: skip
     assert [d.id for d in await memory.procedural.drafts(tenant)] == [skill.id]
     assert await memory.procedural.query_skills(tenant) == []
-    assert [s.id for s in await memory.procedural.query_skills(tenant, include_inactive=True)] == [
-        skill.id
-    ]
+    assert [s.id for s in await memory.procedural.query_skills(tenant, include_inactive=True)] == [skill.id]
 
 
-@pytest.mark.parametrize(
-    ("name", "steps"), [("", ["a"]), ("ok", "not a list"), ("ok", ["fine", " "]), ("ok", [3])]
-)
-async def test_bad_skills_are_refused(
-    memory: MemoryOrchestrator, tenant: Scope, name: str, steps: object
-) -> None:
+@pytest.mark.parametrize(("name", "steps"), [("", ["a"]), ("ok", "not a list"), ("ok", ["fine", " "]), ("ok", [3])])
+async def test_bad_skills_are_refused(memory: MemoryOrchestrator, tenant: Scope, name: str, steps: object) -> None:
     with pytest.raises(InvalidInputError):
         await memory.procedural.store_skill(tenant, name, steps)  # type: ignore[arg-type]
     assert await memory.procedural.count(tenant) == 0
 
 
-async def test_approve_reject_and_toggle_are_audited(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_approve_reject_and_toggle_are_audited(memory: MemoryOrchestrator, tenant: Scope) -> None:
     pm = memory.procedural
-    a = await pm.store_skill(
-        tenant, "rotate the logs every night", ["gzip old logs", "delete after 30 days"]
-    )
+    a = await pm.store_skill(tenant, "rotate the logs every night", ["gzip old logs", "delete after 30 days"])
     b = await pm.store_skill(tenant, "greet new users warmly", ["say hello", "offer the tour"])
     approved = await pm.approve_skill(tenant, a.id, actor="alice")
     assert approved.properties["status"] == "approved" and approved.properties["active"] is True
     rejected = await pm.reject_skill(tenant, b.id, actor="alice", reason="too vague")
-    assert (
-        rejected.properties["status"] == "rejected"
-        and rejected.properties["rejection_reason"] == "too vague"
-    )
+    assert rejected.properties["status"] == "rejected" and rejected.properties["rejection_reason"] == "too vague"
     off = await pm.toggle_skill(tenant, a.id, actor="bob", active=False)
     assert off.properties["active"] is False and await pm.query_skills(tenant) == []
     with pytest.raises(InvalidInputError, match="active"):
@@ -70,12 +53,8 @@ async def test_approve_reject_and_toggle_are_audited(
     ])  # fmt: skip
 
 
-async def test_a_child_cannot_decide_on_its_parents_skill(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
-    skill = await memory.procedural.store_skill(
-        tenant, "file the quarterly report", ["collect numbers", "send it"]
-    )
+async def test_a_child_cannot_decide_on_its_parents_skill(memory: MemoryOrchestrator, tenant: Scope) -> None:
+    skill = await memory.procedural.store_skill(tenant, "file the quarterly report", ["collect numbers", "send it"])
     with pytest.raises(NotFoundError):
         await memory.procedural.approve_skill(tenant.child("user", "u"), skill.id, actor="mallory")
     with pytest.raises(NotFoundError):
@@ -85,16 +64,12 @@ async def test_a_child_cannot_decide_on_its_parents_skill(
     assert await list_audit(memory.store.conn, tenant) == []
 
 
-async def test_authored_skills_are_approved_at_once_and_never_merged(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_authored_skills_are_approved_at_once_and_never_merged(memory: MemoryOrchestrator, tenant: Scope) -> None:
     pm = memory.procedural
     seeded = await pm.seed_authored_skill(tenant, "deploy the web service", STEPS)
     assert seeded.label == "authored:deploy the web service" and seeded.importance == 7.0
     assert seeded.properties["status"] == "approved" and seeded.properties["authored"] is True
-    learned = await pm.store_skill(
-        tenant, "deploy the web service", [*STEPS, "check the health page"]
-    )
+    learned = await pm.store_skill(tenant, "deploy the web service", [*STEPS, "check the health page"])
     twin = await pm.seed_authored_skill(tenant, "deploy the web service", STEPS)
     assert len({seeded.id, learned.id, twin.id}) == 3
     stored = await memory.store.get_node(tenant, seeded.id)
@@ -106,9 +81,7 @@ async def test_a_similar_learned_skill_merges_steps_label_and_importance(
 ) -> None:
     pm = memory.procedural
     first = await pm.store_skill(tenant, "deploy the web service", STEPS[:2], importance=4.0)
-    second = await pm.store_skill(
-        tenant, "deploy the web service now", [STEPS[1], STEPS[2]], importance=6.0
-    )
+    second = await pm.store_skill(tenant, "deploy the web service now", [STEPS[1], STEPS[2]], importance=6.0)
     assert second.id == first.id
     merged = await memory.store.get_node(tenant, first.id)
     assert merged is not None
@@ -122,21 +95,13 @@ async def test_short_skills_are_never_compared(memory: MemoryOrchestrator, tenan
     assert a.id != b.id
 
 
-async def test_deeper_scope_shadows_shallower_in_queries_and_recall(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_deeper_scope_shadows_shallower_in_queries_and_recall(memory: MemoryOrchestrator, tenant: Scope) -> None:
     pm = memory.procedural
     team = tenant.child("team", "t")
     user = team.child("user", "u")
-    org = await pm.store_skill(
-        tenant, "Deploy", ["org way: ask the release manager"], status="approved"
-    )
-    mine = await pm.store_skill(
-        team, "deploy", ["team way: merge to main and wait"], status="approved"
-    )
-    other = await pm.store_skill(
-        tenant, "backup", ["snapshot the volumes nightly"], status="approved"
-    )
+    org = await pm.store_skill(tenant, "Deploy", ["org way: ask the release manager"], status="approved")
+    mine = await pm.store_skill(team, "deploy", ["team way: merge to main and wait"], status="approved")
+    other = await pm.store_skill(tenant, "backup", ["snapshot the volumes nightly"], status="approved")
     seen = await pm.query_skills(user)
     assert sorted(s.id for s in seen) == sorted([mine.id, other.id])
     assert sorted(s.id for s in await pm.query_skills(tenant)) == sorted([org.id, other.id])
@@ -152,9 +117,7 @@ async def test_drafts_rejected_and_inactive_skills_are_never_recalled(
     draft = await pm.store_skill(tenant, "routine: water office plants", ["fill the green can"])
     rejected = await pm.store_skill(tenant, "routine: book meeting rooms", ["open calendar early"])
     await pm.reject_skill(tenant, rejected.id, actor="alice")
-    inactive = await pm.store_skill(
-        tenant, "routine: renew tls certificates", ["run certbot"], status="approved"
-    )
+    inactive = await pm.store_skill(tenant, "routine: renew tls certificates", ["run certbot"], status="approved")
     await pm.toggle_skill(tenant, inactive.id, actor="alice", active=False)
     loose = await pm.write(tenant, "routine: order printer toner from the supplier")
     live = await pm.store_skill(
@@ -170,17 +133,13 @@ async def test_drafts_rejected_and_inactive_skills_are_never_recalled(
     assert found == {live.id}
 
 
-async def test_a_merge_never_changes_a_skills_review_state(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_a_merge_never_changes_a_skills_review_state(memory: MemoryOrchestrator, tenant: Scope) -> None:
     pm = memory.procedural
     approved = await pm.store_skill(tenant, "deploy the web service", STEPS[:2], status="approved")
     draft = await pm.store_skill(tenant, "deploy the web service", [*STEPS, "delete the database"])
     assert draft.id != approved.id and draft.properties["status"] == "draft"
     stored = await memory.store.get_node(tenant, approved.id)
-    assert (
-        stored is not None and stored.properties["steps"] == STEPS[:2]
-    )  # no unreviewed step slipped in
+    assert stored is not None and stored.properties["steps"] == STEPS[:2]  # no unreviewed step slipped in
     again = await pm.store_skill(tenant, "deploy the web service today", STEPS[1:])
     assert again.id == draft.id  # drafts still merge with drafts
     rejected = await pm.reject_skill(tenant, draft.id, actor="alice")
@@ -188,27 +147,32 @@ async def test_a_merge_never_changes_a_skills_review_state(
     assert fresh.id == approved.id and rejected.properties["status"] == "rejected"
 
 
-async def test_render_shows_the_steps_without_the_authored_prefix(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
-    skill = await memory.procedural.seed_authored_skill(
-        tenant, "log in", ["open the page", "password: hunter2"]
-    )
+async def test_render_shows_the_steps_without_the_authored_prefix(memory: MemoryOrchestrator, tenant: Scope) -> None:
+    skill = await memory.procedural.seed_authored_skill(tenant, "log in", ["open the page", "password: hunter2"])
     text = memory.procedural.render_for_prompt(skill)
     assert text == "[procedural] log in: open the page → password: [REDACTED]"
 
 
-async def test_a_parents_similar_skills_cannot_hide_the_scopes_own(
+async def test_a_parents_similar_skills_cannot_hide_the_scopes_own(memory: MemoryOrchestrator, tenant: Scope) -> None:
+    pm = memory.procedural
+    child = tenant.child("team", "t")
+    for i in range(8):
+        await pm.store_skill(tenant, f"deploy the web service variant {i}", ["build", "push"], importance=1.0 + i)
+    own = await pm.store_skill(child, "deploy the web service for the team", ["build", "push", "notify"])
+    again = await pm.store_skill(child, "deploy the web service", ["build", "push"])
+    assert again.id == own.id and await pm.count(child) == 1
+
+
+@pytest.mark.xfail(strict=True, reason="retrieval/layer_rules.py shadows skills by label.casefold() without the "
+                   "'authored:' prefix removed (query_skills removes it): a child's authored skill does not shadow "
+                   "its parent's learned skill of the same name in recall")  # fmt: skip
+async def test_an_authored_skill_shadows_a_parents_skill_of_the_same_name_in_recall(
     memory: MemoryOrchestrator, tenant: Scope
 ) -> None:
     pm = memory.procedural
     child = tenant.child("team", "t")
-    for i in range(8):
-        await pm.store_skill(
-            tenant, f"deploy the web service variant {i}", ["build", "push"], importance=1.0 + i
-        )
-    own = await pm.store_skill(
-        child, "deploy the web service for the team", ["build", "push", "notify"]
-    )
-    again = await pm.store_skill(child, "deploy the web service", ["build", "push"])
-    assert again.id == own.id and await pm.count(child) == 1
+    await pm.store_skill(tenant, "deploy", ["org way: ask the release manager"], status="approved")
+    mine = await pm.seed_authored_skill(child, "deploy", ["team way: merge to main and wait"])
+    assert [s.id for s in await pm.query_skills(child)] == [mine.id]
+    items = await pm.retrieve(child, "how do we deploy", top_k=10)
+    assert [i.node.id for i in items] == [mine.id]
