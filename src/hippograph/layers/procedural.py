@@ -57,7 +57,8 @@ class ProceduralMemory(MemoryLayer):
             {
                 "label": ("authored:" if authored and not name.startswith("authored:") else "") + name.strip(),
                 "content": content,
-                "context": context,
+                # the bare name too, so "authored:deploy" is found by the word "deploy"
+                "context": f"{name.strip().removeprefix('authored:')}. {context}".strip(),
                 "importance": importance,
                 "created_at": now,
                 "updated_at": now,

@@ -88,7 +88,7 @@ class RecallEngine:
     ) -> RecallResult:
         """The ``top_k`` memories ``scope`` may see that best answer ``query``, explained."""
         cfg = config or self.config
-        k = top_k or cfg.top_k
+        k = cfg.top_k if top_k is None else top_k
         wanted = check_request(query, layers, k)
         now = self.clock() if now is None else now
         t0 = time.perf_counter()
@@ -192,8 +192,9 @@ class RecallEngine:
             for i, e in evidence.items()
         }
         floor = min(raw.values(), default=0.0)
-        top = max((v - floor for v in raw.values()), default=0.0) or 1.0
-        base = {i: (v - floor) / top for i, v in raw.items()}
+        top = max((v - floor for v in raw.values()), default=0.0)
+        # Evidence relative to the weakest candidate; when all are equal (or alone), all are full.
+        base = {i: (v - floor) / top if top > 1e-9 else 1.0 for i, v in raw.items()}
         state = _Activation(
             base=base, log=ActivationLog(seeds=sorted(base, key=lambda i: (-base[i], i))[: act.cue_seeds])
         )
@@ -319,6 +320,7 @@ class RecallEngine:
             if log_.activated:
                 await self.conn.write(Q.UPDATE_SPREADING_ACCESS_COUNTS, ids=[a.id for a in log_.activated])
             if log_.pending:
+                await self.store.ensure_scope(scope)
                 rows = [p.model_dump() for p in log_.pending]
                 await self.conn.write(Q.UPSERT_PENDING_LINKS, rows=rows, scope_key=scope.key, now=now)
 
@@ -368,8 +370,8 @@ class _Hits:
         if fulltext_rank is not None:
             self.fulltext_rank[nid] = fulltext_rank
             self.bm25[nid] = float(row["score"])
-        if row.get("cosine") is not None:
-            self.cosine[nid] = float(row["cosine"])
+        if row.get("cosine") is not None:  # Neo4j reports (1 + cos) / 2
+            self.cosine[nid] = 2.0 * float(row["cosine"]) - 1.0
         if row.get("session_id"):
             self.session[nid] = row["session_id"]
         self.persons[nid] = list(row.get("persons") or [])

@@ -24,7 +24,7 @@ def apply_layer_rules(scope: Scope, items: list[RecallItem], cfg: RecallConfig) 
             props = node.properties
             if props.get("status", "approved") != "approved" or props.get("active", True) is False:
                 continue
-            name = node.label.casefold()
+            name = node.label.removeprefix("authored:").casefold()
             if name not in skills or item.scope_distance < skills[name].scope_distance:
                 skills[name] = item
             continue

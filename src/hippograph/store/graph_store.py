@@ -204,7 +204,11 @@ class GraphStore:
     async def link(
         self, scope: Scope, source: str, target: str, relationship: Relationship | str, **fields: Any
     ) -> MemoryEdge:
-        edge = MemoryEdge(source=source, target=target, relationship=Relationship.parse(relationship), **fields)
+        try:
+            edge = MemoryEdge(source=source, target=target, relationship=Relationship.parse(relationship), **fields)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            raise InvalidInputError(f"edge.{err['loc'][0] if err['loc'] else 'fields'}", err["msg"]) from None
         return await self.upsert_edge(scope, edge)
 
     async def _merge_edges(self, scope: Scope, edges: Sequence[MemoryEdge], *, increment: float) -> list[MemoryEdge]:

@@ -219,8 +219,6 @@ async def test_links_inferred_through_shared_cues_are_left_pending(
     assert stored[(seed.id, far.id)]["hops"] == 2
 
 
-@pytest.mark.xfail(strict=True, reason="retrieval/upsert_pending_links.cypher MATCHes the reader's Scope node: "
-                   "a scope that never wrote (it only reads its ancestors' memories) silently loses its pending links")  # fmt: skip
 async def test_pending_links_are_kept_for_a_scope_that_only_reads(
     memory: MemoryOrchestrator, tenant: Scope
 ) -> None:

@@ -56,8 +56,6 @@ async def test_top_k_out_of_range_is_refused(
         await memory.recall(tenant, "harbor", top_k=top_k)
 
 
-@pytest.mark.xfail(strict=True, reason="retrieval/engine.py: `top_k or cfg.top_k` turns top_k=0 into the default 5 "
-                   "instead of refusing it (or returning nothing)")  # fmt: skip
 async def test_top_k_zero_is_not_silently_the_default(
     memory: MemoryOrchestrator, tenant: Scope
 ) -> None:
@@ -180,8 +178,6 @@ async def test_a_write_with_bad_fields_writes_nothing(
     assert await memory.episodic.count(tenant) == 0
 
 
-@pytest.mark.xfail(strict=True, raises=ValidationError, reason="store/graph_store.py: GraphStore.link builds a MemoryEdge unguarded, so a bad "
-                   "id raises pydantic's ValidationError instead of InvalidInputError naming the field")  # fmt: skip
 async def test_the_store_refuses_a_bad_edge_end_with_its_own_error(
     memory: MemoryOrchestrator, tenant: Scope
 ) -> None:

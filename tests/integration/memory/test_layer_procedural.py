@@ -163,9 +163,6 @@ async def test_a_parents_similar_skills_cannot_hide_the_scopes_own(memory: Memor
     assert again.id == own.id and await pm.count(child) == 1
 
 
-@pytest.mark.xfail(strict=True, reason="retrieval/layer_rules.py shadows skills by label.casefold() without the "
-                   "'authored:' prefix removed (query_skills removes it): a child's authored skill does not shadow "
-                   "its parent's learned skill of the same name in recall")  # fmt: skip
 async def test_an_authored_skill_shadows_a_parents_skill_of_the_same_name_in_recall(
     memory: MemoryOrchestrator, tenant: Scope
 ) -> None:

@@ -78,8 +78,6 @@ async def test_semantic_and_episodic_blend_ancestors_weighted_by_distance(
     assert sorted(owners(matching(from_team.items), tree)) == ["org", "team"]
 
 
-@pytest.mark.xfail(strict=True, reason="retrieval/engine.py: when the candidates' evidence is all equal "
-                   "every relevance is 0, so every score is 0 and scope distance cannot order them")  # fmt: skip
 async def test_scope_weighting_orders_equally_relevant_memories_even_alone(
     memory: MemoryOrchestrator, tenant: Scope
 ) -> None:

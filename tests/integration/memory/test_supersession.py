@@ -106,8 +106,6 @@ async def test_superseding_a_fact_of_another_scope_is_refused_before_anything_is
     assert [f.id for f in await memory.semantic.query_facts(tenant)] == [parent_fact.id]
 
 
-@pytest.mark.xfail(strict=True, reason="retrieval/engine.py: when every candidate has the same evidence "
-                   "(here: the two versions alone) all get relevance 0, so score 0 and currency cannot order them")  # fmt: skip
 async def test_recall_prefers_the_current_fact_even_when_the_versions_are_alone(
     memory: MemoryOrchestrator, tenant: Scope
 ) -> None:
