@@ -149,9 +149,11 @@ class ConsolidationConfig(BaseModel):
     # -- 13 semantic_merge ---------------------------------------------------------------
     merge_min_cosine: float = Field(default=0.90, gt=0, le=1)
     merge_max_pairs: int = Field(default=10, ge=1)
-    merge_candidates_k: int = Field(default=20, ge=2, le=1000)
-    """Neighbours asked of the vector index per probed fact."""
-    merge_max_probes: int = Field(default=200, ge=1)
+    merge_candidates_k: int = Field(default=10, ge=2, le=1000)
+    """Neighbours asked of the vector index per probed fact; when all of them are near
+    duplicates (the index is crowded, e.g. by other scopes' copies) the fact is compared
+    exactly with every fact of the subtree instead."""
+    merge_max_probes: int = Field(default=100, ge=1)
     """Facts written since the last pass probed per run (oldest first); the rest wait."""
 
     @field_validator("risk_terms", "meta_stopwords")

@@ -105,9 +105,7 @@ class SleepConsolidator:
         return self._schedule.note_turn(scope)
 
     # -- history and undo ---------------------------------------------------------------
-    async def list_runs(
-        self, scope: Scope, limit: int = 20, offset: int = 0
-    ) -> list[ConsolidationReport]:
+    async def list_runs(self, scope: Scope, limit: int = 20, offset: int = 0) -> list[ConsolidationReport]:
         """Reports of the runs started on ``scope``, newest first."""
         return await list_runs(self.conn, scope, limit, offset)
 
@@ -145,9 +143,7 @@ class SleepConsolidator:
             finished_at=now,
             phases_run=[_skip(p, reason) for p in RUN_ORDER],
         )
-        lease = await Lease.acquire(
-            self.conn, scope, holder=_holder(report.run_id), ttl=self.config.lease_ttl
-        )
+        lease = await Lease.acquire(self.conn, scope, holder=_holder(report.run_id), ttl=self.config.lease_ttl)
         try:
             await save_report(self.conn, report)
         finally:
@@ -158,9 +154,7 @@ class SleepConsolidator:
         self, scope: Scope, entry: EntryPoint, order: Sequence[Phase], *, wait: bool
     ) -> ConsolidationReport:
         c = self.config
-        report = ConsolidationReport(
-            scope_key=scope.key, entry_point=entry, started_at=self.clock()
-        )
+        report = ConsolidationReport(scope_key=scope.key, entry_point=entry, started_at=self.clock())
         lease = await Lease.acquire(
             self.conn,
             scope,
@@ -206,18 +200,14 @@ class SleepConsolidator:
         try:
             await save_report(self.conn, report)
         finally:
-            state = (
-                {"last_run_at": report.started_at} if report.status is RunStatus.COMPLETED else {}
-            )
+            state = {"last_run_at": report.started_at} if report.status is RunStatus.COMPLETED else {}
             await lease.release(state)
 
     async def _terminate(self, run_id: str) -> None:
         try:
             await self.conn.run_autocommit(Q.TERMINATE_RUN_TRANSACTIONS, cancelled_run=run_id)
         except Exception:  # best effort: the lease's expiry still bounds a stray statement
-            log.warning(
-                "could not terminate the statements of cancelled run %s", run_id, exc_info=True
-            )
+            log.warning("could not terminate the statements of cancelled run %s", run_id, exc_info=True)
 
 
 async def _run_phase(phase: Phase, ctx: PhaseContext) -> PhaseReport:
@@ -227,15 +217,11 @@ async def _run_phase(phase: Phase, ctx: PhaseContext) -> PhaseReport:
     except SkipPhase as skip:
         return _skip(phase, str(skip))
     elapsed = round((time.perf_counter() - started) * 1000.0, 3)
-    return PhaseReport(
-        name=phase, number=phase.number, status=PhaseStatus.RAN, counts=counts, duration_ms=elapsed
-    )
+    return PhaseReport(name=phase, number=phase.number, status=PhaseStatus.RAN, counts=counts, duration_ms=elapsed)
 
 
 def _skip(phase: Phase, reason: str) -> PhaseReport:
-    return PhaseReport(
-        name=phase, number=phase.number, status=PhaseStatus.SKIPPED, skip_reason=reason
-    )
+    return PhaseReport(name=phase, number=phase.number, status=PhaseStatus.SKIPPED, skip_reason=reason)
 
 
 def _holder(run_id: str) -> str:

@@ -34,9 +34,7 @@ async def save_report(conn: Neo4jConnection, report: ConsolidationReport) -> Non
     await conn.write(Q.UPSERT_CONSOLIDATION_RUN, run=run_props(report))
 
 
-async def list_runs(
-    conn: Neo4jConnection, scope: Scope, limit: int = 20, offset: int = 0
-) -> list[ConsolidationReport]:
+async def list_runs(conn: Neo4jConnection, scope: Scope, limit: int = 20, offset: int = 0) -> list[ConsolidationReport]:
     """The consolidation history of ``scope`` (runs started on it), newest first.
 
     Raises:
@@ -46,7 +44,5 @@ async def list_runs(
         raise InvalidInputError("limit", f"must be between 1 and {MAX_RUNS}")
     if offset < 0:
         raise InvalidInputError("offset", "must be ≥ 0")
-    rows = await conn.read(
-        Q.SEARCH_CONSOLIDATION_RUNS, scope_key=scope.key, limit=limit, offset=offset
-    )
+    rows = await conn.read(Q.SEARCH_CONSOLIDATION_RUNS, scope_key=scope.key, limit=limit, offset=offset)
     return [props_to_report(r["run"]) for r in rows]

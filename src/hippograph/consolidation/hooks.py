@@ -44,9 +44,7 @@ def first_and_last_sentence(text: str, limit: int) -> str:
     return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
 
 
-def extractive_summary(
-    texts: Sequence[str], times: Sequence[float | None], *, line_chars: int, max_chars: int
-) -> str:
+def extractive_summary(texts: Sequence[str], times: Sequence[float | None], *, line_chars: int, max_chars: int) -> str:
     """One dated line per episode (its first and last sentence); when the lines exceed
     ``max_chars``, the earliest and latest lines are kept around a count of those left out."""
     lines = []

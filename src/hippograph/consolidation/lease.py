@@ -25,9 +25,7 @@ _LEASE_FIELDS = frozenset({"scope_key", "holder", "acquired_at", "expires_at", "
 class Lease:
     """A held lease. Get one with :meth:`acquire`; give it back with :meth:`release`."""
 
-    def __init__(
-        self, conn: Neo4jConnection, scope: Scope, holder: str, ttl: float, state: dict[str, Any]
-    ) -> None:
+    def __init__(self, conn: Neo4jConnection, scope: Scope, holder: str, ttl: float, state: dict[str, Any]) -> None:
         self.conn = conn
         self.scope = scope
         self.holder = holder
@@ -67,29 +65,20 @@ class Lease:
                 return cls(conn, scope, holder, ttl, state)
             if not wait or time.monotonic() >= deadline:
                 raise AlreadyRunningError(
-                    f"consolidation of {scope.key} is already running "
-                    f"(lease held on {sorted(row['busy'])})"
+                    f"consolidation of {scope.key} is already running (lease held on {sorted(row['busy'])})"
                 )
             await asyncio.sleep(poll)
 
     async def renew(self) -> None:
         """Push the expiry ``ttl`` seconds ahead; AlreadyRunningError if the lease was lost."""
-        rows = await self.conn.write(
-            Q.RENEW_LEASE, scope_key=self.scope.key, holder=self.holder, ttl=self.ttl
-        )
+        rows = await self.conn.write(Q.RENEW_LEASE, scope_key=self.scope.key, holder=self.holder, ttl=self.ttl)
         if not rows or not rows[0]["renewed"]:
-            raise AlreadyRunningError(
-                f"the consolidation lease of {self.scope.key} expired and was taken"
-            )
+            raise AlreadyRunningError(f"the consolidation lease of {self.scope.key} expired and was taken")
 
     async def save(self, state: dict[str, Any]) -> None:
         """Store bookkeeping on the lease node now."""
         self.state.update(state)
-        await self.conn.write(
-            Q.UPDATE_LEASE_STATE, scope_key=self.scope.key, holder=self.holder, state=state
-        )
+        await self.conn.write(Q.UPDATE_LEASE_STATE, scope_key=self.scope.key, holder=self.holder, state=state)
 
     async def release(self, state: dict[str, Any] | None = None) -> None:
-        await self.conn.write(
-            Q.RELEASE_LEASE, scope_key=self.scope.key, holder=self.holder, state=state or {}
-        )
+        await self.conn.write(Q.RELEASE_LEASE, scope_key=self.scope.key, holder=self.holder, state=state or {})

@@ -50,7 +50,5 @@ async def restore_memory(
     if audited is None:
         if not row["was_retracted"]:
             raise ConflictError(f"memory {memory_id} is not retracted")
-        raise ConflictError(
-            f"memory {memory_id} was retracted more than {grace:.0f} s ago: too late to restore"
-        )
+        raise ConflictError(f"memory {memory_id} was retracted more than {grace:.0f} s ago: too late to restore")
     return audited

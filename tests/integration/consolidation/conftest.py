@@ -16,8 +16,6 @@ def make(conn: Neo4jConnection) -> Make:
     """``make(now=…, model=…, **config)`` → a consolidator whose clock reads ``now``."""
 
     def build(now: float = NOW, model: object | None = None, **config: object) -> SleepConsolidator:
-        return SleepConsolidator(
-            conn, ConsolidationConfig(**config), model=model, clock=lambda: now
-        )  # type: ignore[arg-type]
+        return SleepConsolidator(conn, ConsolidationConfig(**config), model=model, clock=lambda: now)  # type: ignore[arg-type]
 
     return build

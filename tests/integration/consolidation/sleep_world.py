@@ -34,9 +34,7 @@ SOUL_SCHEMA = ("name", "tone")
 TOPICS = 9
 
 
-async def build_world(
-    store: GraphStore, conn: Neo4jConnection, scope: Scope, tag: str, seed: str
-) -> dict[str, str]:
+async def build_world(store: GraphStore, conn: Neo4jConnection, scope: Scope, tag: str, seed: str) -> dict[str, str]:
     """Write the world into ``scope``; return {label: id} of the facts."""
     rng = random.Random(seed)
 
@@ -65,10 +63,7 @@ async def build_world(
         ],
         f("hike1", "likes hiking", importance=6.0, embedding=hiking, at=NOW - 10 * DAY),
         f("hike2", "really likes hiking", embedding=near(hiking, rng), at=NOW - 9 * DAY),
-        *[
-            f(f"orphan{i}", f"stray thought {i}", importance=3.0, at=NOW - 20 * DAY)
-            for i in range(4)
-        ],
+        *[f(f"orphan{i}", f"stray thought {i}", importance=3.0, at=NOW - 20 * DAY) for i in range(4)],
         *[f(f"old{i}", f"old fact {i}", at=NOW - 60 * DAY) for i in range(4)],
         f("read", "read often", access_count=4, at=NOW - 5 * DAY),
         f("spread", "spread to often", spreading_access_count=6, at=NOW - 5 * DAY),
@@ -140,9 +135,7 @@ async def build_world(
     await store.add_nodes(scope, [*facts, *working, *episodes])
     edges: list[MemoryEdge] = []
     for s in range(24):
-        edges += [
-            edge(episodes[s * 5 + t], episodes[s * 5 + t + 1], Relationship.NEXT) for t in range(4)
-        ]
+        edges += [edge(episodes[s * 5 + t], episodes[s * 5 + t + 1], Relationship.NEXT) for t in range(4)]
     by_name = {n.id: n for n in facts}
     for n, ep in enumerate(episodes):
         for k in (n % TOPICS, (n + 1) % TOPICS):
@@ -180,10 +173,7 @@ def canonical(nodes: list[dict[str, Any]], scope: Scope, tag: str) -> str:
     cleaned = []
     for node in nodes:
         kept = {k: v for k, v in node.items() if k not in ("id", "scope_tag")}
-        kept["out"] = sorted(
-            json.dumps({k: v for k, v in r.items() if k != "id"}, sort_keys=True)
-            for r in node["out"]
-        )
+        kept["out"] = sorted(json.dumps({k: v for k, v in r.items() if k != "id"}, sort_keys=True) for r in node["out"])
         cleaned.append((names[str(node["id"])], kept))
     text = json.dumps(sorted(cleaned, key=lambda kv: kv[0]), sort_keys=True, default=str)
     text = text.replace(scope.key, "SCOPE").replace(f"{tag}-", "W-")  # also ids of deleted memories

@@ -131,9 +131,7 @@ async def test_an_interrupted_run_converges_to_the_uninterrupted_result(
     wire = Tripwire(conn, target, delay)
     from hippograph.consolidation import ConsolidationConfig
 
-    interrupted = SleepConsolidator(
-        wire, ConsolidationConfig(soul_schema=SOUL_SCHEMA), clock=lambda: NOW
-    )  # type: ignore[arg-type]
+    interrupted = SleepConsolidator(wire, ConsolidationConfig(soul_schema=SOUL_SCHEMA), clock=lambda: NOW)  # type: ignore[arg-type]
     task = asyncio.create_task(interrupted.run(stormy))
     wire.task = task
     with pytest.raises(asyncio.CancelledError):

@@ -24,9 +24,7 @@ from tests.integration.consolidation.sleep_helpers import (
 )
 
 
-async def test_strengthen_counts_accesses_since_last_time(
-    store: GraphStore, tenant: Scope, make: Make
-) -> None:
+async def test_strengthen_counts_accesses_since_last_time(store: GraphStore, tenant: Scope, make: Make) -> None:
     home = tenant.child("user", "u")
     await store.add_node(tenant, fact("ancestor", access_count=9))  # above the subtree: untouched
     await store.add_nodes(
@@ -62,9 +60,7 @@ async def test_strengthen_counts_accesses_since_last_time(
     assert (await nodes_by_label(store, home))["read twice"].importance == 6.0
 
 
-def _time_neighbours(
-    points: list[tuple[str, str, float]], cap: int, window: float
-) -> set[frozenset[str]]:
+def _time_neighbours(points: list[tuple[str, str, float]], cap: int, window: float) -> set[frozenset[str]]:
     """Reference implementation of the pairing rule, for (id, scope_key, t) points."""
     order = sorted(points, key=lambda p: (p[2], p[0]))
 
@@ -101,15 +97,9 @@ async def test_cooccurrence_links_neighbours_in_time_within_the_degree_cap(
         await store.link(home, burst[4].id, b.id, Relationship.CO_OCCURRED, weight=0.3)
 
     report = await make().run(home, only=[Phase.COOCCURRENCE])
-    points = [(n.id, home.key, n.updated_at) for n in [*burst, lonely]] + [
-        (deep.id, child.key, deep.updated_at)
-    ]
-    expected = {
-        p for p in _time_neighbours(points, cap=5, window=15 * MINUTE) if burst[4].id not in p
-    }
-    edges = [
-        e for e in await edges_of(store, child, Relationship.CO_OCCURRED) if e.created_at == NOW
-    ]
+    points = [(n.id, home.key, n.updated_at) for n in [*burst, lonely]] + [(deep.id, child.key, deep.updated_at)]
+    expected = {p for p in _time_neighbours(points, cap=5, window=15 * MINUTE) if burst[4].id not in p}
+    edges = [e for e in await edges_of(store, child, Relationship.CO_OCCURRED) if e.created_at == NOW]
     assert {frozenset((e.source, e.target)) for e in edges} == expected
     assert report.phase(Phase.COOCCURRENCE).counts == {"edges": len(expected)}  # type: ignore[union-attr]
     degree: dict[str, int] = {}
@@ -132,13 +122,9 @@ async def test_tag_risk_flags_risk_words_once(store: GraphStore, tenant: Scope, 
     await store.add_nodes(
         tenant,
         [
-            fact(
-                "deploy", content="The deploy ended in FAILURE at noon", properties={"team": "ops"}
-            ),
+            fact("deploy", content="The deploy ended in FAILURE at noon", properties={"team": "ops"}),
             fact("errors", content="two Errors in the log"),
-            fact(
-                "terror", content="a terror film; nothing risky here? no: 'risky' starts with risk"
-            ),
+            fact("terror", content="a terror film; nothing risky here? no: 'risky' starts with risk"),
             fact("weather", content="A sunny day\nwith no surprises"),
             fact("multiline", content="first line\nsecond line names a threat"),
         ],
@@ -190,6 +176,6 @@ async def test_pending_edges_become_inferred_edges_and_are_consumed(
     assert [p["source"] for p in await pending_links(conn, sibling)] == [hidden.id]
     again = await make().run(child, only=[Phase.PENDING_EDGES])
     assert again.phase(Phase.PENDING_EDGES).counts == {"edges": 0, "consumed": 0}  # type: ignore[union-attr]
-    assert json.dumps(
-        sorted(e.id for e in await edges_of(store, child, Relationship.INFERRED))
-    ) == json.dumps(sorted(e.id for e in inferred))
+    assert json.dumps(sorted(e.id for e in await edges_of(store, child, Relationship.INFERRED))) == json.dumps(
+        sorted(e.id for e in inferred)
+    )

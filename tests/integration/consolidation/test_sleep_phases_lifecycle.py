@@ -82,9 +82,7 @@ async def test_prune_orphans_peels_idle_low_importance_and_keeps_the_exempt(
     assert again.phase(Phase.PRUNE_ORPHANS).counts == {"expired": 0, "orphans": 0, "passes": 1}  # type: ignore[union-attr]
 
 
-async def test_working_ttl_deletes_expired_working_memory(
-    store: GraphStore, tenant: Scope, make: Make
-) -> None:
+async def test_working_ttl_deletes_expired_working_memory(store: GraphStore, tenant: Scope, make: Make) -> None:
     def work(label: str, age: float, **kw: object) -> object:
         return mem(Layer.WORKING, label, at=NOW - age, **kw)
 
@@ -203,9 +201,7 @@ async def test_prune_retracted_after_grace_own_scope_only_and_restore(
         "merged_into": None,
     }
     old, recent = NOW - 8 * DAY, NOW - 2 * DAY
-    await store.add_node(
-        tenant, fact("ancestor's", retracted=True, retracted_at=old, retraction=why)
-    )
+    await store.add_node(tenant, fact("ancestor's", retracted=True, retracted_at=old, retraction=why))
     pruned, kept, alive = await store.add_nodes(
         home,
         [

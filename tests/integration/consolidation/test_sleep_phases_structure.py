@@ -27,9 +27,7 @@ from tests.integration.consolidation.sleep_helpers import (
 )
 
 
-async def test_meta_nodes_cluster_by_label_prefix_never_metas(
-    store: GraphStore, tenant: Scope, make: Make
-) -> None:
+async def test_meta_nodes_cluster_by_label_prefix_never_metas(store: GraphStore, tenant: Scope, make: Make) -> None:
     child = tenant.child("user", "u")
     await store.add_nodes(
         tenant,
@@ -50,9 +48,7 @@ async def test_meta_nodes_cluster_by_label_prefix_never_metas(
             fact("the car"),
         ],
     )
-    await store.add_nodes(
-        tenant, [fact(f"project: task {i:02d}", importance=1.0 + i / 2) for i in range(12)]
-    )
+    await store.add_nodes(tenant, [fact(f"project: task {i:02d}", importance=1.0 + i / 2) for i in range(12)])
     await store.add_nodes(child, [fact("coffee: cold brew"), fact("coffee: drip")])
     report = await make().run(tenant, only=[Phase.META_NODES])
     assert report.phase(Phase.META_NODES).counts == {"clusters": 2, "metas": 2, "edges": 14}  # type: ignore[union-attr]
@@ -60,26 +56,16 @@ async def test_meta_nodes_cluster_by_label_prefix_never_metas(
     metas = {k: n for k, n in got.items() if k in ("META:coffee", "META:project")}
     assert len(metas) == 2 and set(got) >= {"META:coffee", "META:project"}
     for meta in metas.values():
-        assert (
-            meta.importance == 7.0
-            and meta.properties["meta"] is True
-            and meta.scope_key == tenant.key
-        )
+        assert meta.importance == 7.0 and meta.properties["meta"] is True and meta.scope_key == tenant.key
     clusters = await edges_of(store, tenant, Relationship.CLUSTERS)
     members = {e.target for e in clusters if e.source == metas["META:coffee"].id}
-    assert members == {
-        got[k].id for k in ("Coffee: espresso", "coffee: latte", "COFFEE : mocha", "coffee beans")
-    }
+    assert members == {got[k].id for k in ("Coffee: espresso", "coffee: latte", "COFFEE : mocha", "coffee beans")}
     project = {e.target for e in clusters if e.source == metas["META:project"].id}
-    assert project == {
-        got[f"project: task {i:02d}"].id for i in range(2, 12)
-    }  # the ten most important
+    assert project == {got[f"project: task {i:02d}"].id for i in range(2, 12)}  # the ten most important
     assert all(e.scope_key == tenant.key and e.provenance.value == "synthetic" for e in clusters)
     again = await make(now=NOW + DAY).run(tenant, only=[Phase.META_NODES])
     assert again.phase(Phase.META_NODES).counts == {"clusters": 2, "metas": 0, "edges": 0}  # type: ignore[union-attr]
-    await store.add_node(
-        child, fact("coffee: iced")
-    )  # three in the child scope now: its own cluster
+    await store.add_node(child, fact("coffee: iced"))  # three in the child scope now: its own cluster
     third = await make().run(tenant, only=[Phase.META_NODES])
     assert third.phase(Phase.META_NODES).counts == {"clusters": 3, "metas": 1, "edges": 3}  # type: ignore[union-attr]
 
@@ -92,17 +78,11 @@ async def test_soul_corrections_apply_schema_keys_and_set_aside_others(
         {"key": "age", "value": 30},
         {"key": "tone", "value": "dry"},
     ]
-    soul = await store.add_node(
-        tenant, fact("SOUL:alice", properties={"name": "Al", "corrections": corrections})
-    )
+    soul = await store.add_node(tenant, fact("SOUL:alice", properties={"name": "Al", "corrections": corrections}))
     other = await store.add_node(tenant, fact("SOUL:bob", properties={"name": "Bob"}))
     skipped = await make().run(tenant, only=[Phase.SOUL_CORRECTIONS])
     phase = skipped.phase(Phase.SOUL_CORRECTIONS)
-    assert (
-        phase is not None
-        and phase.status is PhaseStatus.SKIPPED
-        and "soul_schema" in (phase.skip_reason or "")
-    )
+    assert phase is not None and phase.status is PhaseStatus.SKIPPED and "soul_schema" in (phase.skip_reason or "")
     report = await make(soul_schema=("name", "tone")).run(tenant, only=[Phase.SOUL_CORRECTIONS])
     assert report.phase(Phase.SOUL_CORRECTIONS).counts == {
         "profiles": 1,
@@ -134,9 +114,7 @@ class FakeSummarizer:
         return f"MODEL SUMMARY of {len(texts)}"
 
 
-async def test_episodic_summary_folds_the_oldest_fifties(
-    store: GraphStore, tenant: Scope, make: Make
-) -> None:
+async def test_episodic_summary_folds_the_oldest_fifties(store: GraphStore, tenant: Scope, make: Make) -> None:
     home = tenant.child("user", "u")
     start = NOW - 90 * DAY
     events = [
@@ -151,9 +129,7 @@ async def test_episodic_summary_folds_the_oldest_fifties(
     ]
     facts = await store.add_nodes(home, [fact("cats"), fact("dogs")])
     await store.add_nodes(home, events)
-    await store.upsert_edges(
-        home, [edge(events[i], events[i + 1], Relationship.NEXT) for i in range(159)]
-    )
+    await store.upsert_edges(home, [edge(events[i], events[i + 1], Relationship.NEXT) for i in range(159)])
     await store.upsert_edges(
         home,
         [
@@ -169,22 +145,14 @@ async def test_episodic_summary_folds_the_oldest_fifties(
     counts = report.phase(Phase.EPISODIC_SUMMARY).counts  # type: ignore[union-attr]
     assert (counts["summaries"], counts["folded"]) == (1, 50)  # 110 left > 100: one more fold
     left = await store.query_subtree(home, {"layers": ["episodic"]}, limit=None)
-    summaries = sorted(
-        (n for n in left if n.label == "META:episodic_summary"), key=lambda n: n.occurred_at or 0
-    )
+    summaries = sorted((n for n in left if n.label == "META:episodic_summary"), key=lambda n: n.occurred_at or 0)
     assert len(left) == 62 and len(summaries) == 2
     first, second = summaries
-    assert first.importance == 6.0 and first.properties["summarized_ids"] == [
-        e.id for e in events[:50]
-    ]
-    assert (
-        first.properties["method"] == "extractive" and first.occurred_at == events[49].occurred_at
-    )
+    assert first.importance == 6.0 and first.properties["summarized_ids"] == [e.id for e in events[:50]]
+    assert first.properties["method"] == "extractive" and first.occurred_at == events[49].occurred_at
     assert first.content.startswith("Summary of 50 earlier episodes:\n- ")
     assert "User said thing 0. … End 0." in first.content and len(first.content) <= 4000
-    mentions = [
-        e for e in await edges_of(store, home, Relationship.MENTIONS) if e.target == facts[0].id
-    ]
+    mentions = [e for e in await edges_of(store, home, Relationship.MENTIONS) if e.target == facts[0].id]
     assert len(mentions) == 1 and mentions[0].source == first.id
     assert mentions[0].weight == 2.0 and set(mentions[0].source_episodic_ids) == {
         events[3].id,
@@ -212,9 +180,7 @@ async def test_episodic_summary_folds_the_oldest_fifties(
     }
 
 
-async def test_synthetic_links_for_facts_mentioned_together(
-    store: GraphStore, tenant: Scope, make: Make
-) -> None:
+async def test_synthetic_links_for_facts_mentioned_together(store: GraphStore, tenant: Scope, make: Make) -> None:
     home = tenant.child("user", "u")
     f1, f2, f3, f4 = await store.add_nodes(home, [fact("f1"), fact("f2"), fact("f3"), fact("f4")])
     root = await store.add_node(tenant, fact("root fact"))
@@ -247,15 +213,11 @@ async def test_synthetic_links_for_facts_mentioned_together(
     for e in got:
         assert e.weight == 0.2 and e.provenance.value == "synthetic" and e.scope_key == home.key
         assert set(e.source_episodic_ids) == {recent[0].id, recent[1].id}
-    capped = await make(synthetic_recent_episodes=3, synthetic_max_pairs=1).run(
-        home, only=[Phase.SYNTHETIC_LINKS]
-    )
+    capped = await make(synthetic_recent_episodes=3, synthetic_max_pairs=1).run(home, only=[Phase.SYNTHETIC_LINKS])
     assert capped.phase(Phase.SYNTHETIC_LINKS).counts == {"pairs": 1, "edges": 0}  # type: ignore[union-attr]
 
 
-async def test_procedural_promotion_writes_draft_skills_only(
-    store: GraphStore, tenant: Scope, make: Make
-) -> None:
+async def test_procedural_promotion_writes_draft_skills_only(store: GraphStore, tenant: Scope, make: Make) -> None:
     home = tenant.child("user", "u")
     at = NOW - 5 * DAY
     await store.add_node(
@@ -297,9 +259,7 @@ async def test_procedural_promotion_writes_draft_skills_only(
     draft = skills[0]
     assert draft.properties["status"] == "draft" and draft.properties["active"] is False
     assert draft.properties["occurrences"] == 3 and len(draft.properties["steps"]) == 3  # type: ignore[arg-type]
-    derived = [
-        e for e in await edges_of(store, home, Relationship.DERIVED_FROM) if e.source == draft.id
-    ]
+    derived = [e for e in await edges_of(store, home, Relationship.DERIVED_FROM) if e.source == draft.id]
     assert len(derived) == 3
     again = await make().run(home, only=[Phase.PROCEDURAL_PROMOTION])
     assert again.phase(Phase.PROCEDURAL_PROMOTION).counts["drafts"] == 0  # type: ignore[union-attr]
@@ -308,9 +268,7 @@ async def test_procedural_promotion_writes_draft_skills_only(
     capped = await make().run(home, only=[Phase.PROCEDURAL_PROMOTION])
     assert capped.phase(Phase.PROCEDURAL_PROMOTION).counts["drafts"] == 5  # type: ignore[union-attr]
     all_skills = await store.query_subtree(home, {"layers": ["procedural"]}, limit=None)
-    assert all(
-        s.properties["status"] == "draft" and s.properties["active"] is False for s in all_skills
-    )
+    assert all(s.properties["status"] == "draft" and s.properties["active"] is False for s in all_skills)
 
 
 class Judge:
@@ -336,9 +294,7 @@ async def test_semantic_merge_retracts_the_absorbed_and_moves_its_edges(
             fact("owns a bicycle", embedding=other),
         ],
     )
-    await store.add_nodes(
-        tenant, [fact("SOUL:x", embedding=soul_vec), fact("SOUL:y", embedding=near(soul_vec, rng))]
-    )
+    await store.add_nodes(tenant, [fact("SOUL:x", embedding=soul_vec), fact("SOUL:y", embedding=near(soul_vec, rng))])
     episode = await store.add_node(tenant, event("talk", at=NOW - DAY))
     await store.upsert_edges(
         tenant,
@@ -366,9 +322,7 @@ async def test_semantic_merge_retracts_the_absorbed_and_moves_its_edges(
         "repointed": 0,
     }
     # the judge's "no" advanced the watermark; a fact written later probes again
-    late = await store.add_node(
-        tenant, fact("likes coffee!", at=NOW, embedding=near(base, rng, 0.05))
-    )
+    late = await store.add_node(tenant, fact("likes coffee!", at=NOW, embedding=near(base, rng, 0.05)))
     report = await make().run(tenant, only=[Phase.SEMANTIC_MERGE])
     counts = report.phase(Phase.SEMANTIC_MERGE).counts  # type: ignore[union-attr]
     assert counts["probed"] == 1 and counts["merged"] == 1
@@ -379,9 +333,7 @@ async def test_semantic_merge_retracts_the_absorbed_and_moves_its_edges(
     assert retraction["merged_into"] in (keep.id, dup.id) and float(retraction["cosine"]) >= 0.9  # type: ignore[arg-type]
 
 
-async def test_semantic_merge_repoints_edges_to_the_survivor(
-    store: GraphStore, tenant: Scope, make: Make
-) -> None:
+async def test_semantic_merge_repoints_edges_to_the_survivor(store: GraphStore, tenant: Scope, make: Make) -> None:
     rng = random.Random(tenant.id + "r")
     base = unit_vector(rng)
     keep, dup, far = await store.add_nodes(
@@ -413,9 +365,7 @@ async def test_semantic_merge_repoints_edges_to_the_survivor(
     assert survivor is not None and absorbed is not None
     assert not survivor.retracted and survivor.importance == 7.0
     assert absorbed.retracted and (absorbed.retraction or {})["merged_into"] == dup.id
-    mentions = [
-        e for e in await edges_of(store, tenant, Relationship.MENTIONS) if e.source == episode.id
-    ]
+    mentions = [e for e in await edges_of(store, tenant, Relationship.MENTIONS) if e.source == episode.id]
     assert [(e.target, e.weight) for e in mentions] == [(dup.id, 2.0)]
     relates = {(e.source, e.target) for e in await edges_of(store, tenant, Relationship.RELATES_TO)}
     assert (dup.id, far.id) in relates and (keep.id, far.id) not in relates
@@ -424,3 +374,18 @@ async def test_semantic_merge_repoints_edges_to_the_survivor(
     again = await make(now=NOW + DAY).run(tenant, only=[Phase.SEMANTIC_MERGE])
     assert again.phase(Phase.SEMANTIC_MERGE).counts["merged"] == 0  # type: ignore[union-attr]
     assert json.loads(json.dumps(entry.detail))["memory_scope"] == tenant.key
+
+
+async def test_semantic_merge_sees_through_a_crowded_index(store: GraphStore, tenant: Scope, make: Make) -> None:
+    rng = random.Random(tenant.id + "crowd")
+    base = unit_vector(rng)
+    home, others = tenant.child("user", "u"), tenant.child("user", "v")
+    await store.add_nodes(others, [fact(f"copy {i}", embedding=near(base, rng, 0.01)) for i in range(6)])
+    keep, dup = await store.add_nodes(
+        home, [fact("mine", importance=6.0, embedding=base), fact("my twin", embedding=near(base, rng, 0.05))]
+    )
+    report = await make(merge_candidates_k=3).run(home, only=[Phase.SEMANTIC_MERGE])
+    assert report.phase(Phase.SEMANTIC_MERGE).counts["merged"] == 1  # type: ignore[union-attr]
+    twin = await store.get_node(home, dup.id)
+    assert twin is not None and twin.retracted and (twin.retraction or {})["merged_into"] == keep.id
+    assert all(not n.retracted for n in await store.query_subtree(others, limit=None))

@@ -59,9 +59,7 @@ async def test_run_reports_every_phase_in_order_and_is_persisted(
     quick = await make().quick_nap(tenant)
     assert [p.name for p in quick.phases_run] == list(QUICK_NAP_ORDER)
     history = await list_runs(conn, tenant)
-    assert [r.run_id for r in history] == [quick.run_id, report.run_id] or {
-        r.run_id for r in history
-    } == {
+    assert [r.run_id for r in history] == [quick.run_id, report.run_id] or {r.run_id for r in history} == {
         quick.run_id,
         report.run_id,
     }
@@ -72,9 +70,7 @@ async def test_run_reports_every_phase_in_order_and_is_persisted(
         await list_runs(conn, tenant, limit=0)
 
 
-async def test_nightly_nap_only_when_enabled(
-    conn: Neo4jConnection, tenant: Scope, make: Make
-) -> None:
+async def test_nightly_nap_only_when_enabled(conn: Neo4jConnection, tenant: Scope, make: Make) -> None:
     off = await make().nightly_nap(tenant)
     assert off.status is RunStatus.SKIPPED and "nightly_enabled" in (off.skip_reason or "")
     assert all(p.status is PhaseStatus.SKIPPED for p in off.phases_run)
@@ -87,9 +83,7 @@ async def test_nightly_nap_only_when_enabled(
     }
 
 
-async def test_two_concurrent_runs_one_gets_already_running(
-    store: GraphStore, tenant: Scope, make: Make
-) -> None:
+async def test_two_concurrent_runs_one_gets_already_running(store: GraphStore, tenant: Scope, make: Make) -> None:
     await _crowd(store, tenant)
     model = SlowSummarizer()
 
@@ -109,9 +103,7 @@ async def test_two_concurrent_runs_one_gets_already_running(
     assert "already running" in str(errors[0])
 
 
-async def test_lease_covers_the_subtree_and_waiting_works(
-    store: GraphStore, tenant: Scope, make: Make
-) -> None:
+async def test_lease_covers_the_subtree_and_waiting_works(store: GraphStore, tenant: Scope, make: Make) -> None:
     child, sibling = tenant.child("user", "u"), tenant.child("user", "v")
     await _crowd(store, child)
     model = SlowSummarizer()
@@ -160,16 +152,10 @@ async def test_note_turn_says_when_a_quick_nap_is_due(tenant: Scope, make: Make)
     assert not any(make().note_turn(tenant) for _ in range(10))
 
 
-async def test_audit_trail_records_validates_and_pages(
-    conn: Neo4jConnection, tenant: Scope
-) -> None:
+async def test_audit_trail_records_validates_and_pages(conn: Neo4jConnection, tenant: Scope) -> None:
     child = tenant.child("user", "u")
-    first = await record_audit(
-        conn, tenant, "alice", AuditAction.APPROVE, "skill-1", {"why": "good"}, at=NOW
-    )
-    second = await record_audit(
-        conn, child, "bob", "toggle", "skill-1", {"active": False}, at=NOW + 1
-    )
+    first = await record_audit(conn, tenant, "alice", AuditAction.APPROVE, "skill-1", {"why": "good"}, at=NOW)
+    second = await record_audit(conn, child, "bob", "toggle", "skill-1", {"active": False}, at=NOW + 1)
     assert (first.actor, first.action, first.target, first.detail) == (
         "alice",
         "approve",

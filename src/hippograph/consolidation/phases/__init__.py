@@ -4,6 +4,11 @@ Execution order is not number order: phases that delete, retract or fold run bef
 that read what is left (prune, tag, link), so one ``run`` leaves nothing for a second ``run``
 to do — e.g. a fact decayed below 4.0 by phase 9 is pruned by phase 3 in the same run, and a
 summary written by phase 10 is risk-tagged by phase 2 in the same run.
+
+Every phase query starts with ``CYPHER replan=skip``: consolidation itself keeps changing the
+statistics the planner watches (a few SUMMARIZES or CLUSTERS more), which would otherwise make
+Neo4j re-plan these large statements on most runs — seconds of planning for milliseconds of
+work. Their plans are driven by the scope-key index seek, so a cached plan stays good.
 """
 
 from __future__ import annotations

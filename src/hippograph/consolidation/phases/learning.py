@@ -17,11 +17,7 @@ STEP_CHARS = 300
 
 
 def _day(at: object) -> str:
-    return (
-        datetime.fromtimestamp(float(at), UTC).date().isoformat()
-        if isinstance(at, int | float)
-        else "?"
-    )
+    return datetime.fromtimestamp(float(at), UTC).date().isoformat() if isinstance(at, int | float) else "?"
 
 
 async def synthetic_links(ctx: PhaseContext) -> Counts:

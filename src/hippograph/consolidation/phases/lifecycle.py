@@ -73,9 +73,7 @@ async def expire_durability(ctx: PhaseContext) -> Counts:
         )
         for key, (rule, reason) in _EXPIRY_RULES.items()
     }
-    row = await ctx.batch(
-        Q.RETRACT_EXPIRED, transient_ttl=ctx.config.transient_ttl, retractions=retractions
-    )
+    row = await ctx.batch(Q.RETRACT_EXPIRED, transient_ttl=ctx.config.transient_ttl, retractions=retractions)
     return ints(row, "retracted", "expired", "transient", "past_valid_until")
 
 

@@ -103,9 +103,7 @@ async def semantic_merge(ctx: PhaseContext) -> Counts:
             "repointed": int(row.get("repointed") or 0),
         }
     if not left:  # pairs left over (the cap, or a fact in two pairs) are probed again next run
-        await ctx.remember(
-            merge_watermark_at=found["watermark_at"], merge_watermark_id=found["watermark_id"]
-        )
+        await ctx.remember(merge_watermark_at=found["watermark_at"], merge_watermark_id=found["watermark_id"])
     counts = {"probed": int(found["probed"]), "candidates": len(chosen) + left, **merged}
     if isinstance(ctx.model, MergeJudge):
         counts["judged_apart"] = rejected

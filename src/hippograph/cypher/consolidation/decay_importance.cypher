@@ -1,6 +1,7 @@
 // Phase 9 — decay_importance: semantic memories of the subtree idle for more than $idle seconds
 // lose $step importance (not below $floor), at most once per $interval (_decayed_at).
 // Exempt: importance >= $exempt_from, SOUL: and AGENT_IDENTITY memories.
+CYPHER replan=skip
 MATCH (m:Memory:Semantic)
 WHERE m.scope_key STARTS WITH $scope_key
   AND (m.scope_key = $scope_key OR m.scope_key STARTS WITH $subtree_prefix)

@@ -1,5 +1,6 @@
 // Phase 8 — working_ttl: hard-deletes working memory of the subtree whose ttl has passed,
 // transient working memory without a ttl older than $transient_ttl, and expired ones.
+CYPHER replan=skip
 MATCH (m:Memory:Working)
 WHERE m.scope_key STARTS WITH $scope_key
   AND (m.scope_key = $scope_key OR m.scope_key STARTS WITH $subtree_prefix)

@@ -3,6 +3,7 @@
 // importance < $importance_below, idle for more than $idle seconds and at most
 // $max_neighbors live neighbours. Never SOUL:, AGENT_IDENTITY or META: memories, never
 // retracted ones (those wait for phase 9.5, restorable until then).
+CYPHER replan=skip
 MATCH (m:Memory)
 WHERE m.scope_key STARTS WITH $scope_key
   AND (m.scope_key = $scope_key OR m.scope_key STARTS WITH $subtree_prefix)

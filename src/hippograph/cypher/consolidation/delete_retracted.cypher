@@ -1,5 +1,6 @@
 // Phase 9.5 — prune_retracted: hard-deletes memories of the subtree retracted more than $grace
 // seconds ago (the end of their restore window). Never touches an ancestor's memories.
+CYPHER replan=skip
 MATCH (m:Memory)
 WHERE m.scope_key STARTS WITH $scope_key
   AND (m.scope_key = $scope_key OR m.scope_key STARTS WITH $subtree_prefix)

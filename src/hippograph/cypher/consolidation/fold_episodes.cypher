@@ -5,6 +5,7 @@
 // edge's source_episodic_ids), CO_OCCURRED excepted; the summary SUMMARIZES the summary
 // before it in that scope (row.previous); then the events are deleted.
 // $rows: {id, scope_key, props, event_ids, previous}.
+CYPHER replan=skip
 UNWIND $rows AS row
 CALL (row) {
   MATCH (s:Scope {key: row.scope_key})

@@ -3,6 +3,7 @@
 // (lower-cased, $separators as spaces, number-only words dropped). An action seen at least
 // $min_occurrences times, and not yet a skill visible from that scope under the same
 // normalised label (draft, approved, rejected or authored), is a candidate.
+CYPHER replan=skip
 MATCH (e:Memory:Episodic)
 WHERE e.scope_key STARTS WITH $scope_key
   AND (e.scope_key = $scope_key OR e.scope_key STARTS WITH $subtree_prefix)

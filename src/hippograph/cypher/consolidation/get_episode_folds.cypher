@@ -2,6 +2,7 @@
 // $max_events episodic events (summaries excluded), the oldest events in chunks of $fold_size,
 // as many chunks as it takes to get back to $max_events or fewer (at most $max_folds chunks),
 // with the scope's latest summary so far (the new ones chain to it).
+CYPHER replan=skip
 MATCH (e:Memory:Episodic)
 WHERE e.scope_key STARTS WITH $scope_key
   AND (e.scope_key = $scope_key OR e.scope_key STARTS WITH $subtree_prefix)

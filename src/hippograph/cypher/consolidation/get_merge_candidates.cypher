@@ -1,10 +1,12 @@
 // Phase 13 — semantic_merge, the read: semantic facts of the subtree written after the last
-// pass's watermark ($since_at, $since_id), oldest first, at most $max_probes, each asks the
-// vector index for its $k nearest; neighbours of the subtree on the same scope line whose
-// exact score, (1 + cosine) / 2 as vector.similarity.cosine gives it, is >= $min_score are
-// candidates. META:, SOUL:,
-// AGENT_IDENTITY, retracted and person-restored facts never merge. Also returns the
-// watermark reached.
+// pass's watermark ($since_at, $since_id), oldest first, at most $max_probes. Each asks the
+// vector index for its $k nearest; when all $k clear the bar the index is crowded (by other
+// scopes' copies, say) and the fact is compared exactly with every fact of the subtree
+// instead. Candidates: facts of the subtree on the same scope line whose exact score,
+// (1 + cosine) / 2 as vector.similarity.cosine gives it, is >= $min_score. META:, SOUL:,
+// AGENT_IDENTITY, retracted and person-restored facts never merge. Also returns the watermark
+// reached and how many facts were probed.
+CYPHER replan=skip
 MATCH (a:Memory:Semantic)
 WHERE a.scope_key STARTS WITH $scope_key
   AND (a.scope_key = $scope_key OR a.scope_key STARTS WITH $subtree_prefix)
@@ -18,7 +20,20 @@ WITH collect(a) AS probes
 WITH probes, probes[-1] AS last
 UNWIND probes AS a
 CALL (a) {
-  CALL db.index.vector.queryNodes('memory_embedding', $k, a.embedding) YIELD node AS b
+  CALL db.index.vector.queryNodes('memory_embedding', $k, a.embedding) YIELD node, score
+  WITH a, collect(node) AS near, min(score) AS lowest, count(*) AS hits
+  CALL (a, near, lowest, hits) {
+    WITH near WHERE NOT (hits = $k AND lowest >= $min_score)
+    UNWIND near AS b
+    RETURN b
+    UNION
+    WITH a WHERE hits = $k AND lowest >= $min_score
+    MATCH (b:Memory:Semantic)
+    WHERE b.scope_key STARTS WITH $scope_key
+      AND (b.scope_key = $scope_key OR b.scope_key STARTS WITH $subtree_prefix)
+      AND b.embedding IS NOT NULL
+    RETURN b
+  }
   WITH a, b, vector.similarity.cosine(a.embedding, b.embedding) AS score
   WHERE b <> a AND b:Semantic AND score >= $min_score
     AND b.scope_key STARTS WITH $scope_key

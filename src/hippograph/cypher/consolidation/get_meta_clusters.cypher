@@ -2,6 +2,7 @@
 // prefix (the text before ':' or else the first word, lower-cased). META:, SOUL: and
 // AGENT_IDENTITY memories are never clustered. Groups of at least $min_cluster are returned
 // with up to $max_edges member ids, most important first.
+CYPHER replan=skip
 MATCH (m:Memory:Semantic)
 WHERE m.scope_key STARTS WITH $scope_key
   AND (m.scope_key = $scope_key OR m.scope_key STARTS WITH $subtree_prefix)

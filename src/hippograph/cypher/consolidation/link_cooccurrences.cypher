@@ -5,6 +5,7 @@
 // would then exceed $cap gets none of its new ones. The edge is written in the deeper scope.
 // Incremental: only pairs with an end updated after $since are considered (the caller passes
 // the previous pass's time less one window); existing pairs are skipped.
+CYPHER replan=skip
 MATCH (m:Memory)
 WHERE m.scope_key STARTS WITH $scope_key
   AND (m.scope_key = $scope_key OR m.scope_key STARTS WITH $subtree_prefix)

@@ -3,6 +3,7 @@
 // edges written in the scope where they were inferred, when both ends still exist, are
 // visible from that scope and are not linked already (any type, either direction).
 // Every pending link read is consumed, written or not.
+CYPHER replan=skip
 MATCH (p:PendingLink)
 WHERE p.scope_key STARTS WITH $scope_key
   AND (p.scope_key = $scope_key OR p.scope_key STARTS WITH $subtree_prefix)

@@ -3,6 +3,7 @@
 // semantic facts MENTIONed together by at least $min_episodes of them get a SYNTHETIC_LINK
 // written in that scope (the facts are visible from it, so nothing crosses to a sibling).
 // The $max_pairs best-supported pairs are linked; linking is idempotent (MERGE).
+CYPHER replan=skip
 MATCH (e:Memory:Episodic)
 WHERE e.scope_key STARTS WITH $scope_key
   AND (e.scope_key = $scope_key OR e.scope_key STARTS WITH $subtree_prefix)

@@ -5,6 +5,7 @@
 // type, direction, scope and properties (merged into an existing twin: weights add up).
 // Pairs whose facts changed state since the read are skipped. $rows: {survivor, absorbed,
 // retraction}.
+CYPHER replan=skip
 UNWIND $rows AS row
 CALL (row) {
   MATCH (s:Memory:Semantic {id: row.survivor}), (x:Memory:Semantic {id: row.absorbed})

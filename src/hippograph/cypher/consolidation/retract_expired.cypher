@@ -1,6 +1,7 @@
 // Phase 9.2 — expire_durability: soft-retracts memories of the subtree that are marked expired,
 // transient and older than $transient_ttl, or past their valid_until. $retractions maps each
 // rule to its retraction JSON. A memory a person restored is not retracted again.
+CYPHER replan=skip
 MATCH (m:Memory)
 WHERE m.scope_key STARTS WITH $scope_key
   AND (m.scope_key = $scope_key OR m.scope_key STARTS WITH $subtree_prefix)

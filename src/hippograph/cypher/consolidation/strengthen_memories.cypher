@@ -2,6 +2,7 @@
 // subtree seen at least $min_seen times since the last strengthen, where seen =
 // access_count + $spreading_factor · spreading_access_count. The seen value is remembered in
 // _strengthen_seen, so a second run finds nothing new to count.
+CYPHER replan=skip
 MATCH (m:Memory)
 WHERE m.scope_key STARTS WITH $scope_key
   AND (m.scope_key = $scope_key OR m.scope_key STARTS WITH $subtree_prefix)

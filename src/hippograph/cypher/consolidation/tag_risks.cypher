@@ -1,6 +1,7 @@
 // Phase 2 — tag_risk: memories of the subtree whose text names a risk word ($pattern, built
 // from the configured words) get "risk": true and "risk_tagged_at" in their properties map
 // ($fields is that JSON fragment). Tagged memories are not tagged again.
+CYPHER replan=skip
 MATCH (m:Memory)
 WHERE m.scope_key STARTS WITH $scope_key
   AND (m.scope_key = $scope_key OR m.scope_key STARTS WITH $subtree_prefix)

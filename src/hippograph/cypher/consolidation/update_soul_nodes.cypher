@@ -1,6 +1,7 @@
 // Phase 5 — soul_corrections, the write: the corrected properties map of each profile.
 // $rows: {id, properties (JSON), expected (the JSON read)}; a profile changed in between is
 // left for the next run.
+CYPHER replan=skip
 UNWIND $rows AS row
 MATCH (m:Memory {id: row.id})
 WHERE m.scope_key STARTS WITH $scope_key

@@ -2,6 +2,7 @@
 // (status draft, active false — a person approves it or not) whose id derives from scope and
 // action, DERIVED_FROM the events that showed the pattern. $rows: {id, scope_key, props,
 // evidence_ids}.
+CYPHER replan=skip
 UNWIND $rows AS row
 MATCH (s:Scope {key: row.scope_key})
 MERGE (p:Memory {id: row.id})
