@@ -66,8 +66,9 @@ async def bm25_only(memory: MemoryOrchestrator, scope: Scope, q: str, ids: dict[
     lucene = build_query(q, scope.ancestor_keys(), [Layer.EPISODIC])
     if lucene is None:
         return []
+    vec = await memory.services.embedder.embed(q)
     rows = await memory.store.conn.read(
-        RetrievalQuery.SEARCH_FULLTEXT, lucene=lucene, visible=scope.ancestor_keys(), k=DEPTH
+        RetrievalQuery.SEARCH_FULLTEXT, lucene=lucene, visible=scope.ancestor_keys(), k=DEPTH, vector=vec
     )
     return [ids[r["id"]] for r in rows]
 
