@@ -8,9 +8,10 @@ embedding, recall, spreading activation, context assembly) + prompt + extraction
 of background consolidation; and the wall time of ``run`` minus the model's time. Every query
 is distinct, so the embedder's cache never answers.
 
-Two phases: ``isolated`` drains background consolidation after each turn (untimed), so a turn
-never competes with the previous one's writes; ``back-to-back`` does not drain, so each turn
-overlaps the previous turn's background work (its embedding shares the embedder's worker).
+Per recall profile (see ``PROFILES``), two phases: ``isolated`` drains background consolidation
+after each turn (untimed), so a turn never competes with the previous one's writes;
+``back-to-back`` does not drain, so each turn overlaps the previous turn's background work (its
+embedding shares the embedder's worker).
 
     python -m benchmarks.agent_bench [--memories 10000] [--turns 200] [--warmup 20]
 """
@@ -35,6 +36,7 @@ from hippograph.layers import ConversationTurn, MemoryOrchestrator
 from hippograph.layers.base import make_node
 from hippograph.llm import ScriptedModel
 from hippograph.models import Layer
+from hippograph.retrieval.config import ActivationConfig, RecallConfig
 from hippograph.scope import Scope
 
 NAMES = re.findall(
@@ -150,6 +152,9 @@ def report(console: Console, title: str, results: list[tuple[AgentResponse, floa
         "overhead (stages, model excluded)": [r.timings.overhead_ms for r, _ in results],
         "run() wall minus model": [w for _, w in results],
         "  hydrate": [r.timings.stages.get("hydrate", 0.0) for r, _ in results],
+        "    outside recall (working, triggers, assembly)": [
+            r.timings.stages.get("hydrate", 0.0) - _recall_ms(r, "total_ms") for r, _ in results if r.activations
+        ],
         **{
             f"    recall: {part}": [_recall_ms(r, part) for r, _ in results if r.activations]
             for part in ("embed_ms", "candidates_ms", "activation_ms", "scoring_ms", "total_ms")
@@ -176,33 +181,45 @@ def report(console: Console, title: str, results: list[tuple[AgentResponse, floa
     console.print(f"{len(results)} turns, {errors} error events, {recalled:.1f} nodes activated")
 
 
-async def main(count: int, n_turns: int, warmup: int) -> None:
+PROFILES = {
+    "default": RecallConfig(),
+    "edges-only": RecallConfig(activation=ActivationConfig(session_seeds=0, cue_seeds=0)),
+}
+"""Recall settings compared: the defaults, and spreading over memory edges only (no session
+or keyword/name cue spreading), the cheaper activation a latency-bound deployment can pick."""
+
+
+async def main(count: int, n_turns: int, warmup: int, profiles: list[str]) -> None:
     console = Console()
     scope = Scope.root("org", f"bench-{uuid.uuid4().hex[:6]}").child("user", "u1")
     embedder = SentenceTransformerEmbeddings()
     await embedder.embed("warm up the model")
     async with bench_store() as (store, _pid):
-        memory = MemoryOrchestrator(store, embedder)
-        await seed(memory, scope, count, console)
+        await seed(MemoryOrchestrator(store, embedder), scope, count, console)
         rng = random.Random(11)
-        queries = list(dict.fromkeys(fill(rng.choice(QUESTIONS), rng) for _ in range(20 * n_turns)))
-        needed = warmup + 2 * n_turns
-        if len(queries) < needed:
-            raise SystemExit(f"only {len(queries)} distinct queries for {needed} turns")
-        agent = Agent(memory, ScriptedModel([REPLY], cycle=True), AgentConfig())
-        await turns(agent, scope, queries[:warmup], drain=True)
-        isolated = await turns(agent, scope, queries[warmup : warmup + n_turns], drain=True)
-        busy = await turns(agent, scope, queries[warmup + n_turns : needed], drain=False)
-        console.print(f"embedder cache hits during the run: {embedder.cache_hits}")
-        report(console, f"agent turn at {count:,} memories: isolated", isolated)
-        report(console, f"agent turn at {count:,} memories: back-to-back", busy)
-        await memory.forget(scope.parent or scope)
+        queries = list(dict.fromkeys(fill(rng.choice(QUESTIONS), rng) for _ in range(40 * n_turns)))
+        per_profile = warmup + 2 * n_turns
+        if len(queries) < per_profile * len(profiles):
+            raise SystemExit(f"only {len(queries)} distinct queries for {per_profile} turns")
+        for n, name in enumerate(profiles):
+            memory = MemoryOrchestrator(store, embedder, recall_config=PROFILES[name])
+            agent = Agent(memory, ScriptedModel([REPLY], cycle=True), AgentConfig())
+            mine = queries[n * per_profile : (n + 1) * per_profile]
+            await turns(agent, scope, mine[:warmup], drain=True)
+            isolated = await turns(agent, scope, mine[warmup : warmup + n_turns], drain=True)
+            busy = await turns(agent, scope, mine[warmup + n_turns :], drain=False)
+            title = f"agent turn at {count:,} memories, recall {name}"
+            report(console, f"{title}: isolated", isolated)
+            report(console, f"{title}: back-to-back", busy)
+        console.print(f"embedder cache hits (background re-embeds of the same note): {embedder.cache_hits}")
+        await MemoryOrchestrator(store, embedder).forget(scope.parent or scope)
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--memories", type=int, default=10_000)
-    parser.add_argument("--turns", type=int, default=200)
+    parser.add_argument("--turns", type=int, default=100)
     parser.add_argument("--warmup", type=int, default=20)
+    parser.add_argument("--profiles", default="default,edges-only", help=f"of {', '.join(PROFILES)}")
     args = parser.parse_args()
-    asyncio.run(main(args.memories, args.turns, args.warmup))
+    asyncio.run(main(args.memories, args.turns, args.warmup, args.profiles.split(",")))

@@ -97,9 +97,7 @@ log = logging.getLogger(__name__)
 
 MAX_MESSAGE_CHARS = 100_000
 MAX_HYDRATE_TOP_K = 20
-KEEP_BLOCK_NOTE = (
-    "\nKeep your <MEMORY_EXTRACT> block, if you had one, at the end of the rewritten reply."
-)
+KEEP_BLOCK_NOTE = "\nKeep your <MEMORY_EXTRACT> block, if you had one, at the end of the rewritten reply."
 _HOLDING_MODES = frozenset({FabricationMode.REVISE, FabricationMode.REFUSE})
 
 
@@ -245,9 +243,7 @@ class Agent:
             safe_reply=c.fabrication.safe_reply,
         )
         self.sessions = SessionManager(memory, c.sessions)
-        self._background = BackgroundConsolidation(
-            memory, consolidator, c.consolidation, self._background_done
-        )
+        self._background = BackgroundConsolidation(memory, consolidator, c.consolidation, self._background_done)
 
     @staticmethod
     def offline_demo_model(*, delay: float = 0.0) -> ScriptedModel:
@@ -258,9 +254,7 @@ class Agent:
         return demo_model(delay=delay)
 
     # -- public ---------------------------------------------------------------------------
-    def stream(
-        self, scope: Scope, message: str, *, session_id: str | None = None
-    ) -> AsyncIterator[AgentEvent]:
+    def stream(self, scope: Scope, message: str, *, session_id: str | None = None) -> AsyncIterator[AgentEvent]:
         """Run one turn, streaming its events (see the module docstring for their order).
 
         Raises:
@@ -269,9 +263,7 @@ class Agent:
         turn = self._start(scope, message, session_id)
         return self._events(turn)
 
-    async def run(
-        self, scope: Scope, message: str, *, session_id: str | None = None
-    ) -> AgentResponse:
+    async def run(self, scope: Scope, message: str, *, session_id: str | None = None) -> AgentResponse:
         """Run one turn and return the reply with everything the turn did.
 
         Raises:
@@ -422,9 +414,7 @@ class Agent:
             assert t.last_end is not None
             yield t.last_end
             with t.clock.time("tools"):
-                outcomes = await asyncio.gather(
-                    *(self._run_call(t, call, decision.layers) for call in calls)
-                )
+                outcomes = await asyncio.gather(*(self._run_call(t, call, decision.layers) for call in calls))
             results: list[ToolResultBlock] = []
             for call, (outcome, extra) in zip(calls, outcomes, strict=True):
                 for event in extra:
@@ -482,14 +472,10 @@ class Agent:
                 revision = [
                     *messages,
                     _assistant(draft),
-                    ChatMessage(
-                        role="user", content=report.revision_instructions + KEEP_BLOCK_NOTE
-                    ),
+                    ChatMessage(role="user", content=report.revision_instructions + KEEP_BLOCK_NOTE),
                 ]
                 draft_texts, t.raw_texts = t.raw_texts, []
-                async for event in self._call(
-                    t, self._request(system, revision, tools), hold=False
-                ):
+                async for event in self._call(t, self._request(system, revision, tools), hold=False):
                     yield event
                 with t.clock.time("extraction"):
                     revised = extract_memory_ops(_joined(t.raw_texts), max_ops=c.extraction.max_ops)
@@ -526,9 +512,7 @@ class Agent:
         t.held = []
         return [t.last_end] if t.last_end is not None else []
 
-    def _schedule(
-        self, t: _Turn, session: Session, reply: str, ops: list[MemoryOp]
-    ) -> ConsolidationScheduled | None:
+    def _schedule(self, t: _Turn, session: Session, reply: str, ops: list[MemoryOp]) -> ConsolidationScheduled | None:
         c = self.config.consolidation
         if not c.enabled:
             return None
@@ -542,18 +526,14 @@ class Agent:
         task_id = self._background.schedule(record)
         return ConsolidationScheduled(op_count=len(ops), quick_nap=nap, task_id=task_id)
 
-    def _request(
-        self, system: SystemPrompt, messages: list[ChatMessage], tools: list[ToolSpec]
-    ) -> ModelRequest:
+    def _request(self, system: SystemPrompt, messages: list[ChatMessage], tools: list[ToolSpec]) -> ModelRequest:
         c = self.config
         return ModelRequest(
             system=system, messages=messages, tools=tools, max_tokens=c.max_tokens,
             thinking_budget=c.thinking_budget, model=c.model,
         )  # fmt: skip
 
-    async def _call(
-        self, t: _Turn, request: ModelRequest, *, hold: bool
-    ) -> AsyncIterator[AgentEvent]:
+    async def _call(self, t: _Turn, request: ModelRequest, *, hold: bool) -> AsyncIterator[AgentEvent]:
         """One model call, streamed. Text passes the memory-block filter (and is held back
         when ``hold``); the MessageEnd is kept in ``t.last_end`` for the caller to place."""
         t.model_calls += 1
@@ -561,11 +541,7 @@ class Agent:
         acc = ResponseAccumulator()
         visible = VisibleTextFilter()
         index = 0
-        stream = (
-            self.model.stream(request)
-            if self.config.stream_model
-            else _replayed(self.model, request)
-        )
+        stream = self.model.stream(request) if self.config.stream_model else _replayed(self.model, request)
         try:
             while True:
                 started = time.perf_counter()

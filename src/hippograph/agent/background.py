@@ -120,9 +120,7 @@ class BackgroundConsolidation:
     def schedule(self, record: TurnRecord) -> str:
         """Start consolidating ``record`` after its session's previous turn; return the id."""
         previous = record.session.tail
-        task = asyncio.create_task(
-            self._run(record, previous), name=f"hippograph-consolidate-{record.task_id}"
-        )
+        task = asyncio.create_task(self._run(record, previous), name=f"hippograph-consolidate-{record.task_id}")
         record.session.tail = task
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -140,9 +138,7 @@ class BackgroundConsolidation:
         if previous is not None and not previous.done():
             await asyncio.wait([previous])
         started = time.perf_counter()
-        report = BackgroundReport(
-            task_id=record.task_id, scope_key=record.scope.key, session_id=record.session.id
-        )
+        report = BackgroundReport(task_id=record.task_id, scope_key=record.scope.key, session_id=record.session.id)
         try:
             await self._consolidate(record, report)
         except Exception as exc:  # a bug here must not surface as "Task exception never retrieved"
@@ -174,9 +170,7 @@ class BackgroundConsolidation:
         if s.store_turn_episodic:
             event = await guard(
                 "store_turn",
-                lambda: memory.episodic.store_turn(
-                    scope, user, agent, session_id=record.session.id
-                ),
+                lambda: memory.episodic.store_turn(scope, user, agent, session_id=record.session.id),
             )
             report.turn_event_id = event.id if event is not None else None
         ops = [] if not s.apply_ops else _scrubbed_ops(record.ops, report)
@@ -196,15 +190,11 @@ class BackgroundConsolidation:
                               message=f"op {failure.get('index')} ({failure.get('op')}): "
                                       f"{failure.get('error')}"[:500])
                     )  # fmt: skip
-                facts = [
-                    a["id"] for a in commit.applied if a.get("op") == "upsert_node" and a.get("id")
-                ]
+                facts = [a["id"] for a in commit.applied if a.get("op") == "upsert_node" and a.get("id")]
                 report.mentions = list(dict.fromkeys(facts))
         if report.turn_event_id and report.mentions:
             edges = [
-                MemoryEdge(
-                    source=report.turn_event_id, target=fact, relationship=Relationship.MENTIONS
-                )
+                MemoryEdge(source=report.turn_event_id, target=fact, relationship=Relationship.MENTIONS)
                 for fact in report.mentions
             ]
             await guard("mentions", lambda: memory.store.upsert_edges(scope, edges, increment=0.0))
@@ -222,9 +212,7 @@ class BackgroundConsolidation:
         if s.store_turn_working:
             node = await guard(
                 "store_working",
-                lambda: memory.working.push(
-                    scope, turn_text(user, agent), kind="turn", session_id=session_id
-                ),
+                lambda: memory.working.push(scope, turn_text(user, agent), kind="turn", session_id=session_id),
             )
             if node is not None:
                 report.working_ids.append(node.id)
@@ -254,10 +242,7 @@ def scrub_op(op: MemoryOp) -> MemoryOp:
         ValidationError: The scrubbed op is no longer valid (e.g. a field grew too long).
     """
     data = op.model_dump(mode="json")
-    clean = {
-        key: value if key in _UNSCRUBBED_FIELDS else _scrub(key, value)
-        for key, value in data.items()
-    }
+    clean = {key: value if key in _UNSCRUBBED_FIELDS else _scrub(key, value) for key, value in data.items()}
     return MEMORY_OP_ADAPTER.validate_python(clean)
 
 

@@ -60,11 +60,7 @@ def demo_model(*, delay: float = 0.0) -> ScriptedModel:
 def demo_reply(request: ModelRequest) -> ScriptedReply:
     """The demo's reply to a request (pure: the same request, the same reply)."""
     last = request.messages[-1]
-    results = (
-        [b for b in last.content if isinstance(b, ToolResultBlock)]
-        if isinstance(last.content, list)
-        else []
-    )
+    results = [b for b in last.content if isinstance(b, ToolResultBlock)] if isinstance(last.content, list) else []
     user = _last_user_text(request)
     if results:
         memory = "\n".join(b.content for b in results if not b.is_error)
@@ -96,9 +92,7 @@ def _answer(user: str, memory: str) -> ScriptedReply:
     if _is_question(user):
         line = _best_line(user, memory)
         if line is None:
-            return ScriptedReply(
-                text="I don't remember anything about that yet. Tell me, and I'll keep it in mind."
-            )
+            return ScriptedReply(text="I don't remember anything about that yet. Tell me, and I'll keep it in mind.")
         return ScriptedReply(text=f"From what I remember: {line}")
     return ScriptedReply(
         text='I\'m the offline scripted model. Tell me a fact ("my dog is called Rex"), '

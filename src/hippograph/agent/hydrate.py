@@ -150,9 +150,7 @@ async def _guard(stage: str, work: Awaitable[T], errors: list[Error]) -> T | Non
         return None
 
 
-def activation_event(
-    result: RecallResult, context: MemoryContext | None, max_nodes: int
-) -> Activation:
+def activation_event(result: RecallResult, context: MemoryContext | None, max_nodes: int) -> Activation:
     """The Activation event of a recall: recalled and activated nodes, paths, details."""
     nodes: list[ActivatedNode] = []
     seen: set[str] = set()

@@ -112,9 +112,7 @@ class HookSet:
         try:
             getattr(hook, method)(*args)
         except Exception:
-            log.warning(
-                "observability hook %s.%s failed", type(hook).__name__, method, exc_info=True
-            )
+            log.warning("observability hook %s.%s failed", type(hook).__name__, method, exc_info=True)
 
 
 class StageClock:

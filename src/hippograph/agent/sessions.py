@@ -168,14 +168,8 @@ class SessionManager:
     async def _resume(self, session: Session) -> None:
         assert self._memory is not None
         limit = self._settings.history_turns
-        events = await self._memory.episodic.query_events(
-            session.scope, session_id=session.id, limit=max(limit, 1) * 2
-        )
-        own = [
-            e
-            for e in events
-            if e.scope_key == session.scope.key and e.properties.get("kind") == "turn"
-        ]
+        events = await self._memory.episodic.query_events(session.scope, session_id=session.id, limit=max(limit, 1) * 2)
+        own = [e for e in events if e.scope_key == session.scope.key and e.properties.get("kind") == "turn"]
         if not own:
             return
         session.resumed = True

@@ -65,9 +65,7 @@ class ToolOutcome:
     is_error: bool = False
 
 
-async def run_tool(
-    tool: AgentTool, arguments: dict[str, JsonValue], *, timeout: float, max_chars: int
-) -> ToolOutcome:
+async def run_tool(tool: AgentTool, arguments: dict[str, JsonValue], *, timeout: float, max_chars: int) -> ToolOutcome:
     """Run one tool call; failures become error results."""
     try:
         result = await asyncio.wait_for(tool.handler(arguments), timeout)

@@ -80,9 +80,7 @@ async def test_jit_turn_with_thinking_and_hydrate_context(
     fact = await memory.remember(tenant, "user's dog", "The user's dog is called Rex.")
     fake_anthropic.enqueue(*_jit_replies())
     hooks = RecordingHooks()
-    config = AgentConfig(
-        prompt_mode="jit", thinking_budget=2048, max_tokens=4096, stream_model=streamed
-    )
+    config = AgentConfig(prompt_mode="jit", thinking_budget=2048, max_tokens=4096, stream_model=streamed)
     agent = make_agent(claude, config, hooks=[hooks])
 
     events = [e async for e in agent.stream(tenant, "Who walks my dog, and what's its name?")]
@@ -133,12 +131,8 @@ async def test_jit_turn_with_thinking_and_hydrate_context(
     assert report.errors == []
     stored = await memory.store.query_subtree(tenant)
     assert any(n.layer is Layer.SEMANTIC and n.label == "dog walker" for n in stored)
-    thoughts = [
-        n for n in stored if n.layer is Layer.WORKING and n.properties["kind"] == "thinking"
-    ]
-    assert [t.content for t in thoughts] == [
-        "The user asks about the dog; recall first.Memory says Rex."
-    ]
+    thoughts = [n for n in stored if n.layer is Layer.WORKING and n.properties["kind"] == "thinking"]
+    assert [t.content for t in thoughts] == ["The user asks about the dog; recall first.Memory says Rex."]
 
 
 async def test_run_sums_usage_and_reports_timings(
@@ -153,9 +147,7 @@ async def test_run_sums_usage_and_reports_timings(
     agent = make_agent(claude, AgentConfig(prompt_mode="jit", thinking_budget=1024))
     response = await agent.run(tenant, "What's my dog's name?")
     assert response.text == "Your dog is Rex, and Sam walks him on Tuesdays."
-    assert response.usage == TokenUsage(
-        input_tokens=300, output_tokens=50, cache_read_input_tokens=100
-    )
+    assert response.usage == TokenUsage(input_tokens=300, output_tokens=50, cache_read_input_tokens=100)
     assert response.model_calls == 2 and response.model == "claude-test"
     assert response.stop_reason == "end_turn"
     assert response.memory is not None and len(response.memory.ops) == 1

@@ -142,9 +142,7 @@ async def test_invalid_ops_are_reported_and_valid_ones_applied(
     assert [e.stage for e in later.errors] == ["commit"]
 
 
-async def test_malformed_block_gives_no_ops_and_a_reason(
-    tenant: Scope, make_agent: MakeAgent
-) -> None:
+async def test_malformed_block_gives_no_ops_and_a_reason(tenant: Scope, make_agent: MakeAgent) -> None:
     agent = make_agent(ScriptedModel(['Sure.<MEMORY_EXTRACT>{"ops": [oops</MEMORY_EXTRACT>']))
     response = await agent.run(tenant, "Remember this.")
     assert response.text == "Sure."

@@ -101,9 +101,7 @@ async def test_consolidation_writes_the_turn_the_fact_and_their_link(
     assert [(n.id, e.source) for n, e in mentions] == [(fact_id, turn.id)]
     skills = [n for n in nodes.values() if n.layer is Layer.PROCEDURAL]
     assert [s.properties["status"] for s in skills] == ["draft"]
-    working = sorted(
-        (n for n in nodes.values() if n.layer is Layer.WORKING), key=lambda n: n.created_at
-    )
+    working = sorted((n for n in nodes.values() if n.layer is Layer.WORKING), key=lambda n: n.created_at)
     assert [w.properties["kind"] for w in working] == ["thinking", "turn"]
     assert working[0].content == "The user shares a fact worth keeping."
     assert working[0].ttl == 86_400.0
@@ -113,9 +111,7 @@ async def test_consolidation_writes_the_turn_the_fact_and_their_link(
 async def test_auto_approved_skills_are_active(
     tenant: Scope, memory: MemoryOrchestrator, make_agent: MakeAgent
 ) -> None:
-    block = (
-        '{"ops": [{"op": "register_skill", "name": "deploy the app", "steps": ["build", "ship"]}]}'
-    )
+    block = '{"ops": [{"op": "register_skill", "name": "deploy the app", "steps": ["build", "ship"]}]}'
     model = ScriptedModel([f"Sure.<MEMORY_EXTRACT>{block}</MEMORY_EXTRACT>"])
     config = AgentConfig(consolidation=ConsolidationSettings(auto_approve_skills=True))
     agent = make_agent(model, config)
@@ -125,9 +121,7 @@ async def test_auto_approved_skills_are_active(
     assert skill.properties["status"] == "approved" and skill.properties["active"] is True
 
 
-async def test_stream_order_and_text_without_the_block(
-    tenant: Scope, make_agent: MakeAgent
-) -> None:
+async def test_stream_order_and_text_without_the_block(tenant: Scope, make_agent: MakeAgent) -> None:
     agent = make_agent(demo_model())
     events = [e async for e in agent.stream(tenant, "My cat is named Tom.")]
     types = [e.type for e in events]
@@ -136,9 +130,7 @@ async def test_stream_order_and_text_without_the_block(
     assert types[-3:] == ["memory_extracted", "consolidation_scheduled", "message_end"]
     assert isinstance(events[1], MessageStart) and isinstance(events[-1], MessageEnd)
     assert isinstance(events[0], Activation)
-    assert isinstance(events[-3], MemoryExtracted) and isinstance(
-        events[-2], ConsolidationScheduled
-    )
+    assert isinstance(events[-3], MemoryExtracted) and isinstance(events[-2], ConsolidationScheduled)
     text = "".join(e.text for e in events if isinstance(e, TextDelta))
     assert text == "Got it: your cat is named Tom. I'll remember that."
     assert len([e for e in events if isinstance(e, TextDelta)]) > 3  # streamed, not in one piece

@@ -53,9 +53,7 @@ async def test_a_session_resumes_from_the_graph_after_a_restart(
     assert [m.text for m in model.requests[-1].messages] == ["hi"]
 
 
-async def test_an_evicted_session_comes_back_from_the_graph(
-    tenant: Scope, make_agent: MakeAgent
-) -> None:
+async def test_an_evicted_session_comes_back_from_the_graph(tenant: Scope, make_agent: MakeAgent) -> None:
     config = AgentConfig(sessions=SessionSettings(max_per_tenant=2, history_turns=5))
     model = _echo()
     agent = make_agent(config=config, model=model)

@@ -103,13 +103,9 @@ def test_tool_names_must_be_unique(memory: MemoryOrchestrator) -> None:
         Agent(memory, ScriptedModel([]), tools=[AgentTool.of("hydrate_context", "x", _weather)])
 
 
-async def test_triage_observe_reports_and_changes_nothing(
-    tenant: Scope, make_agent: MakeAgent
-) -> None:
+async def test_triage_observe_reports_and_changes_nothing(tenant: Scope, make_agent: MakeAgent) -> None:
     model = ScriptedModel(["ok"])
-    config = AgentConfig.model_validate(
-        {"triage": {"intent_mode": "observe", "tool_routing_mode": "observe"}}
-    )
+    config = AgentConfig.model_validate({"triage": {"intent_mode": "observe", "tool_routing_mode": "observe"}})
     agent = make_agent(model, config, tools=TOOLS)
     response = await agent.run(tenant, "What is the weather like in Lisbon?")
     assert response.intent is not None and response.intent.verdict == "knowledge"
@@ -123,9 +119,7 @@ async def test_triage_enforce_narrows_tools_and_layers(
     tenant: Scope, memory: MemoryOrchestrator, make_agent: MakeAgent
 ) -> None:
     await memory.remember(tenant, "server", "The production server is called atlas.")
-    await memory.prospective.set_trigger(
-        tenant, "the user deploys", "remind them to tag the release"
-    )
+    await memory.prospective.set_trigger(tenant, "the user deploys", "remind them to tag the release")
     model = ScriptedModel(["On it."], cycle=True)
     intents = {"get_weather": "knowledge", "send_email": "action", "slow_tool": "action"}
     config = AgentConfig.model_validate(
@@ -154,9 +148,7 @@ async def test_triage_enforce_narrows_tools_and_layers(
     assert "atlas" in model.requests[1].system.context  # type: ignore[union-attr]
 
 
-async def test_fabrication_observe_streams_and_reports(
-    tenant: Scope, make_agent: MakeAgent
-) -> None:
+async def test_fabrication_observe_streams_and_reports(tenant: Scope, make_agent: MakeAgent) -> None:
     agent = make_agent(ScriptedModel([FABRICATED]), AgentConfig.model_validate(
         {"fabrication": {"mode": "observe"}}))  # fmt: skip
     events = [e async for e in agent.stream(tenant, "Please deploy the service.")]
@@ -166,12 +158,8 @@ async def test_fabrication_observe_streams_and_reports(
     assert "".join(e.text for e in events if isinstance(e, TextDelta)) == FABRICATED
 
 
-async def test_fabrication_refuse_swaps_the_draft_and_drops_its_ops(
-    tenant: Scope, make_agent: MakeAgent
-) -> None:
-    block = (
-        '<MEMORY_EXTRACT>{"ops": [{"op": "create_event", "content": "deployed"}]}</MEMORY_EXTRACT>'
-    )
+async def test_fabrication_refuse_swaps_the_draft_and_drops_its_ops(tenant: Scope, make_agent: MakeAgent) -> None:
+    block = '<MEMORY_EXTRACT>{"ops": [{"op": "create_event", "content": "deployed"}]}</MEMORY_EXTRACT>'
     model = ScriptedModel([FABRICATED + block])
     agent = make_agent(model, AgentConfig.model_validate({"fabrication": {"mode": "refuse"}}))
     events = [e async for e in agent.stream(tenant, "Please deploy the service.")]
