@@ -128,6 +128,7 @@ class _Turn:
     consolidation: ConsolidationScheduled | None = None
     reply: str = ""
     fatal: BaseException | None = None
+    stage: str = "model"
     # the model call in progress
     last: ModelResponse | None = None
     last_end: MessageEnd | None = None
@@ -364,9 +365,9 @@ class Agent:
             async for event in self._model_loop(t, system, messages, decision):
                 yield event
         except Exception as exc:
-            log.warning("model failed: %s", type(exc).__name__, exc_info=True)
+            log.warning("%s failed: %s", t.stage, type(exc).__name__, exc_info=True)
             t.fatal = exc
-            yield Error.from_exception("model", exc, recoverable=False)
+            yield Error.from_exception(t.stage, exc, recoverable=False)
             yield MessageEnd(message_id=t.message_id, stop_reason="error")
             return
 
@@ -413,6 +414,7 @@ class Agent:
                 yield delta
             assert t.last_end is not None
             yield t.last_end
+            t.stage = "tools"
             with t.clock.time("tools"):
                 outcomes = await asyncio.gather(*(self._run_call(t, call, decision.layers) for call in calls))
             results: list[ToolResultBlock] = []
@@ -446,6 +448,7 @@ class Agent:
         hold: bool,
     ) -> AsyncIterator[AgentEvent]:
         c = self.config
+        t.stage = "finish"
         with t.clock.time("extraction"):
             extraction = extract_memory_ops(_joined(t.raw_texts), max_ops=c.extraction.max_ops)
         reply, released = extraction.reply.strip(), t.held
@@ -474,7 +477,7 @@ class Agent:
                     _assistant(draft),
                     ChatMessage(role="user", content=report.revision_instructions + KEEP_BLOCK_NOTE),
                 ]
-                draft_texts, t.raw_texts = t.raw_texts, []
+                t.raw_texts = []  # the revision replaces the draft
                 async for event in self._call(t, self._request(system, revision, tools), hold=False):
                     yield event
                 with t.clock.time("extraction"):
@@ -482,7 +485,7 @@ class Agent:
                 reply = revised.reply.strip()
                 if revised.strategy is not None:
                     extraction = revised
-                t.raw_texts = draft_texts + t.raw_texts
+                t.stage = "finish"
                 released = []
         for delta in released:
             yield delta
@@ -537,6 +540,7 @@ class Agent:
         """One model call, streamed. Text passes the memory-block filter (and is held back
         when ``hold``); the MessageEnd is kept in ``t.last_end`` for the caller to place."""
         t.model_calls += 1
+        t.stage = "model"
         t.held, t.last_end = [], None
         acc = ResponseAccumulator()
         visible = VisibleTextFilter()

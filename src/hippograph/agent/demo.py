@@ -115,7 +115,7 @@ def _is_question(text: str) -> bool:
 
 
 def _best_line(question: str, memory: str) -> str | None:
-    wanted = {w for w in _WORD.findall(question.casefold()) if w not in _STOP}
+    wanted = _stems(question)
     best: tuple[int, str] | None = None
     for raw in memory.splitlines():
         if not _MEMORY_LINE.match(raw):
@@ -123,10 +123,15 @@ def _best_line(question: str, memory: str) -> str | None:
         line = _MEMORY_LINE.sub("", raw).strip()
         if line.startswith("turn:") or line.startswith("User: "):
             continue
-        score = len(wanted & set(_WORD.findall(line.casefold())))
+        score = len(wanted & _stems(line))
         if score and (best is None or score > best[0]):
             best = (score, line)
     return best[1] if best else None
+
+
+def _stems(text: str) -> set[str]:
+    """Crude stems (the first four letters) of the words that carry meaning."""
+    return {w[:4] for w in _WORD.findall(text.casefold()) if w not in _STOP}
 
 
 def _last_user_text(request: ModelRequest) -> str:

@@ -172,3 +172,16 @@ async def test_credentials_never_reach_memory_or_the_next_prompt(
     assert "hunter2secret" not in request.model_dump_json()
     assert [m.role for m in request.messages] == ["user", "assistant", "user"]
     assert second.text == "Done."
+
+
+async def test_the_demo_model_recalls_through_hydrate_context_in_jit_mode(tenant: Scope, make_agent: MakeAgent) -> None:
+    model = demo_model()
+    agent = make_agent(model, AgentConfig(prompt_mode="jit", thinking_budget=1024))
+    await agent.run(tenant, "I live in Lisbon.")
+    await agent.drain()
+    response = await agent.run(tenant, "Where do I live?")
+    assert response.text == "From what I remember: user's home: The user lives in Lisbon."
+    assert [r.name for r in response.tool_results] == ["hydrate_context"]
+    assert response.model_calls == 2 and response.activations
+    assert response.thinking.startswith("The user sent a question.")
+    assert model.requests[-2].system is not None and model.requests[-2].system.context == ""
