@@ -51,7 +51,7 @@ class ConsolidationConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     # -- run-wide ------------------------------------------------------------------------
-    batch_size: int = Field(default=2000, ge=1, le=100_000)
+    batch_size: int = Field(default=10_000, ge=1, le=100_000)
     """Rows per inner transaction of ``CALL {…} IN TRANSACTIONS`` jobs."""
     nightly_enabled: bool = False
     """``nightly_nap`` runs only when this is True (the operator schedules it)."""
@@ -123,8 +123,9 @@ class ConsolidationConfig(BaseModel):
     # -- 10 episodic_summary -------------------------------------------------------------
     episodic_max_events: int = Field(default=100, ge=1)
     episodic_fold_size: int = Field(default=50, ge=2)
-    episodic_max_folds: int = Field(default=200, ge=1)
-    """Folds per ``run`` (all scopes); enough to bring 10k events under the limit at once."""
+    episodic_max_folds: int = Field(default=20, ge=1)
+    """Folds per ``run`` (all scopes together): 1,000 events. A larger backlog (an imported
+    history) is folded over several runs; the reference folds 50 events per run."""
     episodic_fold_batch: int = Field(default=10, ge=1, le=1000)
     """Chunks folded per inner transaction."""
     quick_nap_max_folds: int = Field(default=1, ge=0)

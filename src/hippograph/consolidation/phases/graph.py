@@ -47,7 +47,9 @@ async def cooccurrence(ctx: PhaseContext) -> Counts:
 async def tag_risk(ctx: PhaseContext) -> Counts:
     """Flag memories whose text names a risk word: ``properties.risk`` and ``risk_tagged_at``."""
     fields = '"risk": true, "risk_tagged_at": ' + json.dumps(ctx.now)
-    row = await ctx.batch(Q.TAG_RISKS, pattern=ctx.config.risk_pattern, fields=fields)
+    row = await ctx.batch(
+        Q.TAG_RISKS, pattern=ctx.config.risk_pattern, terms=list(ctx.config.risk_terms), fields=fields
+    )
     return ints(row, "tagged")
 
 
