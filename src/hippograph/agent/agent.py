@@ -258,6 +258,9 @@ class Agent:
     def stream(self, scope: Scope, message: str, *, session_id: str | None = None) -> AsyncIterator[AgentEvent]:
         """Run one turn, streaming its events (see the module docstring for their order).
 
+        Turns of one session run one at a time: the session is held while the stream is
+        iterated, so consume it to the end or close it (``contextlib.aclosing``).
+
         Raises:
             InvalidInputError: At once, for a bad scope, message or session id.
         """
