@@ -36,7 +36,7 @@ def neo4j_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str
     if uri:
         yield uri, os.environ.get("HIPPOGRAPH_NEO4J_PASSWORD", "")
         return
-    server = LocalNeo4j(tmp_path_factory.mktemp("neo4j"), heap="1g", pagecache_mb=256)
+    server = LocalNeo4j(tmp_path_factory.mktemp("neo4j"), heap="1g", pagecache_mb=256, stop_with_parent=True)
     status = server.start(timeout=300)
     assert status.uri is not None
     try:

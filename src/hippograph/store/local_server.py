@@ -75,6 +75,7 @@ class LocalNeo4j:
         pagecache_mb: int = 256,
         tx_max_mb: int = 512,
         cache_dir: Path | None = None,
+        stop_with_parent: bool = False,
     ) -> None:
         self.data_dir = Path(data_dir).expanduser().resolve()
         self.host = host
@@ -83,6 +84,8 @@ class LocalNeo4j:
         self.pagecache_mb = pagecache_mb
         self.tx_max_mb = tx_max_mb
         self.cache_dir = cache_dir or default_cache_dir()
+        self.stop_with_parent = stop_with_parent
+        """Stop the server when this Python process is gone (tests, benchmarks)."""
 
     # -- files ---------------------------------------------------------------------------
     @property
@@ -184,6 +187,8 @@ class LocalNeo4j:
             "--tx-max",
             str(self.tx_max_mb << 20),
         ]
+        if self.stop_with_parent:
+            cmd += ["--parent-pid", str(os.getpid())]
         log = open(self.log_file, "ab")  # noqa: SIM115 — handed to the child process
         try:
             proc = subprocess.Popen(

@@ -22,8 +22,10 @@ import org.neo4j.graphdb.Transaction;
  * Runs an embedded Neo4j Community DBMS with Bolt on a loopback address.
  *
  * <p>Arguments: --home DIR --port N [--host H] [--password-file F] [--pagecache BYTES]
- * [--tx-max BYTES]. Prints one readiness line, "HIPPOGRAPH_NEO4J_READY bolt://host:port",
- * once Bolt accepts authenticated sessions; shuts the DBMS down cleanly on SIGTERM.
+ * [--tx-max BYTES] [--parent-pid PID]. Prints one readiness line, "HIPPOGRAPH_NEO4J_READY bolt://host:port",
+ * once Bolt accepts authenticated sessions; shuts the DBMS down cleanly on SIGTERM, and — with
+ * --parent-pid — when that process is gone (a test run or benchmark killed mid-way leaves no
+ * server behind).
  */
 public final class Launcher {
     private Launcher() {}
@@ -70,6 +72,22 @@ public final class Launcher {
             stopped.countDown();
         }, "hippograph-shutdown"));
 
+        if (args.containsKey("parent-pid")) {
+            long parent = Long.parseLong(args.get("parent-pid"));
+            Thread watchdog = new Thread(() -> {
+                while (ProcessHandle.of(parent).map(ProcessHandle::isAlive).orElse(false)) {
+                    try {
+                        Thread.sleep(1000);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+                System.out.println("HIPPOGRAPH_NEO4J_PARENT_GONE");
+                System.exit(0);
+            }, "hippograph-parent-watchdog");
+            watchdog.setDaemon(true);
+            watchdog.start();
+        }
         if (password != null) {
             setInitialPassword(dbms.database("system"), password);
         }
