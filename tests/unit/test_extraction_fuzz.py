@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hippograph.agent.extraction import extract_memory_ops
-from hippograph.agent.memory_ops import OP_NAMES
+from hippograph.ops import OP_NAMES
 
 pytestmark = pytest.mark.unit
 
