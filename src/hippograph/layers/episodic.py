@@ -43,6 +43,8 @@ class EpisodicMemory(MemoryLayer):
         node_id: str | None = None,
     ) -> MemoryNode:
         """Store one event; chain it after the session's latest event; link its mentions."""
+        content, context = scrub_text(content), scrub_text(context)  # credentials never enter memory
+        properties = scrub_properties(properties or {})
         now = self.services.clock()
         fields: dict[str, Any] = {
             "label": label or content[:100],

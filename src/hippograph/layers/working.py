@@ -43,6 +43,7 @@ class WorkingMemory(MemoryLayer):
             raise InvalidInputError("kind", "must be 'turn' or 'thinking'")
         if kind == "thinking":
             text = text[:THINKING_MAX_CHARS]
+        text = scrub_text(text)  # credentials never enter memory
         now = self.services.clock()
         node = make_node(
             self.layer,
