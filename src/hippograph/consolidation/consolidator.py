@@ -14,7 +14,7 @@ from hippograph.audit import AuditEntry
 from hippograph.consolidation.config import ConsolidationConfig
 from hippograph.consolidation.context import PhaseContext, SkipPhase
 from hippograph.consolidation.history import list_runs, save_report
-from hippograph.consolidation.lease import Lease
+from hippograph.consolidation.lease import Lease, ensure_scope_chain
 from hippograph.consolidation.phases import PHASES, QUICK_NAP_ORDER, RUN_ORDER
 from hippograph.consolidation.queries import ConsolidationQuery as Q
 from hippograph.consolidation.report import (
@@ -143,11 +143,8 @@ class SleepConsolidator:
             finished_at=now,
             phases_run=[_skip(p, reason) for p in RUN_ORDER],
         )
-        lease = await Lease.acquire(self.conn, scope, holder=_holder(report.run_id), ttl=self.config.lease_ttl)
-        try:
-            await save_report(self.conn, report)
-        finally:
-            await lease.release()
+        await ensure_scope_chain(self.conn, scope)  # a skipped run needs no lease, only its scope
+        await save_report(self.conn, report)
         return report
 
     async def _execute(

@@ -46,7 +46,7 @@ class Lease:
     ) -> Lease:
         """Take the lease of ``scope``; raise AlreadyRunningError when it is held (after
         ``timeout`` seconds of polling when ``wait``)."""
-        await conn.write(StoreQuery.UPSERT_SCOPES, scopes=scope_rows(scope))
+        await ensure_scope_chain(conn, scope)
         params = {
             "scope_key": scope.key,
             "subtree_prefix": scope.key + LEVEL_SEPARATOR,
@@ -82,3 +82,8 @@ class Lease:
 
     async def release(self, state: dict[str, Any] | None = None) -> None:
         await self.conn.write(Q.RELEASE_LEASE, scope_key=self.scope.key, holder=self.holder, state=state or {})
+
+
+async def ensure_scope_chain(conn: Neo4jConnection, scope: Scope) -> None:
+    """Create the Scope nodes of ``scope`` and its ancestors (the store's own query)."""
+    await conn.write(StoreQuery.UPSERT_SCOPES, scopes=scope_rows(scope))

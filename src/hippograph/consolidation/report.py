@@ -53,17 +53,23 @@ _NUMBERS = {
 
 
 class EntryPoint(StrEnum):
+    """Which method started a run."""
+
     QUICK_NAP = "quick_nap"
     RUN = "run"
     NIGHTLY_NAP = "nightly_nap"
 
 
 class PhaseStatus(StrEnum):
+    """``ran`` (its counts may all be zero: it found nothing) or ``skipped`` (with a reason)."""
+
     RAN = "ran"
     SKIPPED = "skipped"
 
 
 class RunStatus(StrEnum):
+    """How a run ended; ``failed`` runs name the phase in ``error`` (cancelled ones too)."""
+
     COMPLETED = "completed"
     SKIPPED = "skipped"
     FAILED = "failed"
