@@ -22,6 +22,8 @@ class StoreQuery(CypherQuery):
     CREATE_INDEX_MEMORY_SESSION_ID = "schema/create_index_memory_session_id"
     CREATE_INDEX_CUE_SCOPE_KIND_KEY = "schema/create_index_cue_scope_kind_key"
     CREATE_INDEX_PENDING_LINK_SCOPE = "schema/create_index_pending_link_scope"
+    CREATE_INDEX_CONSOLIDATION_LEASE_SCOPE = "schema/create_index_consolidation_lease_scope"
+    CREATE_INDEX_AUDIT_ENTRY_SCOPE = "schema/create_index_audit_entry_scope"
     CREATE_VECTOR_INDEX_MEMORY_EMBEDDING = "schema/create_vector_index_memory_embedding"
     CREATE_FULLTEXT_INDEX_MEMORY_TEXT = "schema/create_fulltext_index_memory_text"
     AWAIT_INDEXES = "schema/await_indexes"

@@ -1,0 +1,1 @@
+CREATE INDEX audit_entry_scope IF NOT EXISTS FOR (a:AuditEntry) ON (a.scope_key)

@@ -1,0 +1,1 @@
+CREATE INDEX consolidation_lease_scope IF NOT EXISTS FOR (l:ConsolidationLease) ON (l.scope_key)
