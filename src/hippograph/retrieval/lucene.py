@@ -7,79 +7,17 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from hippograph.cues import LUCENE_STOP
 from hippograph.models import Layer
 from hippograph.store.mapping import scope_tag
 
 MAX_TERMS = 48
 _TERM = re.compile(r"[\w][\w'’.-]*", re.UNICODE)
 _SPECIAL = re.compile(r'([+\-&|!(){}\[\]^"~*?:\\/])')
-STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "but",
-        "by",
-        "did",
-        "do",
-        "does",
-        "for",
-        "from",
-        "had",
-        "has",
-        "have",
-        "he",
-        "her",
-        "his",
-        "how",
-        "i",
-        "if",
-        "in",
-        "into",
-        "is",
-        "it",
-        "its",
-        "me",
-        "my",
-        "no",
-        "not",
-        "of",
-        "on",
-        "or",
-        "our",
-        "she",
-        "so",
-        "such",
-        "that",
-        "the",
-        "their",
-        "them",
-        "then",
-        "there",
-        "these",
-        "they",
-        "this",
-        "to",
-        "was",
-        "we",
-        "were",
-        "what",
-        "when",
-        "where",
-        "which",
-        "who",
-        "whom",
-        "why",
-        "will",
-        "with",
-        "would",
-        "you",
-        "your",
-    ]
+# Lucene's English stop words plus the question words a query brings and memories rarely hold.
+STOPWORDS = LUCENE_STOP | frozenset(
+    "did do does from had has have he her his how i its me my our she so them we were what when "
+    "where which who whom why would you your".split()
 )
 
 
