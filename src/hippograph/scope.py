@@ -142,4 +142,4 @@ class Scope:
 
 def scope_weight(distance: int, *, floor: float = 0.0, half_life: float = 1.0) -> float:
     """Scope-distance weighting: own level 1.0, parent 0.5, grandparent 0.25 (half_life 1)."""
-    return floor + (1.0 - floor) * 2.0 ** (-distance / half_life)
+    return float(floor + (1.0 - floor) * 2.0 ** (-distance / half_life))

@@ -21,7 +21,7 @@ def check_request(query: str, layers: Sequence[Layer | str] | None, k: int) -> l
         raise InvalidQueryError("top_k", "must be between 1 and 500")
     if layers is None:
         return list(DEFAULT_LAYERS)
-    out = []
+    out: list[Layer] = []
     for i, layer in enumerate(layers):
         try:
             parsed = Layer(layer)

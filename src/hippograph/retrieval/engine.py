@@ -209,9 +209,9 @@ class RecallEngine:
 
         best_of_session: dict[str, tuple[float, str]] = {}
         for i, value in a.items():
-            session = hits.session.get(i)
-            if session and value > best_of_session.get(session, (-1.0, ""))[0]:
-                best_of_session[session] = (value, i)
+            session_id = hits.session.get(i)
+            if session_id and value > best_of_session.get(session_id, (-1.0, ""))[0]:
+                best_of_session[session_id] = (value, i)
         reps = {i: value for value, i in sorted(best_of_session.values(), reverse=True)[: act.session_seeds]}
         seeds = dict(sorted(a.items(), key=lambda kv: (-kv[1], kv[0]))[: act.cue_seeds])
         session, cue = await spread_associations(

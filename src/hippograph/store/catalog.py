@@ -9,7 +9,7 @@ from __future__ import annotations
 from enum import StrEnum
 from functools import cache
 from importlib.resources import files
-from typing import LiteralString, cast
+from typing import LiteralString
 
 
 class CypherQuery(StrEnum):
@@ -24,7 +24,7 @@ class CypherQuery(StrEnum):
 def _load(name: str) -> LiteralString:
     text = files("hippograph").joinpath("cypher", f"{name}.cypher").read_text(encoding="utf-8")
     # Files are static, shipped with the package: never built from user text.
-    return cast(LiteralString, text.strip())
+    return text.strip()
 
 
 def all_queries() -> list[CypherQuery]:

@@ -20,6 +20,7 @@ import time
 from dataclasses import dataclass
 from importlib.resources import as_file, files
 from pathlib import Path
+from typing import Any
 
 from hippograph.errors import ConfigurationError, StoreUnavailableError
 
@@ -146,10 +147,10 @@ class LocalNeo4j:
 
     # -- lifecycle -----------------------------------------------------------------------
     def status(self) -> ServerStatus:
-        state = self._read_state()
-        pid = state.get("pid") if state else None
+        state = self._read_state() or {}
+        pid = state.get("pid")
         running = pid is not None and _alive(pid)
-        uri = state.get("uri") if state else None
+        uri = state.get("uri")
         ready = running and uri is not None and _bolt_answers(self.host, int(state["port"]))
         return ServerStatus(running, ready, pid if running else None, uri, self.data_dir, self.log_file)
 
@@ -158,7 +159,7 @@ class LocalNeo4j:
         current = self.status()
         if current.running:
             if not current.ready:
-                self._wait_ready(current.pid or 0, int(self._read_state()["port"]), timeout)
+                self._wait_ready(current.pid or 0, int((self._read_state() or {})["port"]), timeout)
             return self.status()
         build_dir = self.build()
         port = self.port or free_port(self.host)
@@ -253,7 +254,7 @@ class LocalNeo4j:
             return ""
         return "\n".join(text.splitlines()[-lines:])
 
-    def _read_state(self) -> dict[str, object] | None:
+    def _read_state(self) -> dict[str, Any] | None:
         try:
             data = json.loads(self.state_file.read_text())
         except (FileNotFoundError, json.JSONDecodeError):
