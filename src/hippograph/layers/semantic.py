@@ -15,9 +15,11 @@ from typing import Any, ClassVar
 from pydantic import JsonValue
 
 from hippograph.errors import InvalidInputError
-from hippograph.layers.base import MemoryLayer, make_node
+from hippograph.layers.base import MemoryLayer, Scrubber, make_node
 from hippograph.models import Layer, MemoryNode, check_id
+from hippograph.retrieval.types import RecallItem
 from hippograph.scope import Scope
+from hippograph.scrub import scrub_properties
 from hippograph.store.mapping import props_to_node
 from hippograph.store.queries import StoreQuery as Q
 
@@ -82,6 +84,13 @@ class SemanticMemory(MemoryLayer):
         if old is not None:
             await self.supersede(scope, old, stored.id)
         return stored
+
+    def render_for_prompt(self, entry: MemoryNode | RecallItem, scrubber: Scrubber | None = scrub_properties) -> str:
+        """Like every layer, plus a marker on facts that are no longer current, so the model
+        does not take an old version for the truth."""
+        line = super().render_for_prompt(entry, scrubber)
+        node = entry.node if isinstance(entry, RecallItem) else entry
+        return f"{line} [superseded]" if node.superseded_by else line
 
     async def supersede(self, scope: Scope, old_id: str, new_id: str) -> None:
         """Mark ``old_id`` superseded by ``new_id`` (both of this scope)."""
