@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, f
 
 from hippograph.errors import InvalidInputError
 from hippograph.models import check_id, new_id, now
-from hippograph.scope import LEVEL_SEPARATOR, Scope
+from hippograph.scope import Scope
 from hippograph.store.catalog import CypherQuery
 from hippograph.store.connection import Neo4jConnection
 
@@ -172,7 +172,7 @@ async def list_audit(
     rows = await conn.read(
         AuditQuery.SEARCH_AUDIT_ENTRIES,
         scope_key=scope.key,
-        subtree_prefix=scope.key + LEVEL_SEPARATOR,
+        subtree_prefix=scope.subtree_prefix,
         limit=limit,
         offset=offset,
     )

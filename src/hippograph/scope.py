@@ -99,6 +99,11 @@ class Scope:
         return LEVEL_SEPARATOR.join(f"{k}{KIND_SEPARATOR}{i}" for k, i in self.levels)
 
     @property
+    def subtree_prefix(self) -> str:
+        """Every descendant's key starts with this (ids cannot contain the separator)."""
+        return self.key + LEVEL_SEPARATOR
+
+    @property
     def depth(self) -> int:
         return len(self.levels)
 

@@ -10,9 +10,9 @@ from pydantic import ValidationError
 from hippograph.agent import events as ev
 from hippograph.agent.extraction import extract_memory_ops
 from hippograph.agent.fabrication import FabricationChecker, FabricationMode
-from hippograph.ops import UpsertNode
 from hippograph.agent.triage import Intent, IntentClassifier, TriageMode, route_tools
 from hippograph.llm.types import ToolSpec
+from hippograph.ops import UpsertNode
 
 pytestmark = pytest.mark.unit
 

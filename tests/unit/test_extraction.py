@@ -7,6 +7,7 @@ import json
 import pytest
 
 from hippograph.agent.extraction import ExtractionStrategy, InvalidOp, extract_memory_ops
+from hippograph.models import Layer, Relationship
 from hippograph.ops import (
     CreateEvent,
     RegisterSkill,
@@ -14,7 +15,6 @@ from hippograph.ops import (
     SetTrigger,
     UpsertNode,
 )
-from hippograph.models import Layer, Relationship
 
 pytestmark = pytest.mark.unit
 

@@ -152,10 +152,7 @@ def _find_loose(text: str) -> _Found | None:
     strategy = ExtractionStrategy.GRAPH_OPERATIONS
     start = opening.end()
     fence = _FENCE_OPEN.match(text, start)
-    if fence is not None and "```" in fence.group(0):
-        start = fence.end()
-    else:
-        start = _skip_space(text, start)
+    start = fence.end() if fence is not None and "```" in fence.group(0) else _skip_space(text, start)
     try:
         payload, end = _raw_decode(text, start)
     except _BadJson as err:

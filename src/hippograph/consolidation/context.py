@@ -9,7 +9,7 @@ from typing import Any
 
 from hippograph.consolidation.config import ConsolidationConfig
 from hippograph.consolidation.report import Phase
-from hippograph.scope import LEVEL_SEPARATOR, Scope
+from hippograph.scope import Scope
 from hippograph.store.catalog import CypherQuery
 from hippograph.store.connection import Neo4jConnection
 
@@ -38,7 +38,7 @@ class PhaseContext:
         """The parameters every phase query takes, plus ``extra``."""
         return {
             "scope_key": self.scope.key,
-            "subtree_prefix": self.scope.key + LEVEL_SEPARATOR,
+            "subtree_prefix": self.scope.subtree_prefix,
             "now": self.now,
             "run_id": self.run_id,
             "batch": self.config.batch_size,

@@ -14,7 +14,7 @@ from typing import Any
 
 from hippograph.consolidation.queries import ConsolidationQuery as Q
 from hippograph.errors import AlreadyRunningError
-from hippograph.scope import LEVEL_SEPARATOR, Scope
+from hippograph.scope import Scope
 from hippograph.store.connection import Neo4jConnection
 from hippograph.store.mapping import scope_rows
 from hippograph.store.queries import StoreQuery
@@ -49,7 +49,7 @@ class Lease:
         await ensure_scope_chain(conn, scope)
         params = {
             "scope_key": scope.key,
-            "subtree_prefix": scope.key + LEVEL_SEPARATOR,
+            "subtree_prefix": scope.subtree_prefix,
             "root_key": scope.ancestor_keys()[0],
             "ancestor_keys": scope.ancestor_keys(),
             "holder": holder,

@@ -9,7 +9,7 @@ from hippograph.audit import AuditAction, AuditEntry, AuditQuery, audit_params, 
 from hippograph.consolidation.queries import ConsolidationQuery as Q
 from hippograph.errors import ConflictError, NotFoundError
 from hippograph.models import check_id
-from hippograph.scope import LEVEL_SEPARATOR, Scope
+from hippograph.scope import Scope
 from hippograph.store.connection import Neo4jConnection
 
 
@@ -26,7 +26,7 @@ async def restore_memory(
             Q.RESTORE_MEMORY.text,
             id=memory_id,
             scope_key=scope.key,
-            subtree_prefix=scope.key + LEVEL_SEPARATOR,
+            subtree_prefix=scope.subtree_prefix,
             now=now,
             grace=grace,
         )

@@ -20,7 +20,7 @@ from hippograph.errors import InvalidInputError
 from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship, check_id
 from hippograph.retrieval.engine import RecallEngine
 from hippograph.retrieval.types import RecallItem
-from hippograph.scope import LEVEL_SEPARATOR, Scope
+from hippograph.scope import Scope
 from hippograph.scrub import scrub_properties, scrub_text
 from hippograph.store.graph_store import GraphStore
 from hippograph.store.queries import StoreQuery as Q
@@ -141,6 +141,3 @@ class MemoryLayer:
             Q.GET_COUNT, scope_key=scope.key, layer=self.layer.value, session_id=session_id
         )
         return int(rows[0]["count"])
-
-    def _owned(self, scope: Scope) -> dict[str, str]:
-        return {"scope_key": scope.key, "subtree_prefix": scope.key + LEVEL_SEPARATOR}

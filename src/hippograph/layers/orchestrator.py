@@ -26,7 +26,7 @@ from hippograph.retrieval.config import RecallConfig
 from hippograph.retrieval.context import MemoryContext, assemble
 from hippograph.retrieval.engine import RecallEngine
 from hippograph.retrieval.types import Channel, RecallResult
-from hippograph.scope import LEVEL_SEPARATOR, Scope
+from hippograph.scope import Scope
 from hippograph.scrub import scrub_properties, scrub_text
 from hippograph.store.connection import Neo4jConnection
 from hippograph.store.graph_store import GraphStore
@@ -218,7 +218,7 @@ class MemoryOrchestrator:
             Q.UPDATE_RETRACTION,
             id=node_id,
             scope_key=scope.key,
-            subtree_prefix=scope.key + LEVEL_SEPARATOR,
+            subtree_prefix=scope.subtree_prefix,
             now=self.services.clock(),
             retraction=_json({"reason": reason, "actor": actor, "phase": phase}),
         )

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from hippograph.cues import Cue
 from hippograph.errors import ConflictError, InvalidInputError, NotFoundError
 from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship, check_id, now
-from hippograph.scope import LEVEL_SEPARATOR, Scope
+from hippograph.scope import Scope
 from hippograph.store.connection import Neo4jConnection
 from hippograph.store.filters import NodeFilter
 from hippograph.store.mapping import (
@@ -183,7 +183,7 @@ class GraphStore:
     async def delete_subtree(self, scope: Scope) -> int:
         """Erase ``scope`` and everything below it in one statement; return the memory count."""
         rows = await self.conn.write(Q.DELETE_SUBTREE, scope_key=scope.key)
-        prefix = scope.key + LEVEL_SEPARATOR
+        prefix = scope.subtree_prefix
         self._known_scopes = {k for k in self._known_scopes if k != scope.key and not k.startswith(prefix)}
         return int(rows[0]["deleted"]) if rows else 0
 
@@ -368,7 +368,7 @@ class GraphStore:
 
 
 def _owned(scope: Scope) -> dict[str, str]:
-    return {"scope_key": scope.key, "subtree_prefix": scope.key + LEVEL_SEPARATOR}
+    return {"scope_key": scope.key, "subtree_prefix": scope.subtree_prefix}
 
 
 def _limit(limit: int | None) -> int:

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 
 import pytest
-from pydantic import ValidationError
 
 from hippograph.errors import InvalidInputError, InvalidQueryError, InvalidScopeError
 from hippograph.layers import MemoryOrchestrator
