@@ -250,7 +250,7 @@ async def test_a_strong_hit_activates_its_session_through_a_real_cue(
     turns = [ConversationTurn(turn_id=f"{s}:{i}", session_id=s, speaker="Ana", text=t)
              for s, lines in texts.items() for i, t in enumerate(lines)]  # fmt: skip
     await memory.ingest(tenant, turns)
-    cfg = RecallConfig(candidates_per_channel=2, track_access=False,
+    cfg = RecallConfig(candidates_per_channel=1, track_access=False,
                        activation=ActivationConfig(cue_decay=0.0))  # fmt: skip
     result = await memory.engine.recall(tenant, QUERY, top_k=20, config=cfg)
     hit = turn_node_id(tenant, "s1:0")
