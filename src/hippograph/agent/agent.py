@@ -25,13 +25,11 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterator, Collection, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from hippograph.agent.background import BackgroundConsolidation, BackgroundReport, TurnRecord
 from hippograph.agent.config import AgentConfig
 from hippograph.agent.events import (
-    Activation,
     AgentEvent,
     ConsolidationScheduled,
     Error,
@@ -52,10 +50,11 @@ from hippograph.agent.prompts import (
     hydrate_context_tool,
     jit_system_prompt,
 )
-from hippograph.agent.response import AgentResponse, TurnTimings
+from hippograph.agent.response import AgentResponse
 from hippograph.agent.sessions import Session, SessionManager, Turn
 from hippograph.agent.tools import AgentTool, ToolOutcome, run_tool
 from hippograph.agent.triage import IntentClassifier, TriageDecision, TriageMode, triage
+from hippograph.agent.turn_state import TurnState
 from hippograph.agent.visible import VisibleTextFilter
 from hippograph.errors import InvalidInputError
 from hippograph.llm.accumulate import ResponseAccumulator
@@ -79,7 +78,6 @@ from hippograph.llm.types import (
     SystemPrompt,
     TextBlock,
     ThinkingBlock,
-    TokenUsage,
     ToolResultBlock,
     ToolSpec,
     ToolUseBlock,
@@ -99,95 +97,6 @@ MAX_MESSAGE_CHARS = 100_000
 MAX_HYDRATE_TOP_K = 20
 KEEP_BLOCK_NOTE = "\nKeep your <MEMORY_EXTRACT> block, if you had one, at the end of the rewritten reply."
 _HOLDING_MODES = frozenset({FabricationMode.REVISE, FabricationMode.REFUSE})
-
-
-@dataclass
-class _Turn:
-    """The state of one turn while it runs."""
-
-    scope: Scope
-    message: str
-    session_id: str | None
-    clock: StageClock
-    session: Session | None = None
-    usage: TokenUsage = field(default_factory=TokenUsage)
-    model_calls: int = 0
-    model_name: str | None = None
-    stop_reason: str | None = None
-    message_id: str = ""
-    open_message: bool = False
-    thinking: list[str] = field(default_factory=list)
-    tool_results: list[ToolResult] = field(default_factory=list)
-    activations: list[Activation] = field(default_factory=list)
-    memory_texts: list[str] = field(default_factory=list)
-    raw_texts: list[str] = field(default_factory=list)
-    errors: list[Error] = field(default_factory=list)
-    intent: IntentClassified | None = None
-    fabrication: FabricationDetected | None = None
-    memory: MemoryExtracted | None = None
-    consolidation: ConsolidationScheduled | None = None
-    reply: str = ""
-    fatal: BaseException | None = None
-    stage: str = "model"
-    # the model call in progress
-    last: ModelResponse | None = None
-    last_end: MessageEnd | None = None
-    held: list[TextDelta] = field(default_factory=list)
-
-    def observe(self, event: AgentEvent) -> None:
-        if isinstance(event, Usage):
-            self.usage = self.usage.plus(event.totals())
-        elif isinstance(event, MessageStart):
-            self.model_name, self.message_id, self.open_message = (
-                event.model,
-                event.message_id,
-                True,
-            )
-        elif isinstance(event, MessageEnd):
-            self.stop_reason, self.open_message = event.stop_reason, False
-        elif isinstance(event, ThinkingDelta):
-            self.thinking.append(event.text)
-        elif isinstance(event, ToolResult):
-            self.tool_results.append(event)
-        elif isinstance(event, Activation):
-            self.activations.append(event)
-        elif isinstance(event, Error):
-            self.errors.append(event)
-        elif isinstance(event, IntentClassified):
-            self.intent = event
-        elif isinstance(event, FabricationDetected):
-            self.fabrication = event
-        elif isinstance(event, MemoryExtracted):
-            self.memory = event
-        elif isinstance(event, ConsolidationScheduled):
-            self.consolidation = event
-
-    def response(self, events: list[AgentEvent]) -> AgentResponse:
-        stages = {k: round(v, 3) for k, v in self.clock.stages.items()}
-        return AgentResponse(
-            text=self.reply,
-            session_id=self.session.id if self.session else (self.session_id or ""),
-            scope_key=self.scope.key,
-            model=self.model_name,
-            stop_reason=self.stop_reason,
-            thinking="".join(self.thinking),
-            usage=self.usage,
-            model_calls=self.model_calls,
-            timings=TurnTimings(
-                stages=stages,
-                total_ms=round(self.clock.total_ms, 3),
-                model_ms=round(self.clock.stages.get("model", 0.0), 3),
-                overhead_ms=round(self.clock.overhead_ms, 3),
-            ),
-            intent=self.intent,
-            activations=self.activations,
-            tool_results=self.tool_results,
-            fabrication=self.fabrication,
-            memory=self.memory,
-            consolidation=self.consolidation,
-            errors=self.errors,
-            events=events,
-        )
 
 
 class Agent:
@@ -293,7 +202,7 @@ class Agent:
         return self._background.pending
 
     # -- the turn -------------------------------------------------------------------------
-    def _start(self, scope: Scope, message: str, session_id: str | None) -> _Turn:
+    def _start(self, scope: Scope, message: str, session_id: str | None) -> TurnState:
         if not isinstance(scope, Scope):
             raise InvalidInputError("scope", "must be a Scope")
         if not isinstance(message, str) or not message.strip():
@@ -302,9 +211,9 @@ class Agent:
             raise InvalidInputError("message", f"longer than {MAX_MESSAGE_CHARS} characters")
         if session_id is not None:
             check_id(session_id, "session_id")
-        return _Turn(scope, message, session_id, StageClock(self._hooks))
+        return TurnState(scope, message, session_id, StageClock(self._hooks))
 
-    async def _events(self, turn: _Turn) -> AsyncIterator[AgentEvent]:
+    async def _events(self, turn: TurnState) -> AsyncIterator[AgentEvent]:
         try:
             async for event in self._turn(turn):
                 turn.observe(event)
@@ -315,7 +224,7 @@ class Agent:
         finally:
             turn.clock.report()
 
-    async def _turn(self, t: _Turn) -> AsyncIterator[AgentEvent]:
+    async def _turn(self, t: TurnState) -> AsyncIterator[AgentEvent]:
         with t.clock.time("session"):
             try:
                 session = await self.sessions.open(t.scope, t.session_id)
@@ -335,7 +244,7 @@ class Agent:
             async for event in self._locked_turn(t, session):
                 yield event
 
-    async def _locked_turn(self, t: _Turn, session: Session) -> AsyncIterator[AgentEvent]:
+    async def _locked_turn(self, t: TurnState, session: Session) -> AsyncIterator[AgentEvent]:
         c = self.config
         jit = c.prompt_mode == "jit" and c.hydrate.enabled
         with t.clock.time("triage"):
@@ -390,7 +299,7 @@ class Agent:
         )  # fmt: skip
 
     async def _model_loop(
-        self, t: _Turn, system: SystemPrompt, messages: list[ChatMessage], decision: TriageDecision
+        self, t: TurnState, system: SystemPrompt, messages: list[ChatMessage], decision: TriageDecision
     ) -> AsyncIterator[AgentEvent]:
         """Model calls and tool rounds, then the checks; leaves the final MessageEnd in
         ``t.last_end`` for the caller to send last."""
@@ -443,7 +352,7 @@ class Agent:
 
     async def _finish(
         self,
-        t: _Turn,
+        t: TurnState,
         system: SystemPrompt,
         messages: list[ChatMessage],
         tools: list[ToolSpec],
@@ -513,12 +422,14 @@ class Agent:
         if scheduled is not None:
             yield scheduled
 
-    def _release(self, t: _Turn) -> list[AgentEvent]:
+    def _release(self, t: TurnState) -> list[AgentEvent]:
         """Close the held draft's message (its text is never shown)."""
         t.held = []
         return [t.last_end] if t.last_end is not None else []
 
-    def _schedule(self, t: _Turn, session: Session, reply: str, ops: list[MemoryOp]) -> ConsolidationScheduled | None:
+    def _schedule(
+        self, t: TurnState, session: Session, reply: str, ops: list[MemoryOp]
+    ) -> ConsolidationScheduled | None:
         c = self.config.consolidation
         if not c.enabled:
             return None
@@ -539,7 +450,7 @@ class Agent:
             thinking_budget=c.thinking_budget, model=c.model,
         )  # fmt: skip
 
-    async def _call(self, t: _Turn, request: ModelRequest, *, hold: bool) -> AsyncIterator[AgentEvent]:
+    async def _call(self, t: TurnState, request: ModelRequest, *, hold: bool) -> AsyncIterator[AgentEvent]:
         """One model call, streamed. Text passes the memory-block filter (and is held back
         when ``hold``); the MessageEnd is kept in ``t.last_end`` for the caller to place."""
         t.model_calls += 1
@@ -590,7 +501,7 @@ class Agent:
             t.last_end = MessageEnd(message_id=response.id, stop_reason=response.stop_reason)
 
     async def _run_call(
-        self, t: _Turn, call: ToolUseBlock, layers: Collection[Layer]
+        self, t: TurnState, call: ToolUseBlock, layers: Collection[Layer]
     ) -> tuple[ToolOutcome, list[AgentEvent]]:
         if call.name == HYDRATE_CONTEXT_TOOL_NAME and self.config.prompt_mode == "jit":
             return await self._hydrate_tool(t, call, layers)
@@ -602,7 +513,7 @@ class Agent:
         return outcome, []
 
     async def _hydrate_tool(
-        self, t: _Turn, call: ToolUseBlock, layers: Collection[Layer]
+        self, t: TurnState, call: ToolUseBlock, layers: Collection[Layer]
     ) -> tuple[ToolOutcome, list[AgentEvent]]:
         args = call.input
         query = args.get("query")
@@ -664,7 +575,7 @@ def _joined(texts: list[str]) -> str:
     return "\n\n".join(text.strip() for text in texts if text.strip())
 
 
-def _text_index(t: _Turn) -> int:
+def _text_index(t: TurnState) -> int:
     if t.held:
         return t.held[0].index
     response = t.last

@@ -51,7 +51,6 @@ async def spread_edges(
         rows = await conn.read(
             Q.GET_ACTIVATION_STEP,
             frontier=list(frontier),
-            seen=[],
             visible=list(visible),
             layers=layer_values,
             fan_out=config.fan_out,

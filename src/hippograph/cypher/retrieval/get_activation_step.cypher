@@ -1,9 +1,8 @@
 // One hop of spreading activation: for each frontier node, its strongest $fan_out visible,
-// unseen, live neighbours (by edge weight), with the relationship that leads there.
+// live neighbours (by edge weight), with the relationship that leads there.
 UNWIND $frontier AS f
 MATCH (m:Memory {id: f})-[r]-(n:Memory)
 WHERE n.scope_key IN $visible AND r.scope_key IN $visible
-  AND NOT n.id IN $seen
   AND NOT coalesce(n.retracted, false)
   AND ($layers IS NULL OR n.layer IN $layers)
 WITH f, n, r
