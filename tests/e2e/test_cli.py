@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-CLI = [sys.executable, "-m", "hippograph.cli"]
+CLI = [sys.executable, "-m", "hippograph.app.cli"]
 
 
 def run(args: list[str], env: dict[str, str], timeout: float = 600) -> subprocess.CompletedProcess[str]:

@@ -13,10 +13,10 @@ from typing import Any
 import typer
 from rich.console import Console
 
-from hippograph.cli_neo4j import neo4j_app
+from hippograph.app.cli_neo4j import neo4j_app
 from hippograph.errors import HippographError
 from hippograph.scope import Scope
-from hippograph.settings import Settings
+from hippograph.app.settings import Settings
 
 app = typer.Typer(no_args_is_help=True, help="hippograph: long-term memory for LLM agents, in Neo4j.")
 app.add_typer(neo4j_app, name="neo4j")
@@ -37,7 +37,7 @@ def _run(coro: Any) -> Any:
 @app.command()
 def demo() -> None:
     """Run the demo on the local Neo4j (offline scripted model unless ANTHROPIC_API_KEY is set)."""
-    from hippograph.demo import run_demo
+    from hippograph.app.demo import run_demo
 
     _run(run_demo(Settings(), console))
 
@@ -55,7 +55,7 @@ def ingest(
     """Store a conversation as episodic memories (idempotent by turn id)."""
     from rich.progress import Progress
 
-    from hippograph.runtime import open_memory
+    from hippograph.app.runtime import open_memory
 
     target = Scope.parse(scope)
     try:
@@ -82,8 +82,8 @@ def recall(
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
     """Recall memories for a query, with the explanation of every item."""
-    from hippograph.demo import recall_table
-    from hippograph.runtime import open_memory
+    from hippograph.app.demo import recall_table
+    from hippograph.app.runtime import open_memory
 
     async def go() -> Any:
         async with open_memory() as memory:
@@ -103,7 +103,7 @@ def consolidate(
 ) -> None:
     """Run consolidation ("sleep") over a scope and its subtree; print the report."""
     from hippograph.consolidation import SleepConsolidator
-    from hippograph.runtime import open_memory
+    from hippograph.app.runtime import open_memory
 
     if mode not in ("quick_nap", "run", "nightly_nap"):
         console.print("[red]error:[/red] --mode must be quick_nap, run or nightly_nap")
@@ -120,7 +120,7 @@ def consolidate(
 @app.command()
 def forget(scope: str = ScopeOpt, yes: bool = typer.Option(False, "--yes", help="Do not ask.")) -> None:
     """Erase a scope and everything below it (one statement; cannot be undone)."""
-    from hippograph.runtime import open_memory
+    from hippograph.app.runtime import open_memory
 
     target = Scope.parse(scope)
     if not yes and not typer.confirm(f"Erase {target.key} and everything below it?"):
@@ -136,7 +136,7 @@ def forget(scope: str = ScopeOpt, yes: bool = typer.Option(False, "--yes", help=
 @app.command()
 def doctor() -> None:
     """Check what hippograph needs: Java, Maven, the embedding model, Neo4j, the API key."""
-    from hippograph.runtime import local_server
+    from hippograph.app.runtime import local_server
 
     ok = True
     settings = Settings()

@@ -20,9 +20,9 @@ from hippograph.consolidation import SleepConsolidator
 from hippograph.layers import ConversationTurn, MemoryOrchestrator
 from hippograph.llm.provider import ModelProvider
 from hippograph.retrieval.types import RecallResult
-from hippograph.runtime import open_memory
+from hippograph.app.runtime import open_memory
 from hippograph.scope import Scope
-from hippograph.settings import Settings
+from hippograph.app.settings import Settings
 
 QUESTIONS = (
     "Where does Sam work now?",
@@ -33,7 +33,7 @@ QUESTIONS = (
 
 
 def sample_turns() -> list[ConversationTurn]:
-    data = json.loads(files("hippograph").joinpath("demo_data", "conversation.json").read_text())
+    data = json.loads(files("hippograph.app").joinpath("demo_data", "conversation.json").read_text())
     turns = []
     for session in data["sessions"]:
         at = datetime.fromisoformat(session["date"].replace("Z", "+00:00")).timestamp()

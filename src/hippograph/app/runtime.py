@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 
 from hippograph.embeddings.base import EmbeddingProvider
 from hippograph.layers.orchestrator import MemoryOrchestrator
-from hippograph.settings import Settings
+from hippograph.app.settings import Settings
 from hippograph.store.local_server import LocalNeo4j
 
 
