@@ -12,10 +12,16 @@
         └── StoreUnavailableError            ─ the database cannot be reached; names the URI
 
 Caller errors are raised before anything is written. Store errors never carry query
-parameters (user content) in their message.
+parameters (user content) in their message. :func:`validation_errors` is the one place where a
+pydantic error becomes an :class:`InvalidInputError`.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from pydantic import ValidationError
 
 
 class HippographError(Exception):
@@ -68,3 +74,18 @@ class StoreUnavailableError(StoreError):
     def __init__(self, uri: str, reason: str) -> None:
         self.uri = uri
         super().__init__(f"Neo4j is not reachable at {uri}: {reason}", retryable=True)
+
+
+@contextmanager
+def validation_errors(prefix: str = "", *, empty: str = "fields", depth: int | None = None) -> Iterator[None]:
+    """Turn the first pydantic error raised inside the block into an InvalidInputError naming the
+    field: ``prefix.loc`` (``loc`` cut to ``depth`` parts; ``empty`` when the error has no loc),
+    e.g. ``with validation_errors("updates", depth=1): MemoryNode.model_validate(data)``.
+    """
+    try:
+        yield
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = err["loc"] if depth is None else err["loc"][:depth]
+        field = ".".join(str(p) for p in loc) or empty
+        raise InvalidInputError(f"{prefix}.{field}" if prefix else field, err["msg"]) from None

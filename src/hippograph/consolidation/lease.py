@@ -17,7 +17,7 @@ from hippograph.errors import AlreadyRunningError
 from hippograph.scope import Scope
 from hippograph.store.connection import Neo4jConnection
 from hippograph.store.mapping import scope_rows
-from hippograph.store.queries import StoreQuery
+from hippograph.store.queries import MemoryQuery
 
 _LEASE_FIELDS = frozenset({"scope_key", "holder", "acquired_at", "expires_at", "released_at"})
 
@@ -86,4 +86,4 @@ class Lease:
 
 async def ensure_scope_chain(conn: Neo4jConnection, scope: Scope) -> None:
     """Create the Scope nodes of ``scope`` and its ancestors (the store's own query)."""
-    await conn.write(StoreQuery.UPSERT_SCOPES, scopes=scope_rows(scope))
+    await conn.write(MemoryQuery.UPSERT_SCOPES, scopes=scope_rows(scope))

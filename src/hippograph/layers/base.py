@@ -12,18 +12,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from pydantic import ValidationError
-
 from hippograph.cues import cues_of
 from hippograph.embeddings.base import EmbeddingProvider
-from hippograph.errors import InvalidInputError
+from hippograph.errors import InvalidInputError, validation_errors
 from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship, check_id
 from hippograph.retrieval.engine import RecallEngine
 from hippograph.retrieval.types import RecallItem
 from hippograph.scope import Scope
 from hippograph.scrub import scrub_properties, scrub_text
 from hippograph.store.graph_store import GraphStore
-from hippograph.store.queries import StoreQuery as Q
+from hippograph.store.queries import MemoryQuery as Q
 from hippograph.store.vector_search import scoped_vector_search
 
 Scrubber = Callable[[Mapping[str, Any]], dict[str, Any]]
@@ -42,12 +40,9 @@ class MemoryServices:
 
 def make_node(layer: Layer, fields: Mapping[str, Any], field_prefix: str = "entry") -> MemoryNode:
     """Build a node, turning validation errors into an InvalidInputError naming the field."""
-    try:
-        return MemoryNode.model_validate({**fields, "layer": layer})
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = ".".join(str(p) for p in err["loc"]) or "entry"
-        raise InvalidInputError(f"{field_prefix}.{loc}", err["msg"]) from None
+    with validation_errors(field_prefix, empty="entry"):
+        node = MemoryNode.model_validate({**fields, "layer": layer})
+    return node
 
 
 def extractive_summary(texts: Sequence[str], max_chars: int = 2000) -> str:

@@ -22,7 +22,7 @@ from hippograph.layers.episodic import EpisodicMemory
 from hippograph.models import MAX_TEXT, Layer, MemoryEdge, MemoryNode, Relationship
 from hippograph.scope import Scope
 from hippograph.store.mapping import props_to_node
-from hippograph.store.queries import StoreQuery as Q
+from hippograph.store.queries import MemoryQuery as Q
 
 Progress = Callable[[int, int], None]
 TURN_IMPORTANCE = 3.0

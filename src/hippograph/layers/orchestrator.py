@@ -30,7 +30,7 @@ from hippograph.scope import Scope
 from hippograph.scrub import scrub_properties, scrub_text
 from hippograph.store.connection import Neo4jConnection
 from hippograph.store.graph_store import GraphStore
-from hippograph.store.queries import StoreQuery as Q
+from hippograph.store.queries import MemoryQuery as Q
 from hippograph.store.schema import migrate
 
 

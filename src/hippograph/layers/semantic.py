@@ -21,7 +21,7 @@ from hippograph.retrieval.types import RecallItem
 from hippograph.scope import Scope
 from hippograph.scrub import scrub_properties
 from hippograph.store.mapping import props_to_node
-from hippograph.store.queries import StoreQuery as Q
+from hippograph.store.queries import MemoryQuery as Q
 
 DEDUP_SIMILARITY = 0.85
 DEDUP_CANDIDATES = 5

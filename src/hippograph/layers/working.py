@@ -15,7 +15,7 @@ from hippograph.models import Durability, Layer, MemoryNode
 from hippograph.retrieval.types import RecallItem
 from hippograph.scope import Scope
 from hippograph.scrub import scrub_properties, scrub_text
-from hippograph.store.queries import StoreQuery as Q
+from hippograph.store.queries import MemoryQuery as Q
 
 THINKING_MAX_CHARS = 500
 DAY = 86_400.0

@@ -13,10 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import ValidationError
-
 from hippograph.cues import Cue
-from hippograph.errors import ConflictError, InvalidInputError, NotFoundError
+from hippograph.errors import ConflictError, InvalidInputError, NotFoundError, validation_errors
 from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship, check_id, now
 from hippograph.scope import Scope
 from hippograph.store.connection import Neo4jConnection
@@ -29,7 +27,7 @@ from hippograph.store.mapping import (
     props_to_node,
     scope_rows,
 )
-from hippograph.store.queries import StoreQuery as Q
+from hippograph.store.queries import MemoryQuery as Q
 from hippograph.store.vector_search import scoped_vector_search
 
 _IMMUTABLE = frozenset({"id", "layer", "scope_key", "created_at"})
@@ -126,11 +124,8 @@ class GraphStore:
         current = await self.get_node(scope, node_id)
         if current is None:
             raise NotFoundError(f"memory {node_id} is not visible from {scope.key}")
-        try:
+        with validation_errors("updates", depth=1):
             merged = MemoryNode.model_validate({**current.model_dump(), **updates, "updated_at": now()})
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            raise InvalidInputError(f"updates.{err['loc'][0]}", err["msg"]) from None
         props = node_to_props(merged, Scope.parse(current.scope_key))
         changed = {k: v for k, v in props.items() if k in updates or k in ("updated_at", "search_text", "scope_tag")}
         for key in updates:  # explicit None clears a property
@@ -204,11 +199,8 @@ class GraphStore:
     async def link(
         self, scope: Scope, source: str, target: str, relationship: Relationship | str, **fields: Any
     ) -> MemoryEdge:
-        try:
+        with validation_errors("edge", depth=1):
             edge = MemoryEdge(source=source, target=target, relationship=Relationship.parse(relationship), **fields)
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            raise InvalidInputError(f"edge.{err['loc'][0] if err['loc'] else 'fields'}", err["msg"]) from None
         return await self.upsert_edge(scope, edge)
 
     async def _merge_edges(self, scope: Scope, edges: Sequence[MemoryEdge], *, increment: float) -> list[MemoryEdge]:
@@ -314,7 +306,7 @@ class GraphStore:
             raise InvalidInputError("metadatas", "metadatas and documents must match ids")
         rows = []
         for i, (node_id, vec, meta, doc) in enumerate(zip(ids, embeddings, metadatas, documents, strict=True)):
-            try:
+            with validation_errors(f"vectors[{i}]", depth=1):
                 node = MemoryNode(
                     id=node_id,
                     layer=layer,
@@ -323,9 +315,6 @@ class GraphStore:
                     embedding=[float(x) for x in vec],
                     label=str(meta.get("label", doc[:100])),
                 )
-            except ValidationError as exc:
-                err = exc.errors()[0]
-                raise InvalidInputError(f"vectors[{i}].{err['loc'][0]}", err["msg"]) from None
             rows.append({"id": node.id, "layer_label": layer_label(layer), "props": node_to_props(node, scope)})
         await self.ensure_scope(scope)
         records = await self.conn.write(Q.UPSERT_VECTORS, scope_key=scope.key, rows=rows)
