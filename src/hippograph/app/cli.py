@@ -111,7 +111,7 @@ def consolidate(
 
     async def go() -> Any:
         async with open_memory() as memory:
-            consolidator = SleepConsolidator(memory.store.conn)
+            consolidator = SleepConsolidator.for_store(memory.store)
             return await getattr(consolidator, mode)(Scope.parse(scope))
 
     typer.echo(_run(go()).model_dump_json(indent=2))

@@ -121,7 +121,7 @@ async def run_demo(settings: Settings | None = None, console: Console | None = N
         console.print(
             "4. The agent turn (triage → hydrate → model → fabrication check → extraction → background consolidation):"
         )
-        consolidator = SleepConsolidator(memory.store.conn)
+        consolidator = SleepConsolidator.for_store(memory.store)
         agent = Agent(memory, model_for(settings, console), AgentConfig(agent_name="Hippo"), consolidator=consolidator)
         first = await agent.run(sam, "My favourite food is bacalhau with chickpeas.")
         await agent.drain()

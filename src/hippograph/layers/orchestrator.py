@@ -18,6 +18,7 @@ from hippograph.layers.episodic import EpisodicMemory
 from hippograph.layers.ingest import ConversationTurn, Progress, ingest_conversation
 from hippograph.layers.procedural import ProceduralMemory
 from hippograph.layers.prospective import ProspectiveMemory
+from hippograph.layers.repository import LayerRepository
 from hippograph.layers.semantic import SemanticMemory
 from hippograph.layers.working import WorkingMemory
 from hippograph.models import Layer, MemoryEdge, MemoryNode
@@ -28,10 +29,7 @@ from hippograph.retrieval.engine import RecallEngine
 from hippograph.retrieval.types import Channel, RecallResult
 from hippograph.scope import Scope
 from hippograph.scrub import scrub_properties, scrub_text
-from hippograph.store.connection import Neo4jConnection
 from hippograph.store.graph_store import GraphStore
-from hippograph.store.queries import MemoryQuery as Q
-from hippograph.store.schema import migrate
 
 
 class CommitReport(BaseModel):
@@ -83,22 +81,16 @@ class MemoryOrchestrator:
         apply_schema: bool = True,
     ) -> MemoryOrchestrator:
         """Connect to Neo4j, apply the schema (idempotent) and build the orchestrator."""
-        conn = await Neo4jConnection.connect(uri, user=user, password=password, database=database)
-        try:
-            if apply_schema:
-                await migrate(conn)
-        except BaseException:
-            await conn.close()
-            raise
+        store = await GraphStore.open(uri, user=user, password=password, database=database, apply_schema=apply_schema)
         if embedder is None:
             from hippograph.embeddings import SentenceTransformerEmbeddings
 
             embedder = SentenceTransformerEmbeddings()
-        return cls(GraphStore(conn), embedder, recall_config=recall_config)
+        return cls(store, embedder, recall_config=recall_config)
 
     async def close(self) -> None:
         await self.engine.drain()
-        await self.store.conn.close()
+        await self.store.close()
 
     async def __aenter__(self) -> MemoryOrchestrator:
         return self
@@ -214,15 +206,10 @@ class MemoryOrchestrator:
 
     async def retract(self, scope: Scope, node_id: str, *, reason: str, actor: str, phase: str | None = None) -> None:
         """Soft-delete a memory of this scope (or below) with its reason; restorable."""
-        rows = await self.store.conn.write(
-            Q.UPDATE_RETRACTION,
-            id=node_id,
-            scope_key=scope.key,
-            subtree_prefix=scope.subtree_prefix,
-            now=self.services.clock(),
-            retraction=_json({"reason": reason, "actor": actor, "phase": phase}),
-        )
-        if not rows:
+        retraction = _json({"reason": reason, "actor": actor, "phase": phase})
+        if not await LayerRepository(self.store).retract(
+            scope, node_id, now=self.services.clock(), retraction=retraction
+        ):
             raise InvalidInputError("id", f"{node_id} is not a memory of {scope.key}")
 
     # -- read ------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ from hippograph.store.mapping import (
     scope_rows,
 )
 from hippograph.store.queries import MemoryQuery as Q
+from hippograph.store.schema import migrate
 from hippograph.store.vector_search import scoped_vector_search
 
 _IMMUTABLE = frozenset({"id", "layer", "scope_key", "created_at"})
@@ -49,6 +50,30 @@ class GraphStore:
         self.conn = conn
         self.vector_fetch_k = vector_fetch_k
         self._known_scopes: set[str] = set()
+
+    @classmethod
+    async def open(
+        cls,
+        uri: str,
+        *,
+        user: str = "neo4j",
+        password: str | None = None,
+        database: str = "neo4j",
+        apply_schema: bool = True,
+    ) -> GraphStore:
+        """Connect, apply the schema (idempotent) when asked, and wrap the connection."""
+        conn = await Neo4jConnection.connect(uri, user=user, password=password, database=database)
+        try:
+            if apply_schema:
+                await migrate(conn)
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn)
+
+    async def close(self) -> None:
+        """Close the driver."""
+        await self.conn.close()
 
     # -- scopes --------------------------------------------------------------------------
     async def ensure_scope(self, scope: Scope) -> None:
