@@ -190,8 +190,8 @@ def _driver_error(exc: BaseException, uri: str) -> HippographError:
 ERROR_TABLE: tuple[tuple[type[BaseException] | tuple[type[BaseException], ...], ErrorFactory], ...] = (
     # most specific first: AuthError and ConstraintError are Neo4jErrors too
     (neo4j_errors.AuthError, _unavailable("authentication failed (check the user and password)")),
+    (TimeoutError, _unavailable("timed out")),  # before OSError, its base (asyncio's is the same class)
     ((neo4j_errors.ServiceUnavailable, neo4j_errors.SessionExpired, OSError), _unavailable("")),
-    ((asyncio.TimeoutError, TimeoutError), _unavailable("timed out")),
     (neo4j_errors.ConstraintError, _conflict),
     (neo4j_errors.Neo4jError, _neo4j_error),
     (neo4j_errors.DriverError, _driver_error),
