@@ -17,7 +17,7 @@ from hippograph.cues import Cue
 from hippograph.errors import ConflictError, InvalidInputError, NotFoundError, validation_errors
 from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship, check_id, now
 from hippograph.scope import Scope
-from hippograph.store.connection import Neo4jConnection
+from hippograph.store.connection import Neo4jConnection, Row
 from hippograph.store.filters import NodeFilter
 from hippograph.store.mapping import (
     edge_to_props,
@@ -33,6 +33,27 @@ from hippograph.store.vector_search import scoped_vector_search
 
 _IMMUTABLE = frozenset({"id", "layer", "scope_key", "created_at"})
 _NO_LIMIT = 2**62
+
+
+class _Deleted(Row):
+    deleted: bool | int
+    edges: int = 0
+
+
+class _Removed(Row):
+    removed: int
+
+
+class _Count(Row):
+    count: int
+
+
+class _Written(Row):
+    """An upserted id: whether it belongs to the writing scope, and whether it is new."""
+
+    id: str
+    ours: bool
+    created: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,11 +184,11 @@ class GraphStore:
     async def delete_node(self, scope: Scope, node_id: str, cascade: bool = False) -> bool:
         """Delete an owned memory. Without ``cascade`` a memory with edges raises ConflictError."""
         check_id(node_id, "node_id")
-        rows = await self.conn.write(Q.DELETE_NODE, id=node_id, cascade=cascade, **_owned(scope))
+        rows = await self.conn.write_as(Q.DELETE_NODE, _Deleted, id=node_id, cascade=cascade, **_owned(scope))
         if not rows:
             return False
-        if not rows[0]["deleted"]:
-            raise ConflictError(f"memory {node_id} has {rows[0]['edges']} edges; pass cascade=True")
+        if not rows[0].deleted:
+            raise ConflictError(f"memory {node_id} has {rows[0].edges} edges; pass cascade=True")
         return True
 
     async def query_nodes(
@@ -202,10 +223,10 @@ class GraphStore:
 
     async def delete_subtree(self, scope: Scope) -> int:
         """Erase ``scope`` and everything below it in one statement; return the memory count."""
-        rows = await self.conn.write(Q.DELETE_SUBTREE, scope_key=scope.key)
+        rows = await self.conn.write_as(Q.DELETE_SUBTREE, _Deleted, scope_key=scope.key)
         prefix = scope.subtree_prefix
         self._known_scopes = {k for k in self._known_scopes if k != scope.key and not k.startswith(prefix)}
-        return int(rows[0]["deleted"]) if rows else 0
+        return int(rows[0].deleted) if rows else 0
 
     # -- edges ---------------------------------------------------------------------------
     async def add_edge(self, scope: Scope, edge: MemoryEdge) -> MemoryEdge:
@@ -252,8 +273,10 @@ class GraphStore:
 
     async def delete_edge(self, scope: Scope, edge_id: str) -> bool:
         check_id(edge_id, "edge_id")
-        rows = await self.conn.write(Q.DELETE_EDGE, id=edge_id, visible=scope.ancestor_keys(), scope_key=scope.key)
-        return bool(rows and rows[0]["deleted"])
+        rows = await self.conn.write_as(
+            Q.DELETE_EDGE, _Deleted, id=edge_id, visible=scope.ancestor_keys(), scope_key=scope.key
+        )
+        return bool(rows and rows[0].deleted)
 
     async def get_neighbors(
         self,
@@ -342,8 +365,8 @@ class GraphStore:
                 )
             rows.append({"id": node.id, "layer_label": layer_label(layer), "props": node_to_props(node, scope)})
         await self.ensure_scope(scope)
-        records = await self.conn.write(Q.UPSERT_VECTORS, scope_key=scope.key, rows=rows)
-        foreign = [r["id"] for r in records if not r["ours"]]
+        records = await self.conn.write_as(Q.UPSERT_VECTORS, _Written, scope_key=scope.key, rows=rows)
+        foreign = [r.id for r in records if not r.ours]
         if foreign:
             raise ConflictError(f"ids belong to another scope and were left unchanged: {foreign[:5]}")
 
@@ -369,16 +392,16 @@ class GraphStore:
     async def delete_vectors(self, scope: Scope, ids: Sequence[str]) -> int:
         for i, node_id in enumerate(ids):
             check_id(node_id, f"ids[{i}]")
-        rows = await self.conn.write(Q.DELETE_VECTORS, ids=list(ids), scope_key=scope.key)
-        return int(rows[0]["removed"]) if rows else 0
+        rows = await self.conn.write_as(Q.DELETE_VECTORS, _Removed, ids=list(ids), scope_key=scope.key)
+        return rows[0].removed if rows else 0
 
     async def count_vectors(self, scope: Scope) -> int:
-        rows = await self.conn.read(Q.GET_VECTOR_COUNT, visible=scope.ancestor_keys())
-        return int(rows[0]["count"])
+        rows = await self.conn.read_as(Q.GET_VECTOR_COUNT, _Count, visible=scope.ancestor_keys())
+        return rows[0].count
 
     async def delete_subtree_vectors(self, scope: Scope) -> int:
-        rows = await self.conn.write(Q.DELETE_SUBTREE_VECTORS, scope_key=scope.key)
-        return int(rows[0]["removed"]) if rows else 0
+        rows = await self.conn.write_as(Q.DELETE_SUBTREE_VECTORS, _Removed, scope_key=scope.key)
+        return rows[0].removed if rows else 0
 
 
 def _owned(scope: Scope) -> dict[str, str]:
