@@ -11,18 +11,21 @@ from datetime import datetime
 from importlib.resources import files
 from typing import Any
 
-from rich.console import Console
-from rich.panel import Panel
-from rich.table import Table
+from hippograph._extras import requires_extra
+
+with requires_extra("cli"):
+    from rich.console import Console
+    from rich.panel import Panel
+    from rich.table import Table
 
 from hippograph.agent import Agent, AgentConfig, demo_model
+from hippograph.app.runtime import open_memory
+from hippograph.app.settings import Settings
 from hippograph.consolidation import SleepConsolidator
 from hippograph.layers import ConversationTurn, MemoryOrchestrator
 from hippograph.llm.provider import ModelProvider
 from hippograph.retrieval.types import RecallResult
-from hippograph.app.runtime import open_memory
 from hippograph.scope import Scope
-from hippograph.app.settings import Settings
 
 QUESTIONS = (
     "Where does Sam work now?",
