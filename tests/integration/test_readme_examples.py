@@ -17,8 +17,6 @@ import sys
 import uuid
 from pathlib import Path
 
-import pytest
-
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
 
