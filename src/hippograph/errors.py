@@ -8,6 +8,7 @@
     ├── ConflictError                        ─ the state forbids it now (a lease is held, …)
     │   └── AlreadyRunningError
     ├── ConfigurationError                   ─ settings or environment cannot work
+    │   └── MissingExtraError (also ImportError) ─ an optional package is missing; names the extra
     └── StoreError                           ─ the database failed; ``retryable`` says if a retry may help
         └── StoreUnavailableError            ─ the database cannot be reached; names the URI
 
@@ -58,6 +59,17 @@ class AlreadyRunningError(ConflictError):
 
 class ConfigurationError(HippographError):
     """Settings or environment that cannot work."""
+
+
+class MissingExtraError(ConfigurationError, ImportError):
+    """An optional package is not installed. ``extra`` names the extra that brings it and
+    ``install`` the command to run, e.g. ``pip install 'hippograph[embeddings]'``."""
+
+    def __init__(self, module: str, extra: str) -> None:
+        self.module = module
+        self.extra = extra
+        self.install = f"pip install 'hippograph[{extra}]'"
+        super().__init__(f"{module} is not installed; it comes with the [{extra}] extra: {self.install}")
 
 
 class StoreError(HippographError):

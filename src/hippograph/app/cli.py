@@ -10,8 +10,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import typer
-from rich.console import Console
+from hippograph._extras import requires_extra
+
+with requires_extra("cli"):
+    import typer
+    from rich.console import Console
 
 from hippograph.app.cli_neo4j import neo4j_app
 from hippograph.app.settings import Settings

@@ -11,9 +11,12 @@ from datetime import datetime
 from importlib.resources import files
 from typing import Any
 
-from rich.console import Console
-from rich.panel import Panel
-from rich.table import Table
+from hippograph._extras import requires_extra
+
+with requires_extra("cli"):
+    from rich.console import Console
+    from rich.panel import Panel
+    from rich.table import Table
 
 from hippograph.agent import Agent, AgentConfig, demo_model
 from hippograph.app.runtime import open_memory

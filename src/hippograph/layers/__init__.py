@@ -1,4 +1,7 @@
-"""The five memory layers and the orchestrator that fronts them."""
+"""The five memory layers and :class:`Memory`, the one object that fronts them.
+
+``Memory`` is the name to use (``hippograph.Memory``); ``MemoryOrchestrator`` is the same class
+under its earlier name and keeps working."""
 
 from hippograph.layers.base import MemoryLayer, MemoryServices
 from hippograph.layers.episodic import EpisodicMemory
@@ -9,10 +12,13 @@ from hippograph.layers.prospective import ProspectiveMemory
 from hippograph.layers.semantic import SemanticMemory
 from hippograph.layers.working import WorkingMemory
 
+Memory = MemoryOrchestrator
+
 __all__ = [
     "CommitReport",
     "ConversationTurn",
     "EpisodicMemory",
+    "Memory",
     "MemoryLayer",
     "MemoryOrchestrator",
     "MemoryServices",

@@ -19,7 +19,8 @@ from hippograph.agent.events import (
     ToolResult,
 )
 from hippograph.layers import MemoryOrchestrator
-from hippograph.llm import AnthropicModel, Backoff, ModelError, TokenUsage
+from hippograph.llm import AnthropicModel, ModelError, TokenUsage
+from hippograph.llm.retry import Backoff
 from hippograph.models import Layer
 from hippograph.scope import Scope
 from tests.integration.agent.conftest import MakeAgent
