@@ -15,8 +15,9 @@ Example (offline; swap the model for ``AnthropicModel(api_key=...)`` to talk to 
             if event.type == "text_delta":
                 print(event.text, end="")
 
-Events are in :mod:`hippograph.agent.events`; the stages' own modules (``triage``,
-``fabrication``, ``extraction``, ``prompts``) can be used on their own.
+Events are in :mod:`hippograph.agent.events`; each stage of a turn is a module of
+:mod:`hippograph.agent.stages` (named by :class:`Stage`); the checks' own modules
+(``triage``, ``fabrication``, ``extraction``, ``prompts``) can be used on their own.
 """
 
 from hippograph.agent.agent import Agent
@@ -35,6 +36,7 @@ from hippograph.agent.demo import demo_model
 from hippograph.agent.observability import AgentHooks, AgentHooksBase, RecordingHooks
 from hippograph.agent.response import AgentResponse, TurnTimings
 from hippograph.agent.sessions import Session, SessionManager
+from hippograph.agent.stages import Stage
 from hippograph.agent.tools import AgentTool
 
 __all__ = [
@@ -53,6 +55,7 @@ __all__ = [
     "Session",
     "SessionManager",
     "SessionSettings",
+    "Stage",
     "ToolLoopSettings",
     "TriageSettings",
     "TurnTimings",

@@ -11,7 +11,7 @@ For each turn, in order (each step on its own: one failing does not stop the nex
 5. a quick nap when the consolidator's per-scope counter said one is due.
 
 Work of one session runs in turn order (each task awaits its predecessor). Failures are
-logged, reported as :class:`~hippograph.agent.events.Error` events to the hooks and at the
+logged, reported as :class:`~hippograph.agent.events.StageFailed` events to the hooks and at the
 start of the session's next turn, and kept in the :class:`BackgroundReport`.
 """
 
@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from hippograph.agent.config import ConsolidationSettings
-from hippograph.agent.events import Error, InvalidOpInfo
+from hippograph.agent.events import InvalidOpInfo, StageFailed
 from hippograph.agent.sessions import Session
 from hippograph.errors import AlreadyRunningError
 from hippograph.layers.episodic import turn_text
@@ -81,7 +81,7 @@ class BackgroundReport(BaseModel):
     skipped_ops: list[InvalidOpInfo] = Field(default_factory=list)
     nap: Any = None
     """The quick nap's :class:`~hippograph.consolidation.ConsolidationReport`, if one ran."""
-    errors: list[Error] = Field(default_factory=list)
+    errors: list[StageFailed] = Field(default_factory=list)
     ms: float = 0.0
 
 
@@ -143,7 +143,7 @@ class BackgroundConsolidation:
             await self._consolidate(record, report)
         except Exception as exc:  # a bug here must not surface as "Task exception never retrieved"
             log.exception("background consolidation failed")
-            report.errors.append(Error.from_exception("consolidate", exc))
+            report.errors.append(StageFailed.from_exception("consolidate", exc))
         report.ms = (time.perf_counter() - started) * 1000.0
         self._done.append(report)
         try:
@@ -164,7 +164,7 @@ class BackgroundConsolidation:
             except Exception as exc:
                 log.warning("consolidation step %s failed: %s", stage, type(exc).__name__,
                             exc_info=True)  # fmt: skip
-                report.errors.append(Error.from_exception(stage, exc))
+                report.errors.append(StageFailed.from_exception(stage, exc))
                 return None
 
         if s.store_turn_episodic:
@@ -186,7 +186,7 @@ class BackgroundConsolidation:
             if commit is not None:
                 for failure in commit.failed:
                     report.errors.append(
-                        Error(stage="commit", error_type="OpFailed",
+                        StageFailed(stage="commit", error_type="OpFailed",
                               message=f"op {failure.get('index')} ({failure.get('op')}): "
                                       f"{failure.get('error')}"[:500])
                     )  # fmt: skip
@@ -230,7 +230,7 @@ class BackgroundConsolidation:
             raise
         except Exception as exc:
             log.warning("quick nap failed: %s", type(exc).__name__, exc_info=True)
-            report.errors.append(Error.from_exception("quick_nap", exc))
+            report.errors.append(StageFailed.from_exception("quick_nap", exc))
             return None
 
 
