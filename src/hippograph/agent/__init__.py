@@ -32,7 +32,8 @@ from hippograph.agent.config import (
     ToolLoopSettings,
     TriageSettings,
 )
-from hippograph.agent.demo import demo_model
+from hippograph.agent.demo import demo_extractor, demo_model
+from hippograph.agent.extractors import ModelExtractor, claude_extractor
 from hippograph.agent.observability import AgentHooks, AgentHooksBase, RecordingHooks
 from hippograph.agent.response import AgentResponse, TurnTimings
 from hippograph.agent.sessions import Session, SessionManager
@@ -51,6 +52,7 @@ __all__ = [
     "ExtractionSettings",
     "FabricationSettings",
     "HydrateSettings",
+    "ModelExtractor",
     "RecordingHooks",
     "Session",
     "SessionManager",
@@ -59,5 +61,7 @@ __all__ = [
     "ToolLoopSettings",
     "TriageSettings",
     "TurnTimings",
+    "claude_extractor",
+    "demo_extractor",
     "demo_model",
 ]

@@ -87,10 +87,9 @@ class Hydrator:
         async def recall() -> tuple[RecallResult, MemoryContext] | None:
             if not wanted or not query:
                 return None
-            return await self._memory.context(
-                scope, query, budget=s.token_budget, layers=recall_layers,
-                top_k=top_k or s.top_k, include_working=working,
-            )  # fmt: skip
+            capability = self._memory.for_scope(scope, limit=s.top_k, token_budget=s.token_budget)
+            found = await capability.recall(query, layers=recall_layers, limit=top_k, include_working=working)
+            return found.result, found.context
 
         recalled, pending = await asyncio.gather(
             _guard("hydrate", recall(), out.errors),

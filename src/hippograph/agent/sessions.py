@@ -166,7 +166,8 @@ class SessionManager:
         return session
 
     async def _resume(self, session: Session) -> None:
-        assert self._memory is not None
+        if self._memory is None:
+            return
         limit = self._settings.history_turns
         events = await self._memory.episodic.query_events(session.scope, session_id=session.id, limit=max(limit, 1) * 2)
         own = [e for e in events if e.scope_key == session.scope.key and e.properties.get("kind") == "turn"]

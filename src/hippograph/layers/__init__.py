@@ -1,6 +1,15 @@
 """The five memory layers and the orchestrator that fronts them."""
 
 from hippograph.layers.base import MemoryLayer, MemoryServices
+from hippograph.layers.capability import (
+    Consolidation,
+    Exchange,
+    Extractor,
+    MemoryCapability,
+    Recollection,
+    RecordPolicy,
+    RecordReport,
+)
 from hippograph.layers.episodic import EpisodicMemory
 from hippograph.layers.ingest import ConversationTurn
 from hippograph.layers.orchestrator import CommitReport, MemoryOrchestrator
@@ -11,13 +20,20 @@ from hippograph.layers.working import WorkingMemory
 
 __all__ = [
     "CommitReport",
+    "Consolidation",
     "ConversationTurn",
     "EpisodicMemory",
+    "Exchange",
+    "Extractor",
+    "MemoryCapability",
     "MemoryLayer",
     "MemoryOrchestrator",
     "MemoryServices",
     "ProceduralMemory",
     "ProspectiveMemory",
+    "Recollection",
+    "RecordPolicy",
+    "RecordReport",
     "SemanticMemory",
     "WorkingMemory",
 ]
