@@ -32,10 +32,10 @@ from hippograph.agent.events import AgentEvent, StageFailed
 from hippograph.agent.fabrication import FabricationChecker
 from hippograph.agent.hydrate import Hydrator
 from hippograph.agent.observability import AgentHooks, HookSet, StageClock
-from hippograph.agent.prompts import HYDRATE_CONTEXT_TOOL_NAME
 from hippograph.agent.response import AgentResponse
 from hippograph.agent.sessions import SessionManager
 from hippograph.agent.stages import Stage, extraction, fabrication, hydrate, model_loop, schedule, session, triage
+from hippograph.agent.stages import tools as tool_stage
 from hippograph.agent.stages.deps import StageDeps
 from hippograph.agent.tools import AgentTool
 from hippograph.agent.triage import IntentClassifier
@@ -48,7 +48,7 @@ from hippograph.scope import Scope
 
 if TYPE_CHECKING:
     from hippograph.consolidation import SleepConsolidator
-    from hippograph.layers import MemoryOrchestrator
+    from hippograph.layers import Extractor, MemoryOrchestrator
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +68,8 @@ class Agent:
             ``turns_between_naps``); None: no naps.
         hooks: Observability callbacks (stage timings, usage, events).
         tools: Tools the model may call, each a spec and an async handler.
+        extractor: A separate model that finds memories in each finished exchange, in the
+            background, besides the reply's own memory block (see ``ModelExtractor``).
 
     Raises:
         InvalidInputError: Two tools share a name, or a tool takes ``hydrate_context``.
@@ -90,19 +92,18 @@ class Agent:
         consolidator: SleepConsolidator | None = None,
         hooks: Sequence[AgentHooks] = (),
         tools: Sequence[AgentTool] = (),
+        extractor: Extractor | None = None,
     ) -> None:
         self.memory, self.model, self.consolidator = memory, model, consolidator
         self.config = c = config or AgentConfig()
         self._hooks = HookSet(hooks)
-        named: dict[str, AgentTool] = {}
-        for tool in tools:
-            if tool.name == HYDRATE_CONTEXT_TOOL_NAME or tool.name in named:
-                raise InvalidInputError("tools", f"tool name {tool.name!r} is taken")
-            named[tool.name] = tool
         self.sessions = SessionManager(memory, c.sessions)
-        self._background = BackgroundConsolidation(memory, consolidator, c.consolidation, self._background_done)
+        self._background = BackgroundConsolidation(
+            memory, consolidator, c.consolidation, self._background_done, extractor=extractor
+        )
         self._deps = StageDeps(
-            config=c, memory=memory, model=model, consolidator=consolidator, hooks=self._hooks, tools=named,
+            config=c, memory=memory, model=model, consolidator=consolidator, hooks=self._hooks,
+            tools=tool_stage.by_name(tools),
             hydrator=Hydrator(memory, c.hydrate), classifier=IntentClassifier(), triage=c.triage.as_triage_config(),
             checker=FabricationChecker(
                 c.fabrication.mode, refuse_min_confidence=c.fabrication.refuse_min_confidence,

@@ -38,7 +38,7 @@ from hippograph.ops import MemoryOp
 
 if TYPE_CHECKING:
     from hippograph.consolidation import SleepConsolidator
-    from hippograph.layers import MemoryOrchestrator
+    from hippograph.layers import Extractor, MemoryOrchestrator
     from hippograph.scope import Scope
 
 __all__ = [
@@ -82,6 +82,8 @@ class BackgroundReport(BaseModel):
     commit: Any = None
     """The :class:`~hippograph.layers.CommitReport` of the ops (None when none ran)."""
     mentions: list[str] = Field(default_factory=list)
+    extracted: list[MemoryOp] = Field(default_factory=list)
+    """Ops the agent's extractor found in the exchange (applied with the reply's own)."""
     skipped_ops: list[InvalidOpInfo] = Field(default_factory=list)
     nap: Any = None
     """The quick nap's :class:`~hippograph.consolidation.ConsolidationReport`, if one ran."""
@@ -100,6 +102,7 @@ class BackgroundConsolidation:
         consolidator: Runs quick naps (None: never).
         settings: What to store.
         on_done: Called (inline, must not raise) with each finished report.
+        extractor: Finds memories in each exchange (besides the reply's own ops).
     """
 
     def __init__(
@@ -108,8 +111,11 @@ class BackgroundConsolidation:
         consolidator: SleepConsolidator | None,
         settings: ConsolidationSettings,
         on_done: Reporter,
+        *,
+        extractor: Extractor | None = None,
     ) -> None:
         self._memory = memory
+        self._extractor = extractor
         self._consolidator = consolidator
         self._settings = settings
         self._on_done = on_done
@@ -157,8 +163,9 @@ class BackgroundConsolidation:
 
     async def _consolidate(self, record: TurnRecord, report: BackgroundReport) -> None:
         capability = self._memory.for_scope(
-            record.scope, consolidation=self._consolidator, policy=self._settings.record_policy()
-        )
+            record.scope, extractor=self._extractor, consolidation=self._consolidator,
+            policy=self._settings.record_policy(),
+        )  # fmt: skip
         done = await capability.record(
             record.user, record.reply, thinking=record.thinking, session_id=record.session.id,
             ops=record.ops, nap=record.quick_nap,
@@ -167,6 +174,7 @@ class BackgroundConsolidation:
         report.working_ids = list(done.working_ids)
         report.commit = done.commit
         report.mentions = list(done.mentions)
+        report.extracted = list(done.extracted)
         report.skipped_ops = [InvalidOpInfo(index=s.index, reason=s.reason) for s in done.skipped_ops]
         report.nap = done.nap
         report.errors.extend(

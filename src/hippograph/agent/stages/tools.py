@@ -4,18 +4,33 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Collection
+from collections.abc import AsyncIterator, Collection, Sequence
 
 from hippograph.agent.events import AgentEvent, ToolResult
 from hippograph.agent.prompts import HYDRATE_CONTEXT_TOOL_NAME, NO_MEMORIES
 from hippograph.agent.stages import Stage
 from hippograph.agent.stages.deps import StageDeps
-from hippograph.agent.tools import ToolOutcome, run_tool
+from hippograph.agent.tools import AgentTool, ToolOutcome, run_tool
 from hippograph.agent.turn_state import TurnState
+from hippograph.errors import InvalidInputError
 from hippograph.llm.types import ToolResultBlock, ToolUseBlock
 from hippograph.models import Layer
 
 MAX_HYDRATE_TOP_K = 20
+
+
+def by_name(tools: Sequence[AgentTool]) -> dict[str, AgentTool]:
+    """The agent's tools by name.
+
+    Raises:
+        InvalidInputError: Two tools share a name, or a tool takes ``hydrate_context``.
+    """
+    named: dict[str, AgentTool] = {}
+    for tool in tools:
+        if tool.name == HYDRATE_CONTEXT_TOOL_NAME or tool.name in named:
+            raise InvalidInputError("tools", f"tool name {tool.name!r} is taken")
+        named[tool.name] = tool
+    return named
 
 
 async def run(t: TurnState, d: StageDeps, calls: list[ToolUseBlock], results: list[ToolResultBlock]) -> AsyncIterator[
