@@ -10,7 +10,8 @@ the turn's one clock (``turn.clock``):
 ``session``               open (or resume) the chat; background failures of the last turn
 ``triage``                intent verdict and tool routing
 ``hydrate``               recall into the memory context, then the prompt
-``model_loop``            model calls and tool rounds (``model``, ``tools``)
+``model_loop``            model calls and tool rounds: ``model`` streams one call,
+                          ``tools`` runs one round of tool calls
 ``fabrication``           the draft's check: observe, revise or refuse; releases held text
 ``extraction``            the reply's memory ops, as a ``MemoryExtracted`` event
 ``schedule``              the exchange handed to background consolidation
