@@ -4,6 +4,15 @@
 under its earlier name and keeps working."""
 
 from hippograph.layers.base import MemoryLayer, MemoryServices
+from hippograph.layers.capability import (
+    Consolidation,
+    Exchange,
+    Extractor,
+    MemoryCapability,
+    Recollection,
+    RecordPolicy,
+    RecordReport,
+)
 from hippograph.layers.episodic import EpisodicMemory
 from hippograph.layers.ingest import ConversationTurn
 from hippograph.layers.orchestrator import CommitReport, MemoryOrchestrator
@@ -16,14 +25,21 @@ Memory = MemoryOrchestrator
 
 __all__ = [
     "CommitReport",
+    "Consolidation",
     "ConversationTurn",
     "EpisodicMemory",
+    "Exchange",
+    "Extractor",
     "Memory",
+    "MemoryCapability",
     "MemoryLayer",
     "MemoryOrchestrator",
     "MemoryServices",
     "ProceduralMemory",
     "ProspectiveMemory",
+    "Recollection",
+    "RecordPolicy",
+    "RecordReport",
     "SemanticMemory",
     "WorkingMemory",
 ]

@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 from hippograph.embeddings.base import EmbeddingProvider
 from hippograph.errors import HippographError, InvalidInputError
 from hippograph.layers.base import MemoryLayer, MemoryServices
+from hippograph.layers.capability import Consolidation, Extractor, MemoryCapability, RecordPolicy
 from hippograph.layers.episodic import EpisodicMemory
 from hippograph.layers.ingest import ConversationTurn, Progress, ingest_conversation
 from hippograph.layers.procedural import ProceduralMemory
@@ -247,6 +248,31 @@ class MemoryOrchestrator:
     async def forget(self, scope: Scope) -> int:
         """Erase the scope and everything below it (GDPR erase), in one statement."""
         return await self.store.delete_subtree(scope)
+
+    # -- one scope, for any agent host ----------------------------------------------------
+    def for_scope(
+        self,
+        scope: Scope,
+        *,
+        limit: int = 5,
+        budget: int | None = None,
+        token_budget: int | None = None,
+        extractor: Extractor | None = None,
+        consolidation: Consolidation | None = None,
+        policy: RecordPolicy | None = None,
+    ) -> MemoryCapability:
+        """The memory capability of one scope: recall within a UTF-8 byte ``budget``,
+        record exchanges (optionally extracting memories with ``extractor`` and napping on
+        ``consolidation``'s cadence), forget. See :mod:`hippograph.layers.capability`.
+
+        Raises:
+            InvalidInputError: A bad scope, limit or budget.
+            ConfigurationError: ``extractor`` or ``consolidation`` cannot serve its port.
+        """
+        return MemoryCapability(
+            self, scope, limit=limit, budget=budget, token_budget=token_budget, extractor=extractor,
+            consolidation=consolidation, policy=policy,
+        )  # fmt: skip
 
 
 def _json(value: dict[str, Any]) -> str:
