@@ -48,7 +48,9 @@ def start_server(neo4j_server: tuple[str, str], data_dir: Path, **api: Any) -> S
     settings = Settings(neo4j_uri=uri, neo4j_password=SecretStr(password), data_dir=data_dir)
     port = free_port()
     app = create_app(settings, ApiSettings(port=port, embedder="hashing", **api))
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio", lifespan="on")
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio", lifespan="on"
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -7,6 +7,7 @@ import base64
 import binascii
 import json
 from enum import Enum
+from typing import Annotated
 
 import strawberry
 
@@ -152,8 +153,8 @@ class Query:
     async def paths(
         self,
         info: strawberry.Info,
-        from_: strawberry.ID = strawberry.argument(name="from"),
-        to: strawberry.ID = strawberry.argument(),
+        from_: Annotated[strawberry.ID, strawberry.argument(name="from")],
+        to: strawberry.ID,
         max_hops: int = 4,
         first: int = 5,
     ) -> list[GraphView]:
