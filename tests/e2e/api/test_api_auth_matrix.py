@@ -60,9 +60,7 @@ SEES = {"parent": "ABCD", "same": "ABC", "child": "ABC", "sibling": "AD"}
 async def test_who_reads_and_writes_what(api_tenant: Tenant, seeded: dict[str, str]) -> None:
     t = api_tenant
     bound_scope = {"parent": t.org, "same": t.user, "child": t.conversation, "sibling": t.sibling}
-    clients = {
-        (role, where): t.client(await t.key(bound_scope[where], role)) for role in Role for where in BOUND
-    }
+    clients = {(role, where): t.client(await t.key(bound_scope[where], role)) for role in Role for where in BOUND}
     for (role, where), client in clients.items():  # reads first: the writes below add memories
         label = f"{role.value} key bound to the {where} scope"
         listing = client.gql(LIST, s=t.user.key)
@@ -115,7 +113,7 @@ async def test_another_tenant_learns_nothing(api_tenant: Tenant, seeded: dict[st
     same_answer(LIST, {"s": t.user.key}, {"s": ghost.key})
     same_answer(NODE, {"id": seeded["B"]}, {"id": "nosuchmemory"})
     same_answer("query($s: String!) { stats(scope: $s) { counts { total } } }", {"s": t.user.key}, {"s": ghost.key})
-    same_answer('query($s: String!) { scope(key: $s) { key } }', {"s": t.user.key}, {"s": ghost.key})
+    same_answer("query($s: String!) { scope(key: $s) { key } }", {"s": t.user.key}, {"s": ghost.key})
     org_stats = bob.gql("query($s: String!) { stats(scope: $s) { counts { total } } }", s=t.org.key)
     assert code(org_stats) == "NOT_FOUND"
     own = bob.data("query($s: String!) { stats(scope: $s) { counts { total } } }", s=t.sibling.key)

@@ -37,9 +37,12 @@ def code_of(exc: BaseException | None) -> str | None:
 
 
 def is_client_error(error: GraphQLError) -> bool:
-    """GraphQL's own errors (syntax, validation, limits) and the passed-through classes."""
+    """GraphQL's own errors (syntax, validation, variable coercion, limits: raised before any
+    resolver runs, so without a path) and the passed-through classes."""
     original = error.original_error
-    return original is None or code_of(original) is not None
+    if original is None or isinstance(original, GraphQLError) or error.path is None:
+        return True
+    return code_of(original) is not None
 
 
 class MaskInternalErrors(MaskErrors):
@@ -81,7 +84,7 @@ def _with_code(error: GraphQLError) -> GraphQLError:
     if code is None:
         if error.extensions and "code" in error.extensions:
             return error
-        if error.original_error is None:
+        if error.original_error is None or isinstance(error.original_error, GraphQLError) or error.path is None:
             code = "GRAPHQL_VALIDATION"
         else:
             return error

@@ -3,11 +3,14 @@ state is shared between requests."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from functools import partial
 from typing import Any
 
 import strawberry
+from strawberry.types import ExecutionContext
+from graphql.error import GraphQLError
 from strawberry.extensions import MaxAliasesLimiter, MaxTokensLimiter, QueryDepthLimiter, SchemaExtension
 
 from hippograph.app.api.errors import MaskInternalErrors
@@ -16,6 +19,8 @@ from hippograph.app.api.schema.mutation import Mutation
 from hippograph.app.api.schema.query import Query
 from hippograph.app.api.schema.subscription import Subscription
 from hippograph.app.api.settings import ApiSettings
+
+log = logging.getLogger("hippograph.api")
 
 
 class CypherCalls(SchemaExtension):
@@ -41,9 +46,18 @@ class CypherCalls(SchemaExtension):
         return {"cypherCalls": self.count.calls} if self.count is not None else {}
 
 
+class ApiSchema(strawberry.Schema):
+    """Caller errors are answers, not incidents: they are logged at DEBUG by code only (their
+    messages may quote user input); internal ones are logged with their id by the masker."""
+
+    def process_errors(self, errors: list[GraphQLError], execution_context: ExecutionContext | None = None) -> None:
+        for error in errors:
+            log.debug("graphql error %s", (error.extensions or {}).get("code", "UNKNOWN"))
+
+
 def build_schema(settings: ApiSettings | None = None) -> strawberry.Schema:
     s = settings or ApiSettings()
-    return strawberry.Schema(
+    return ApiSchema(
         query=Query,
         mutation=Mutation,
         subscription=Subscription,
