@@ -8,6 +8,7 @@ import json
 import os
 import sys
 from collections.abc import Awaitable, Callable
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -107,7 +108,7 @@ def keys_list(
     target = _scope(scope) if scope else None
     records = _run(lambda conn: list_keys(ApiRepository(conn), target, include_revoked=revoked))
     if as_json:
-        typer.echo(json.dumps([r.__dict__ if hasattr(r, "__dict__") else _record(r) for r in records]))
+        typer.echo(json.dumps([asdict(r) for r in records]))
         return
     table = Table("id", "role", "scope", "name", "rate limit", "revoked")
     for r in records:
@@ -180,10 +181,6 @@ def _scope(key: str) -> Scope:
     except HippographError as exc:
         err.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from None
-
-
-def _record(r: Any) -> dict[str, Any]:
-    return {f: getattr(r, f) for f in r.__slots__}
 
 
 def register(app: typer.Typer) -> None:
