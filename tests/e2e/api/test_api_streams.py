@@ -68,10 +68,12 @@ async def test_websocket_needs_a_key_in_connection_params(api_server: Server, ap
 
 
 async def test_the_legacy_graphql_ws_protocol_is_refused(api_server: Server) -> None:
-    with pytest.raises(Exception):  # noqa: B017,PT011 - the handshake fails, whatever the client raises
-        with connect(api_server.ws_url, subprotocols=["graphql-ws"], open_timeout=30) as ws:  # type: ignore[list-item]
-            ws.send(json.dumps({"type": "connection_init", "payload": {}}))
-            ws.recv(timeout=10)
+    with (
+        pytest.raises(Exception),  # noqa: B017 - the handshake fails, whatever the client raises
+        connect(api_server.ws_url, subprotocols=["graphql-ws"], open_timeout=30) as ws,  # type: ignore[list-item]
+    ):
+        ws.send(json.dumps({"type": "connection_init", "payload": {}}))
+        ws.recv(timeout=10)
 
 
 async def test_a_reader_cannot_run_a_turn_and_a_sibling_scope_is_not_found(

@@ -40,6 +40,7 @@ from hippograph.store import GraphStore, migrate
 
 log = logging.getLogger("hippograph.api")
 LOCALHOST = "127.0.0.1"
+UNSET_ACK: UnsetType = UNSET
 
 
 def check_dev_mode(api: ApiSettings) -> None:
@@ -78,8 +79,8 @@ def create_app(
         ConfigurationError: Development mode on an address other than 127.0.0.1.
     """
     settings = settings or Settings()
-    api = api or ApiSettings()
-    check_dev_mode(api)
+    cfg = api or ApiSettings()
+    check_dev_mode(cfg)
     metrics = ApiMetrics()
 
     @asynccontextmanager
@@ -96,10 +97,10 @@ def create_app(
             await migrate(conn)
             repo = ApiRepository(conn)
             await repo.apply_schema()
-            memory = MemoryOrchestrator(GraphStore(conn), _embedder(api))
+            memory = MemoryOrchestrator(GraphStore(conn), _embedder(cfg))
             consolidator = SleepConsolidator(conn)
             agent = Agent(memory, (model_factory or _model)(settings), AgentConfig(), consolidator=consolidator)
-            app.state.services = ApiServices(memory, consolidator, agent, repo, api, metrics)
+            app.state.services = ApiServices(memory, consolidator, agent, repo, cfg, metrics)
             yield
         finally:
             if agent is not None:
@@ -120,42 +121,42 @@ def create_app(
         return services
 
     async def principal_dep(request: Request, services: ApiServices = Depends(services_dep)) -> Principal:
-        if api.dev_mode:
+        if cfg.dev_mode:
             return Principal.development()
         token = bearer_token(request.headers.get("authorization"))
-        return await authenticate(services.repo, token, default_limit=api.rate_limit_per_minute)
+        return await authenticate(services.repo, token, default_limit=cfg.rate_limit_per_minute)
 
     async def context_getter(connection: HTTPConnection, services: ApiServices = Depends(services_dep)) -> ApiContext:
         if connection.scope["type"] == "websocket":
             return ApiContext(services, None, websocket=True)
-        if api.dev_mode:
+        if cfg.dev_mode:
             return ApiContext(services, Principal.development())
         token = bearer_token(connection.headers.get("authorization"))
         wants_ide = connection.scope.get("method") == "GET" and "text/html" in connection.headers.get("accept", "")
         if token is None and wants_ide:
             return ApiContext(services, None)  # GraphiQL's page; its requests carry the key
-        principal = await authenticate(services.repo, token, default_limit=api.rate_limit_per_minute)
+        principal = await authenticate(services.repo, token, default_limit=cfg.rate_limit_per_minute)
         return ApiContext(services, principal)
 
     class ApiGraphQLRouter(GraphQLRouter[ApiContext, None]):
         async def on_ws_connect(self, context: ApiContext) -> UnsetType | dict[str, object] | None:
-            if api.dev_mode:
+            if cfg.dev_mode:
                 context.authenticate(Principal.development())
-                return UNSET
+                return UNSET_ACK
             params = context.connection_params if isinstance(context.connection_params, dict) else {}
             raw = params.get("authorization") or params.get("Authorization")
             token = bearer_token(raw) if isinstance(raw, str) else None
             if token is None and isinstance(params.get("apiKey"), str):
                 token = params["apiKey"]
             try:
-                principal = await authenticate(context.services.repo, token, default_limit=api.rate_limit_per_minute)
+                principal = await authenticate(context.services.repo, token, default_limit=cfg.rate_limit_per_minute)
             except (ApiAuthError, RateLimitedError) as exc:
                 raise ConnectionRejectionError({"message": str(exc), "code": code_of(exc)}) from None
             context.authenticate(principal)
-            return UNSET
+            return UNSET_ACK
 
     graphql = ApiGraphQLRouter(
-        build_schema(api),
+        build_schema(cfg),
         context_getter=context_getter,
         subscription_protocols=[GRAPHQL_TRANSPORT_WS_PROTOCOL],
         graphql_ide="graphiql",

@@ -97,9 +97,9 @@ async def import_records(memory: MemoryOrchestrator, nodes: list[MemoryNode], ed
     for edge in edges:
         edges_by_scope.setdefault(edge.scope_key, []).append(edge)
     for key in sorted(edges_by_scope, key=lambda k: (k.count("/"), k)):
-        group = edges_by_scope[key]
-        for start in range(0, len(group), BATCH):
-            await memory.store.upsert_edges(Scope.parse(key), group[start : start + BATCH], increment=0.0)
-        report.edges += len(group)
+        links = edges_by_scope[key]
+        for start in range(0, len(links), BATCH):
+            await memory.store.upsert_edges(Scope.parse(key), links[start : start + BATCH], increment=0.0)
+        report.edges += len(links)
     report.scopes = sorted({k for k, _ in groups} | set(edges_by_scope))
     return report

@@ -12,7 +12,7 @@ from typing import TypeVar
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from hippograph.retrieval.types import RecallTimings
 from hippograph.store.connection import Neo4jConnection
@@ -96,7 +96,7 @@ class MetricsMiddleware:
         started = time.perf_counter()
         status = 500
 
-        async def send_wrapper(message: dict) -> None:  # type: ignore[type-arg]
+        async def send_wrapper(message: Message) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]

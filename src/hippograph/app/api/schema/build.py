@@ -9,9 +9,9 @@ from functools import partial
 from typing import Any
 
 import strawberry
-from strawberry.types import ExecutionContext
 from graphql.error import GraphQLError
 from strawberry.extensions import MaxAliasesLimiter, MaxTokensLimiter, QueryDepthLimiter, SchemaExtension
+from strawberry.types import ExecutionContext
 
 from hippograph.app.api.errors import MaskInternalErrors
 from hippograph.app.api.metrics import CallCount, start_counting, stop_counting

@@ -199,7 +199,7 @@ def _activation(d: dict[str, Any]) -> ActivationEvent:
                 layer=n.get("layer"),
                 label=n.get("label"),
                 hop=n.get("hop", 0),
-                details=n.get("details") or {},
+                details=JSON(n.get("details") or {}),
             )
             for n in d.get("nodes", [])
         ],
@@ -211,7 +211,7 @@ def _activation(d: dict[str, Any]) -> ActivationEvent:
             )
             for p in d.get("paths", [])
         ],
-        details=d.get("details") or {},
+        details=JSON(d.get("details") or {}),
     )
 
 
@@ -246,7 +246,7 @@ def to_graphql(event: Any) -> Any:
             return _activation(data)
         if kind == "memory_extracted":
             return MemoryExtractedEvent(
-                ops=data.get("ops", []),
+                ops=JSON(data.get("ops", [])),
                 invalid=[InvalidOp(index=i["index"], reason=i["reason"]) for i in data.get("invalid", [])],
                 strategy=data.get("strategy"),
                 reason=data.get("reason"),
@@ -261,4 +261,4 @@ def to_graphql(event: Any) -> Any:
             return _plain(_PLAIN[kind], data)
     except (KeyError, TypeError):
         pass
-    return OtherEvent(type=kind, data={k: v for k, v in data.items() if k != "type"})
+    return OtherEvent(type=kind, data=JSON({k: v for k, v in data.items() if k != "type"}))

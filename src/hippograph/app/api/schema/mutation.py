@@ -1,7 +1,9 @@
+# mypy: disable-error-code="untyped-decorator"
 """Curated mutations (no generated CRUD). Expected failures are union members, not errors."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from enum import Enum
 from typing import Annotated, Any
 
@@ -22,7 +24,7 @@ from hippograph.app.api.schema.types import AuditEntry, ConsolidationReport, Lay
 from hippograph.app.api.turns import run_turn
 from hippograph.errors import AlreadyRunningError, ConflictError, InvalidInputError, NotFoundError
 from hippograph.models import Layer as _Layer
-from hippograph.models import check_id
+from hippograph.models import MemoryNode, check_id
 from hippograph.scope import Scope
 
 
@@ -198,7 +200,7 @@ class Mutation:
             activations=[to_graphql(a) for a in response.activations],
             extracted=to_graphql(response.memory) if response.memory else None,
             errors=[to_graphql(e) for e in response.errors],
-            timings=response.timings.model_dump(),
+            timings=JSON(response.timings.model_dump()),
         )
 
     @strawberry.mutation(description="Store a memory in one layer, no model call.")
@@ -318,7 +320,7 @@ class Mutation:
         return ForgetSuccess(scope_key=target.key, erased=erased)
 
 
-async def _procedure(work: Any) -> Any:
+async def _procedure(work: Awaitable[MemoryNode]) -> MemoryPayload | NotFound | InputError:
     try:
         node = await work
     except NotFoundError as exc:

@@ -1,3 +1,4 @@
+# mypy: disable-error-code="untyped-decorator"
 """The read side: the scope tree, memory listings, detail, graph views, recall with its
 explanation, context assembly, procedures, triggers, consolidation runs and stats."""
 

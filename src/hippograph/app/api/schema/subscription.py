@@ -1,3 +1,4 @@
+# mypy: disable-error-code="untyped-decorator"
 """Subscriptions over graphql-transport-ws: an agent turn's typed events as they happen, and
 consolidation runs of a scope as they finish (read back from the runs the consolidator stores —
 Neo4j Community has no change-data-capture, and the library's own records are the source)."""

@@ -1,3 +1,4 @@
+# mypy: disable-error-code="untyped-decorator"
 """GraphQL types and their small explicit mappings from the library's models."""
 
 from __future__ import annotations
@@ -84,7 +85,7 @@ class AuditEntry:
             action=a.action,
             target=a.target,
             at=a.at,
-            detail=a.detail,
+            detail=JSON(a.detail),
         )
 
 
@@ -133,7 +134,7 @@ class Memory:
             label=n.label,
             content=n.content,
             context=n.context,
-            properties=n.properties,
+            properties=JSON(n.properties),
             scope_key=n.scope_key,
             session_id=n.session_id,
             key=n.key,
@@ -148,7 +149,7 @@ class Memory:
             superseded_by=n.superseded_by,
             retracted=n.retracted,
             retracted_at=n.retracted_at,
-            retraction=n.retraction,
+            retraction=JSON(n.retraction) if n.retraction is not None else None,
         )
 
     @strawberry.field(description="Restorable now: retracted and still within the grace period.")
@@ -517,7 +518,7 @@ class PhaseReport:
             number=p.number,
             status=p.status.value,
             skip_reason=p.skip_reason,
-            counts=dict(p.counts),
+            counts=JSON(dict(p.counts)),
             duration_ms=p.duration_ms,
         )
 
@@ -549,7 +550,7 @@ class ConsolidationReport:
             finished_at=r.finished_at,
             duration_ms=r.duration_ms,
             phases=[PhaseReport.of(p) for p in r.phases_run],
-            totals=r.totals,
+            totals=JSON(r.totals),
         )
 
 
