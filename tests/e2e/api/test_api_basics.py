@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
-import httpx
+import uuid
+from pathlib import Path
 
+import httpx
+import pytest
+
+from hippograph.app.api.app import create_app
 from hippograph.app.api.auth import Role, list_keys, revoke_key
-from tests.e2e.api.harness import Server, Tenant
+from hippograph.app.api.settings import ApiSettings
+from hippograph.errors import ConfigurationError
+from tests.e2e.api.harness import Server, Tenant, start_server
 
 
 def test_health_readiness_graphiql_and_metrics(api_server: Server) -> None:
@@ -49,3 +56,38 @@ async def test_rate_limit_gives_429_with_retry_after(api_tenant: Tenant) -> None
     assert limited.status_code == 429
     assert 1 <= int(limited.headers["retry-after"]) <= 60
     assert limited.json()["error"]["code"] == "RATE_LIMITED"
+
+
+async def test_development_mode_needs_no_key_and_only_binds_to_localhost(
+    neo4j_server: tuple[str, str], tmp_path: Path
+) -> None:
+    with pytest.raises(ConfigurationError, match=r"127\.0\.0\.1"):
+        create_app(api=ApiSettings(dev_mode=True, host="0.0.0.0"))
+    server = start_server(neo4j_server, tmp_path, dev_mode=True)
+    try:
+        scope = f"org:dev-{uuid.uuid4().hex[:8]}"
+        body = httpx.post(
+            server.url + "/graphql",
+            json={"query": "query($s: String!) { scope(key: $s) { key exists } }", "variables": {"s": scope}},
+            timeout=30,
+        ).json()
+        assert body["data"]["scope"] == {"key": scope, "exists": False}
+    finally:
+        server.stop()
+
+
+async def test_depth_aliases_tokens_and_first_are_capped(api_tenant: Tenant) -> None:
+    t = api_tenant
+    client = t.client(await t.key(t.org, Role.READER))
+    nested = "node(id: $id) { " + "neighbours { memory { " * 6 + "id" + " } }" * 6 + " }"
+    deep = client.gql(f"query($id: ID!) {{ {nested} }}", id="x")
+    assert "exceeds maximum operation depth" in deep["errors"][0]["message"]
+    aliases = client.gql("{ " + " ".join(f"a{i}: __typename" for i in range(20)) + " }")
+    assert "aliases" in aliases["errors"][0]["message"]
+    tokens = client.gql("{ " + " ".join("__typename" for _ in range(2100)) + " }")
+    # over HTTP Strawberry reports the aborted parse as "No GraphQL document available"
+    assert tokens["errors"] and tokens.get("data") is None
+    assert not any("data" in (e.get("extensions") or {}) for e in deep["errors"] + aliases["errors"])
+    too_many = client.gql("query($s: String!) { memories(scope: $s, first: 101) { edges { cursor } } }", s=t.org.key)
+    assert too_many["errors"][0]["extensions"]["code"] == "BAD_INPUT"
+    assert "first" in too_many["errors"][0]["message"]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import httpx
@@ -24,10 +26,12 @@ TURN = """subscription($scope: String!, $message: String!) { turn(scope: $scope,
 } }"""
 
 
-def open_ws(server: Server, params: dict[str, Any]) -> ClientConnection:
-    ws = connect(server.ws_url, subprotocols=["graphql-transport-ws"], open_timeout=30)  # type: ignore[list-item]
-    ws.send(json.dumps({"type": "connection_init", "payload": params}))
-    return ws
+@contextmanager
+def open_ws(server: Server, params: dict[str, Any]) -> Iterator[ClientConnection]:
+    """A graphql-transport-ws connection that has sent ``connection_init`` with ``params``."""
+    with connect(server.ws_url, subprotocols=["graphql-transport-ws"], open_timeout=30) as ws:  # type: ignore[list-item]
+        ws.send(json.dumps({"type": "connection_init", "payload": params}))
+        yield ws
 
 
 def subscribe(ws: ClientConnection, query: str, **variables: Any) -> list[dict[str, Any]]:
@@ -142,3 +146,26 @@ async def test_turn_mutation(api_tenant: Tenant) -> None:
     assert turn["__typename"] == "TurnSuccess" and "Tidewater" in turn["reply"]
     assert turn["scopeKey"] == t.user.key and turn["modelCalls"] >= 1
     assert turn["extracted"]["ops"]
+
+
+async def test_consolidation_progress_yields_runs_as_they_finish(api_server: Server, api_tenant: Tenant) -> None:
+    t = api_tenant
+    token = await t.key(t.org, Role.WRITER)
+    client = t.client(token)
+    consolidate = """mutation($s: String!) { consolidate(scope: $s, mode: QUICK) {
+      ... on ConsolidationReport { runId } } }"""
+    first = client.data(consolidate, s=t.user.key)["consolidate"]["runId"]
+    query = """subscription($s: String!) { consolidationProgress(scope: $s, includeRecent: 1) {
+      runId entryPoint status phases { name status } } }"""
+    with open_ws(api_server, {"authorization": f"Bearer {token}"}) as ws:
+        assert json.loads(ws.recv(timeout=30))["type"] == "connection_ack"
+        ws.send(
+            json.dumps({"id": "p", "type": "subscribe", "payload": {"query": query, "variables": {"s": t.user.key}}})
+        )
+        recent = json.loads(ws.recv(timeout=60))
+        assert recent["type"] == "next"
+        assert recent["payload"]["data"]["consolidationProgress"]["runId"] == first
+        second = client.data(consolidate, s=t.user.key)["consolidate"]["runId"]
+        arrived = json.loads(ws.recv(timeout=60))["payload"]["data"]["consolidationProgress"]
+        assert arrived["runId"] == second and arrived["entryPoint"] == "quick_nap"
+        ws.send(json.dumps({"id": "p", "type": "complete"}))
