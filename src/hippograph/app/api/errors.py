@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Callable, Iterator
 from typing import Any
 
 from graphql.error import GraphQLError
@@ -75,9 +74,6 @@ class MaskInternalErrors(MaskErrors):
         processed = super()._process_errors(errors)
         return [_with_code(e) for e in processed]
 
-    def on_operation(self) -> Iterator[None]:
-        yield from super().on_operation()
-
 
 def _with_code(error: GraphQLError) -> GraphQLError:
     code = code_of(error.original_error)
@@ -94,6 +90,3 @@ def _with_code(error: GraphQLError) -> GraphQLError:
         extensions["retryAfter"] = retry
     error.extensions = extensions
     return error
-
-
-ErrorFactory = Callable[[], MaskErrors]

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import contextvars
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
-from starlette.requests import Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -109,6 +108,3 @@ class MetricsMiddleware:
             name = getattr(route, "path", "unmatched")
             self.metrics.requests.labels(name, scope.get("method", ""), str(status)).inc()
             self.metrics.latency.labels(name).observe(time.perf_counter() - started)
-
-
-MetricsHandler = Callable[[Request], Awaitable[Response]]

@@ -29,5 +29,3 @@ class ApiSettings(BaseSettings):
     max_tokens: int = Field(default=2000, ge=100)
     max_aliases: int = Field(default=15, ge=1)
     neighbours_per_memory: int = Field(default=50, ge=1, le=500)
-    key_cache_seconds: float = Field(default=0.0, ge=0)
-    """Reserved: keys are checked against Neo4j on every request (revocation is immediate)."""
