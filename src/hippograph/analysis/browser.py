@@ -96,7 +96,9 @@ def parse_saved_query(name: str, text: str) -> SavedQuery:
             body.append(line.rstrip())
     if not header or not body:
         raise ValueError(f"{name}: a saved query needs a // title line and a statement")
-    return SavedQuery(name, header[0], " ".join(header[1:]), params, "\n".join(body).strip())
+    title, _, lead = header[0].partition(": ")
+    description = " ".join([lead, *header[1:]]).strip()
+    return SavedQuery(name, title, description, params, "\n".join(body).strip())
 
 
 @cache
@@ -162,11 +164,15 @@ def guide_html() -> str:
         "editor, edit its <code>:param</code> lines, run it.</p></div></slide>"
     ]
     for q in saved_queries().values():
+        params = "\n".join(q.param_lines)
         slides.append(
             f'<slide class="row-fluid"><div class="col-sm-3"><h3>{html.escape(q.title)}</h3>'
             f"<p><code>cypher/browser/{html.escape(q.name)}.cypher</code></p></div>"
             f'<div class="col-sm-9"><p>{html.escape(q.description)}</p>'
-            f'<pre class="pre-scrollable code runnable">{html.escape(q.text())}</pre></div></slide>'
+            "<p>1. Set the parameters (edit them in the editor first if you like):</p>"
+            f'<pre class="pre-scrollable code runnable">{html.escape(params)}</pre>'
+            "<p>2. Run the query:</p>"
+            f'<pre class="pre-scrollable code runnable">{html.escape(q.statement)}</pre></div></slide>'
         )
     deck = "".join(slides)
     return f'<article class="guide"><carousel class="deck container-fluid">{deck}</carousel></article>\n'

@@ -106,16 +106,16 @@ def to_networkx(result: RecallResult, nodes: Iterable[MemoryNode] = ()) -> nx.Mu
         paths.append(activated.path)
     for rank, item in enumerate(result.items, 1):
         node_id = item.node.id
-        existing = dict(graph.nodes[node_id]) if node_id in graph else {}
-        graph.add_node(
-            node_id,
-            **{"seed": node_id in seeds, "hop": max(len(item.path) - 1, 0), "activation": 0.0, **existing},
-            **node_attributes(item.node),
+        attrs = {"seed": node_id in seeds, "hop": max(len(item.path) - 1, 0), "activation": 0.0}
+        attrs.update(graph.nodes[node_id] if node_id in graph else {})
+        attrs.update(node_attributes(item.node))
+        attrs.update(
             rank=rank,
             score=item.score,
             relevance=item.parts.relevance,
             channels=",".join(sorted(c.value for c in item.channels)),
         )
+        graph.add_node(node_id, **attrs)
         paths.append(item.path)
     for path in paths:
         for prev, step in pairwise(path):
