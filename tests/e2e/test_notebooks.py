@@ -32,7 +32,7 @@ def test_notebook_runs(path: Path, neo4j_server: tuple[str, str], monkeypatch: p
     monkeypatch.setenv("HIPPOGRAPH_NEO4J_URI", uri)
     monkeypatch.setenv("HIPPOGRAPH_NEO4J_PASSWORD", password)
     monkeypatch.setenv("LOCOMO_CONVERSATIONS", "1")
-    monkeypatch.setenv("LOCOMO_QUESTIONS", "60")
+    monkeypatch.setenv("LOCOMO_QUESTIONS", "40")
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("MPLBACKEND", "module://matplotlib_inline.backend_inline")
     nb = nbformat.read(path, as_version=4)
