@@ -9,7 +9,7 @@ from hippograph.store.catalog import catalog_files
 
 
 async def test_every_api_query_passes_explain(conn: Neo4jConnection) -> None:
-    assert {q.value for q in ApiQuery} == {f for f in catalog_files() if f.startswith("api/")}
+    assert {q.path for q in ApiQuery} == {f for f in catalog_files() if f.startswith("api/")}
     async with conn.driver.session(database=conn.database) as session:
         for query in ApiQuery:
             summary = await (await session.run("EXPLAIN " + query.text)).consume()
