@@ -43,7 +43,10 @@ async def test_the_same_keyed_fact_fifty_times_at_once_is_one_fact(
     workers: list[MemoryOrchestrator], tenant: Scope
 ) -> None:
     await asyncio.gather(
-        *(workers[i % WRITERS].remember(tenant, "Bob's city", "Bob lives in Lisbon.", key="bob.city") for i in range(CALLS))
+        *(
+            workers[i % WRITERS].remember(tenant, "Bob's city", "Bob lives in Lisbon.", key="bob.city")
+            for i in range(CALLS)
+        )
     )
     facts = await _facts(workers[0], tenant)
     assert len(facts) == 1, f"{len(facts)} facts for one key and one value"
