@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import time
 
-import pytest
-
 from hippograph.consolidation import ConsolidationConfig, SleepConsolidator
 from hippograph.layers import MemoryOrchestrator
 from hippograph.scope import Scope
@@ -18,7 +16,6 @@ from tests.integration.promises.conftest import Inspector
 DAY = 86_400.0
 
 
-@pytest.mark.xfail(strict=True, reason="issue 9 #4: phase 9.2 retracts and 9.5 deletes superseded versions")
 async def test_consolidation_keeps_superseded_versions_as_history(
     memory: MemoryOrchestrator, tenant: Scope, conn: Neo4jConnection, inspector: Inspector
 ) -> None:
@@ -38,7 +35,6 @@ async def test_consolidation_keeps_superseded_versions_as_history(
     assert await inspector.run("get_memories", ids=[expiring.id]) == []
 
 
-@pytest.mark.xfail(strict=True, reason="issue 9 #4: recall returns superseded versions by default")
 async def test_recall_leaves_superseded_versions_out_by_default(memory: MemoryOrchestrator, tenant: Scope) -> None:
     old = await memory.remember(tenant, "Bob lives in Porto near the river", key="bob.city")
     new = await memory.remember(tenant, "Bob lives in Berlin near the river", key="bob.city")

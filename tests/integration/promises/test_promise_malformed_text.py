@@ -38,7 +38,6 @@ def _paths(memory: MemoryOrchestrator, scope: Scope, text: str) -> dict[str, Cal
     }
 
 
-@pytest.mark.xfail(strict=True, reason="issue 9 #11: a lone surrogate in a query raises a raw error")
 @pytest.mark.parametrize("embedder", ["hashing", "minilm"])
 async def test_a_lone_surrogate_is_an_invalid_input_on_every_path(
     store: GraphStore, tenant: Scope, embedder: str, request: pytest.FixtureRequest

@@ -8,8 +8,6 @@ from __future__ import annotations
 import math
 import random
 
-import pytest
-
 from hippograph.consolidation import ConsolidationConfig, Phase, SleepConsolidator
 from hippograph.layers import MemoryOrchestrator
 from hippograph.models import Layer, MemoryNode
@@ -30,7 +28,6 @@ def _near(v: list[float], rng: random.Random) -> list[float]:
     return [x / n for x in w]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 9 #3: phase 13 retracts an org's fact for a user's duplicate")
 async def test_a_run_over_the_org_never_retracts_the_org_fact_for_a_users_duplicate(
     memory: MemoryOrchestrator, tenant: Scope, conn: Neo4jConnection, inspector: Inspector
 ) -> None:

@@ -245,11 +245,5 @@ test_an_operation_never_changes_what_a_sibling_sees = promise_test(2)
 test_after_an_erase_nothing_carries_the_scope = pytest.mark.xfail(
     strict=True, raises=AssertionError, reason="issue 9 #1: erase leaves edges and bookkeeping naming the scope"
 )(promise_test(3))
-test_superseded_versions_stay_in_history = pytest.mark.xfail(
-    strict=True, raises=AssertionError, reason="issue 9 #4: consolidation retracts and deletes superseded versions"
-)(promise_test(4))
-test_consolidation_never_retracts_a_shallower_fact_for_a_deeper_one = pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="issue 9 #3: phase 13 keeps the more important duplicate, whatever its level",
-)(promise_test(5))
+test_superseded_versions_stay_in_history = promise_test(4)
+test_consolidation_never_retracts_a_shallower_fact_for_a_deeper_one = promise_test(5)
