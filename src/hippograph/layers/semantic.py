@@ -125,6 +125,16 @@ class SemanticMemory(MemoryLayer):
         facts = await self.store.query_nodes(scope, {"layers": [Layer.SEMANTIC]}, limit=None)
         return sorted((f for f in facts if f.key == key), key=lambda f: (f.valid_from or f.created_at, f.id))
 
+    async def as_of(self, scope: Scope, key: str, at: float) -> MemoryNode | None:
+        """The version of a keyed fact that was current at ``at`` (epoch seconds): the latest
+        version valid from ``at`` or before and not yet superseded then; None before the first."""
+        current = None
+        for fact in await self.history(scope, key):
+            start = fact.valid_from if fact.valid_from is not None else fact.created_at
+            if start <= at and (fact.valid_until is None or at < fact.valid_until):
+                current = fact
+        return current
+
     async def ensure_identity(self, scope: Scope, description: str) -> MemoryNode:
         """The always-on AGENT_IDENTITY persona node of this scope (importance 10)."""
         return await self._singleton(scope, AGENT_IDENTITY, description)

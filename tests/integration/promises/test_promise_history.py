@@ -41,3 +41,14 @@ async def test_recall_leaves_superseded_versions_out_by_default(memory: MemoryOr
     result = await memory.recall(tenant, "where does Bob live near the river")
     assert new.id in result.ids and old.id not in result.ids
     assert [f.id for f in await memory.semantic.history(tenant, "bob.city")] == [old.id, new.id]
+
+
+async def test_a_time_travel_query_sees_the_version_current_then(memory: MemoryOrchestrator, tenant: Scope) -> None:
+    versions = [await memory.remember(tenant, f"Bob lives in {city}", key="bob.city") for city in ("Porto", "Berlin")]
+    old, new = versions
+    assert old.valid_from is not None and new.valid_from is not None
+    assert await memory.semantic.as_of(tenant, "bob.city", old.valid_from - 1.0) is None
+    then = await memory.semantic.as_of(tenant, "bob.city", (old.valid_from + new.valid_from) / 2)
+    assert then is not None and then.id == old.id
+    now = await memory.semantic.as_of(tenant, "bob.city", time.time() + 60.0)
+    assert now is not None and now.id == new.id
