@@ -14,9 +14,9 @@ import typer
 from rich.console import Console
 
 from hippograph.app.cli_neo4j import neo4j_app
+from hippograph.app.settings import Settings
 from hippograph.errors import HippographError
 from hippograph.scope import Scope
-from hippograph.app.settings import Settings
 
 app = typer.Typer(no_args_is_help=True, help="hippograph: long-term memory for LLM agents, in Neo4j.")
 app.add_typer(neo4j_app, name="neo4j")
@@ -102,8 +102,8 @@ def consolidate(
     mode: str = typer.Option("run", help="quick_nap | run | nightly_nap"),
 ) -> None:
     """Run consolidation ("sleep") over a scope and its subtree; print the report."""
-    from hippograph.consolidation import SleepConsolidator
     from hippograph.app.runtime import open_memory
+    from hippograph.consolidation import SleepConsolidator
 
     if mode not in ("quick_nap", "run", "nightly_nap"):
         console.print("[red]error:[/red] --mode must be quick_nap, run or nightly_nap")

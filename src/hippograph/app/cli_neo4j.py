@@ -7,8 +7,8 @@ from pathlib import Path
 import typer
 from rich.console import Console
 
-from hippograph.errors import HippographError
 from hippograph.app.settings import Settings
+from hippograph.errors import HippographError
 from hippograph.store.local_server import LocalNeo4j
 
 neo4j_app = typer.Typer(no_args_is_help=True, help="Run the local Neo4j (no Docker needed).")

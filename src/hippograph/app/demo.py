@@ -16,13 +16,13 @@ from rich.panel import Panel
 from rich.table import Table
 
 from hippograph.agent import Agent, AgentConfig, demo_model
+from hippograph.app.runtime import open_memory
+from hippograph.app.settings import Settings
 from hippograph.consolidation import SleepConsolidator
 from hippograph.layers import ConversationTurn, MemoryOrchestrator
 from hippograph.llm.provider import ModelProvider
 from hippograph.retrieval.types import RecallResult
-from hippograph.app.runtime import open_memory
 from hippograph.scope import Scope
-from hippograph.app.settings import Settings
 
 QUESTIONS = (
     "Where does Sam work now?",

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+from hippograph.app.settings import Settings
 from hippograph.embeddings.base import EmbeddingProvider
 from hippograph.layers.orchestrator import MemoryOrchestrator
-from hippograph.app.settings import Settings
 from hippograph.store.local_server import LocalNeo4j
 
 

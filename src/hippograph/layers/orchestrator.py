@@ -29,6 +29,7 @@ from hippograph.retrieval.types import Channel, RecallResult
 from hippograph.scope import Scope
 from hippograph.scrub import scrub_properties, scrub_text
 from hippograph.store.connection import Neo4jConnection
+from hippograph.store.erase import EraseProgress
 from hippograph.store.graph_store import GraphStore
 from hippograph.store.queries import StoreQuery as Q
 from hippograph.store.schema import migrate
@@ -257,9 +258,11 @@ class MemoryOrchestrator:
         return result, ctx
 
     # -- forget ----------------------------------------------------------------------------
-    async def forget(self, scope: Scope) -> int:
-        """Erase the scope and everything below it (GDPR erase), in one statement."""
-        return await self.store.delete_subtree(scope)
+    async def forget(self, scope: Scope, *, progress: EraseProgress | None = None) -> int:
+        """Erase the scope and everything below it (GDPR erase): hidden at once, then deleted
+        in batches (``progress(deleted, total)`` after each), completely — nothing left in the
+        database names the scope or its memories. Erasing again resumes a crashed erase."""
+        return await self.store.delete_subtree(scope, progress=progress)
 
 
 def _json(value: dict[str, Any]) -> str:

@@ -38,7 +38,6 @@ async def _facts(memory: MemoryOrchestrator, scope: Scope) -> list:  # type: ign
     return [n for n in await memory.store.query_subtree(scope) if n.layer is Layer.SEMANTIC]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 9 #10: concurrent writes of one key leave several current facts")
 async def test_the_same_keyed_fact_fifty_times_at_once_is_one_fact(
     workers: list[MemoryOrchestrator], tenant: Scope
 ) -> None:
@@ -53,7 +52,6 @@ async def test_the_same_keyed_fact_fifty_times_at_once_is_one_fact(
     assert facts[0].superseded_by is None
 
 
-@pytest.mark.xfail(strict=True, reason="issue 9 #10: concurrent values of one key fork its history")
 async def test_fifty_values_of_one_key_at_once_leave_one_current_fact_and_a_linear_history(
     workers: list[MemoryOrchestrator], tenant: Scope
 ) -> None:
@@ -80,7 +78,6 @@ async def test_fifty_values_of_one_key_at_once_leave_one_current_fact_and_a_line
     assert [f.id for f in history] == chain
 
 
-@pytest.mark.xfail(strict=True, reason="issue 9 #10: concurrent near-identical facts are not deduplicated")
 async def test_fifty_near_identical_facts_at_once_are_merged_into_one(
     workers: list[MemoryOrchestrator], tenant: Scope
 ) -> None:

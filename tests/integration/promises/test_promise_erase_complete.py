@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import time
 
-import pytest
-
 from hippograph.consolidation import ConsolidationConfig, SleepConsolidator
 from hippograph.layers import MemoryOrchestrator
 from hippograph.models import Layer, MemoryEdge, Relationship
@@ -62,7 +60,6 @@ async def _busy_tree(memory: MemoryOrchestrator, org: Scope, conn: Neo4jConnecti
     return alice, bob, ids
 
 
-@pytest.mark.xfail(strict=True, reason="issue 9 #1: erase leaves edges, provenance and bookkeeping naming the scope")
 async def test_nothing_carries_an_erased_scopes_key_or_ids(
     memory: MemoryOrchestrator, tenant: Scope, conn: Neo4jConnection, inspector: Inspector
 ) -> None:

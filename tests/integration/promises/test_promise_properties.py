@@ -19,7 +19,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
@@ -242,8 +241,6 @@ def promise_test(number: int) -> Callable[..., Any]:
 
 test_no_memory_reaches_a_scope_that_may_not_see_it = promise_test(1)
 test_an_operation_never_changes_what_a_sibling_sees = promise_test(2)
-test_after_an_erase_nothing_carries_the_scope = pytest.mark.xfail(
-    strict=True, raises=AssertionError, reason="issue 9 #1: erase leaves edges and bookkeeping naming the scope"
-)(promise_test(3))
+test_after_an_erase_nothing_carries_the_scope = promise_test(3)
 test_superseded_versions_stay_in_history = promise_test(4)
 test_consolidation_never_retracts_a_shallower_fact_for_a_deeper_one = promise_test(5)
