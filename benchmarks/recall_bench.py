@@ -33,11 +33,11 @@ from hippograph.retrieval.config import ActivationConfig, RecallConfig
 from hippograph.retrieval.engine import RecallEngine
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
-from hippograph.store.queries import StoreQuery
+from hippograph.store.queries import MemoryQuery
 
 SESSION = 20
 
-BRUTE_FORCE = StoreQuery.SEARCH_VECTOR_EXACT
+BRUTE_FORCE = MemoryQuery.SEARCH_VECTOR_EXACT
 
 
 def pct(xs: list[float], q: int) -> float:

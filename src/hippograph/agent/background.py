@@ -1,6 +1,8 @@
 """Background consolidation of a finished turn; it never delays or fails the reply.
 
-For each turn, in order (each step on its own: one failing does not stop the next):
+The writing is :meth:`~hippograph.layers.capability.MemoryCapability.record` of the turn's
+scope; this module runs it off the reply's path, in session order. For each turn, in order
+(each step on its own: one failing does not stop the next):
 
 1. the turn as an episodic event ``User: … | Agent: …`` (chained after the session's
    previous turn);
@@ -11,7 +13,7 @@ For each turn, in order (each step on its own: one failing does not stop the nex
 5. a quick nap when the consolidator's per-scope counter said one is due.
 
 Work of one session runs in turn order (each task awaits its predecessor). Failures are
-logged, reported as :class:`~hippograph.agent.events.Error` events to the hooks and at the
+logged, reported as :class:`~hippograph.agent.events.StageFailed` events to the hooks and at the
 start of the session's next turn, and kept in the :class:`BackgroundReport`.
 """
 
@@ -22,33 +24,35 @@ import logging
 import time
 import uuid
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from hippograph.agent.config import ConsolidationSettings
-from hippograph.agent.events import Error, InvalidOpInfo
+from hippograph.agent.events import InvalidOpInfo, StageFailed
 from hippograph.agent.sessions import Session
-from hippograph.errors import AlreadyRunningError
-from hippograph.layers.episodic import turn_text
-from hippograph.models import MAX_TEXT, MemoryEdge, Relationship
-from hippograph.ops import MEMORY_OP_ADAPTER, MemoryOp
-from hippograph.scrub import scrub_properties, scrub_text
+from hippograph.layers.capability import MAX_AGENT_CHARS, MAX_USER_CHARS, scrub_op
+from hippograph.ops import MemoryOp
 
 if TYPE_CHECKING:
-    from hippograph.consolidation import ConsolidationReport, SleepConsolidator
-    from hippograph.layers import CommitReport, MemoryOrchestrator
+    from hippograph.consolidation import SleepConsolidator
+    from hippograph.layers import Extractor, MemoryOrchestrator
     from hippograph.scope import Scope
+
+__all__ = [
+    "MAX_AGENT_CHARS",
+    "MAX_USER_CHARS",
+    "BackgroundConsolidation",
+    "BackgroundReport",
+    "TurnRecord",
+    "scrub_op",
+]
 
 log = logging.getLogger(__name__)
 
-MAX_USER_CHARS = 6_000
-MAX_AGENT_CHARS = MAX_TEXT - MAX_USER_CHARS - 100
 MAX_REPORTS = 1_000
-_UNSCRUBBED_FIELDS = frozenset({"op", "id"})
-T = TypeVar("T")
 
 
 @dataclass
@@ -78,10 +82,12 @@ class BackgroundReport(BaseModel):
     commit: Any = None
     """The :class:`~hippograph.layers.CommitReport` of the ops (None when none ran)."""
     mentions: list[str] = Field(default_factory=list)
+    extracted: list[MemoryOp] = Field(default_factory=list)
+    """Ops the agent's extractor found in the exchange (applied with the reply's own)."""
     skipped_ops: list[InvalidOpInfo] = Field(default_factory=list)
     nap: Any = None
     """The quick nap's :class:`~hippograph.consolidation.ConsolidationReport`, if one ran."""
-    errors: list[Error] = Field(default_factory=list)
+    errors: list[StageFailed] = Field(default_factory=list)
     ms: float = 0.0
 
 
@@ -96,6 +102,7 @@ class BackgroundConsolidation:
         consolidator: Runs quick naps (None: never).
         settings: What to store.
         on_done: Called (inline, must not raise) with each finished report.
+        extractor: Finds memories in each exchange (besides the reply's own ops).
     """
 
     def __init__(
@@ -104,8 +111,11 @@ class BackgroundConsolidation:
         consolidator: SleepConsolidator | None,
         settings: ConsolidationSettings,
         on_done: Reporter,
+        *,
+        extractor: Extractor | None = None,
     ) -> None:
         self._memory = memory
+        self._extractor = extractor
         self._consolidator = consolidator
         self._settings = settings
         self._on_done = on_done
@@ -143,7 +153,7 @@ class BackgroundConsolidation:
             await self._consolidate(record, report)
         except Exception as exc:  # a bug here must not surface as "Task exception never retrieved"
             log.exception("background consolidation failed")
-            report.errors.append(Error.from_exception("consolidate", exc))
+            report.errors.append(StageFailed.from_exception("consolidate", exc))
         report.ms = (time.perf_counter() - started) * 1000.0
         self._done.append(report)
         try:
@@ -152,123 +162,21 @@ class BackgroundConsolidation:
             log.exception("background consolidation reporter failed")
 
     async def _consolidate(self, record: TurnRecord, report: BackgroundReport) -> None:
-        s, memory, scope = self._settings, self._memory, record.scope
-        user = _cut(scrub_text(record.user), MAX_USER_CHARS)
-        agent = _cut(scrub_text(record.reply), MAX_AGENT_CHARS)
-
-        async def guard(stage: str, work: Callable[[], Awaitable[T]]) -> T | None:
-            try:
-                return await work()
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                log.warning("consolidation step %s failed: %s", stage, type(exc).__name__,
-                            exc_info=True)  # fmt: skip
-                report.errors.append(Error.from_exception(stage, exc))
-                return None
-
-        if s.store_turn_episodic:
-            event = await guard(
-                "store_turn",
-                lambda: memory.episodic.store_turn(scope, user, agent, session_id=record.session.id),
-            )
-            report.turn_event_id = event.id if event is not None else None
-        ops = [] if not s.apply_ops else _scrubbed_ops(record.ops, report)
-        if ops:
-            commit: CommitReport | None = await guard(
-                "commit",
-                lambda: memory.commit(
-                    scope, ops, auto_approve_skills=s.auto_approve_skills,
-                    source_event_id=report.turn_event_id,
-                ),
-            )  # fmt: skip
-            report.commit = commit
-            if commit is not None:
-                for failure in commit.failed:
-                    report.errors.append(
-                        Error(stage="commit", error_type="OpFailed",
-                              message=f"op {failure.get('index')} ({failure.get('op')}): "
-                                      f"{failure.get('error')}"[:500])
-                    )  # fmt: skip
-                facts = [a["id"] for a in commit.applied if a.get("op") == "upsert_node" and a.get("id")]
-                report.mentions = list(dict.fromkeys(facts))
-        if report.turn_event_id and report.mentions:
-            edges = [
-                MemoryEdge(source=report.turn_event_id, target=fact, relationship=Relationship.MENTIONS)
-                for fact in report.mentions
-            ]
-            await guard("mentions", lambda: memory.store.upsert_edges(scope, edges, increment=0.0))
-        session_id = record.session.id
-        thinking = scrub_text(record.thinking.strip())
-        if s.store_thinking and thinking:
-            node = await guard(
-                "store_thinking",
-                lambda: memory.working.push(
-                    scope, thinking, kind="thinking", session_id=session_id, ttl=s.thinking_ttl
-                ),
-            )
-            if node is not None:
-                report.working_ids.append(node.id)
-        if s.store_turn_working:
-            node = await guard(
-                "store_working",
-                lambda: memory.working.push(scope, turn_text(user, agent), kind="turn", session_id=session_id),
-            )
-            if node is not None:
-                report.working_ids.append(node.id)
-        if record.quick_nap and self._consolidator is not None:
-            report.nap = await self._nap(scope, report)
-
-    async def _nap(self, scope: Scope, report: BackgroundReport) -> ConsolidationReport | None:
-        assert self._consolidator is not None
-        try:
-            return await self._consolidator.quick_nap(scope)
-        except AlreadyRunningError:
-            log.info("quick nap of %s skipped: another consolidation holds the scope", scope.key)
-            return None
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
-            log.warning("quick nap failed: %s", type(exc).__name__, exc_info=True)
-            report.errors.append(Error.from_exception("quick_nap", exc))
-            return None
-
-
-def scrub_op(op: MemoryOp) -> MemoryOp:
-    """The op with credentials masked in every text field and secret-looking property keys
-    dropped.
-
-    Raises:
-        ValidationError: The scrubbed op is no longer valid (e.g. a field grew too long).
-    """
-    data = op.model_dump(mode="json")
-    clean = {key: value if key in _UNSCRUBBED_FIELDS else _scrub(key, value) for key, value in data.items()}
-    return MEMORY_OP_ADAPTER.validate_python(clean)
-
-
-def _scrub(key: str, value: Any) -> Any:
-    if key == "properties" and isinstance(value, dict):
-        return scrub_properties(value)
-    if isinstance(value, str):
-        return scrub_text(value)
-    if isinstance(value, list):
-        return [_scrub(key, v) for v in value]
-    if isinstance(value, dict):
-        return {k: _scrub(k, v) for k, v in value.items()}
-    return value
-
-
-def _scrubbed_ops(ops: list[MemoryOp], report: BackgroundReport) -> list[MemoryOp]:
-    out: list[MemoryOp] = []
-    for index, op in enumerate(ops):
-        try:
-            out.append(scrub_op(op))
-        except (ValidationError, ValueError) as exc:
-            reason = f"invalid after scrubbing credentials: {type(exc).__name__}"
-            report.skipped_ops.append(InvalidOpInfo(index=index, reason=reason))
-    return out
-
-
-def _cut(text: str, limit: int) -> str:
-    text = text.strip()
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+        capability = self._memory.for_scope(
+            record.scope, extractor=self._extractor, consolidation=self._consolidator,
+            policy=self._settings.record_policy(),
+        )  # fmt: skip
+        done = await capability.record(
+            record.user, record.reply, thinking=record.thinking, session_id=record.session.id,
+            ops=record.ops, nap=record.quick_nap,
+        )  # fmt: skip
+        report.turn_event_id = done.turn_event_id
+        report.working_ids = list(done.working_ids)
+        report.commit = done.commit
+        report.mentions = list(done.mentions)
+        report.extracted = list(done.extracted)
+        report.skipped_ops = [InvalidOpInfo(index=s.index, reason=s.reason) for s in done.skipped_ops]
+        report.nap = done.nap
+        report.errors.extend(
+            StageFailed(stage=f.step, error_type=f.error_type, message=f.message) for f in done.failures
+        )

@@ -23,6 +23,7 @@ from hippograph.agent.fabrication import (
 )
 from hippograph.agent.prompts import DEFAULT_AGENT_NAME
 from hippograph.agent.triage import DEFAULT_ALWAYS_INCLUDE_TOOLS, Intent, TriageConfig, TriageMode
+from hippograph.layers.capability import RecordPolicy
 from hippograph.llm.types import MIN_THINKING_BUDGET
 
 __all__ = [
@@ -123,6 +124,17 @@ class ConsolidationSettings(_Settings):
     store_turn_episodic: bool = True
     quick_naps: bool = True
     """Run the consolidator's quick nap when its per-scope turn counter says one is due."""
+
+    def record_policy(self) -> RecordPolicy:
+        """What the memory capability's ``record`` stores, in its own terms."""
+        return RecordPolicy(
+            store_turn_episodic=self.store_turn_episodic,
+            apply_ops=self.apply_ops,
+            auto_approve_skills=self.auto_approve_skills,
+            store_thinking=self.store_thinking,
+            thinking_ttl=self.thinking_ttl,
+            store_turn_working=self.store_turn_working,
+        )
 
 
 class SessionSettings(_Settings):

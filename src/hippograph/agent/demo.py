@@ -13,11 +13,12 @@ import json
 import re
 from dataclasses import dataclass
 
+from hippograph.agent.extractors import ModelExtractor
 from hippograph.agent.prompts import HYDRATE_CONTEXT_TOOL_NAME
 from hippograph.llm.scripted import ScriptedModel, ScriptedReply, ScriptedToolCall
 from hippograph.llm.types import ModelRequest, TextBlock, ToolResultBlock
 
-__all__ = ["DEMO_MODEL_NAME", "demo_model", "demo_reply"]
+__all__ = ["DEMO_MODEL_NAME", "demo_extraction_reply", "demo_extractor", "demo_model", "demo_reply"]
 
 DEMO_MODEL_NAME = "scripted-demo"
 _END = r"(?P<value>[^.!?\n]{1,80}?)\s*(?:[.!?\n]|$)"
@@ -55,6 +56,27 @@ _MEMORY_LINE = re.compile(r"^\s*(?:- )?\[(semantic|episodic|procedural|working|p
 def demo_model(*, delay: float = 0.0) -> ScriptedModel:
     """A :class:`ScriptedModel` that answers with :func:`demo_reply`."""
     return ScriptedModel(demo_reply, model=DEMO_MODEL_NAME, chunk_size=8, delay=delay)
+
+
+def demo_extractor() -> ModelExtractor:
+    """An offline :class:`~hippograph.agent.extractors.ModelExtractor`: it keeps the user's
+    statements that :func:`demo_model` would remember (see :func:`demo_extraction_reply`)."""
+    return ModelExtractor(ScriptedModel(demo_extraction_reply, model=DEMO_MODEL_NAME))
+
+
+def demo_extraction_reply(request: ModelRequest) -> ScriptedReply:
+    """The offline extraction model's reply to an exchange rendered by
+    :func:`~hippograph.agent.extractors.render_exchange` (pure)."""
+    user = ""
+    for line in _last_user_text(request).splitlines():
+        if line.startswith("User: "):
+            try:
+                user = str(json.loads(line[len("User: ") :]))
+            except ValueError:
+                user = line[len("User: ") :]
+    fact = None if _is_question(user) else _fact(user)
+    ops = [] if fact is None else [{"op": "upsert_node", "label": fact.label, "content": fact.content, "importance": 6}]
+    return ScriptedReply(text=f"<MEMORY_EXTRACT>{json.dumps({'ops': ops})}</MEMORY_EXTRACT>")
 
 
 def demo_reply(request: ModelRequest) -> ScriptedReply:

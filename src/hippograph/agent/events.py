@@ -10,6 +10,7 @@ its own events below. Every event has a ``type`` discriminator, so
 
 from __future__ import annotations
 
+import warnings
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter
@@ -36,7 +37,6 @@ __all__ = [
     "ActivationPath",
     "AgentEvent",
     "ConsolidationScheduled",
-    "Error",
     "FabricationDetected",
     "FabricationFindingInfo",
     "IntentClassified",
@@ -44,6 +44,7 @@ __all__ = [
     "MemoryExtracted",
     "MessageEnd",
     "MessageStart",
+    "StageFailed",
     "TextDelta",
     "ThinkingDelta",
     "ThinkingSignature",
@@ -211,17 +212,22 @@ class ToolRoutingDecision(_Event):
         )
 
 
-class Error(_Event):
-    """A stage failed; ``recoverable`` turns still deliver the reply."""
+class StageFailed(_Event):
+    """A stage of the turn (or of its background work) failed. With ``recoverable`` the
+    turn goes on and the reply arrives; only a model failure is not recoverable.
 
-    type: Literal["error"] = "error"
+    It is an event, not an exception: it reports a failure that was already handled.
+    (Formerly ``Error`` with type ``"error"``; ``Error`` stays importable as a deprecated alias.)
+    """
+
+    type: Literal["stage_failed"] = "stage_failed"
     stage: str
     error_type: str
     message: str
     recoverable: bool = True
 
     @classmethod
-    def from_exception(cls, stage: str, exc: BaseException, *, recoverable: bool = True) -> Error:
+    def from_exception(cls, stage: str, exc: BaseException, *, recoverable: bool = True) -> StageFailed:
         """The event for an exception raised by ``stage`` (message cut to 500 chars)."""
         return cls(
             stage=stage,
@@ -247,9 +253,20 @@ AgentEvent = Annotated[
     | IntentClassified
     | ToolRoutingDecision
     | MessageEnd
-    | Error,
+    | StageFailed,
     Field(discriminator="type"),
 ]
 """Any event of an agent turn."""
 
 AGENT_EVENT_ADAPTER: TypeAdapter[AgentEvent] = TypeAdapter(AgentEvent)
+
+
+def __getattr__(name: str) -> type[StageFailed]:
+    if name == "Error":
+        warnings.warn(
+            "hippograph.agent.events.Error is deprecated; use StageFailed (event type 'stage_failed')",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return StageFailed
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -4,7 +4,7 @@ The layers come from triage: recall searches the semantic, episodic and procedur
 verdict keeps; working memory adds the last turns verbatim; prospective memory adds the
 scope's pending triggers (never found by recall, read with ``get_pending``). Everything fits
 in the token budget. A failing recall never fails the turn: the failure becomes an
-:class:`~hippograph.agent.events.Error` and the context falls back to working memory.
+:class:`~hippograph.agent.events.StageFailed` and the context falls back to working memory.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from pydantic import JsonValue
 
 from hippograph.agent.config import HydrateSettings
-from hippograph.agent.events import ActivatedNode, Activation, ActivationPath, Error
+from hippograph.agent.events import ActivatedNode, Activation, ActivationPath, StageFailed
 from hippograph.models import Layer, MemoryNode
 from hippograph.retrieval.context import MemoryContext, approx_tokens
 from hippograph.retrieval.types import RecallResult
@@ -44,7 +44,7 @@ class Hydration:
     Attributes:
         text: The context text (empty when nothing was found).
         activation: The Activation event (None when recall did not run or failed).
-        errors: Error events of the stages that failed (the context is then partial).
+        errors: StageFailed events of the stages that failed (the context is then partial).
         ms: Wall time of the hydration.
     """
 
@@ -52,7 +52,7 @@ class Hydration:
     activation: Activation | None = None
     recall: RecallResult | None = None
     context: MemoryContext | None = None
-    errors: list[Error] = field(default_factory=list)
+    errors: list[StageFailed] = field(default_factory=list)
     ms: float = 0.0
 
 
@@ -87,10 +87,9 @@ class Hydrator:
         async def recall() -> tuple[RecallResult, MemoryContext] | None:
             if not wanted or not query:
                 return None
-            return await self._memory.context(
-                scope, query, budget=s.token_budget, layers=recall_layers,
-                top_k=top_k or s.top_k, include_working=working,
-            )  # fmt: skip
+            capability = self._memory.for_scope(scope, limit=s.top_k, token_budget=s.token_budget)
+            found = await capability.recall(query, layers=recall_layers, limit=top_k, include_working=working)
+            return found.result, found.context
 
         recalled, pending = await asyncio.gather(
             _guard("hydrate", recall(), out.errors),
@@ -139,14 +138,14 @@ async def _none() -> None:
     return None
 
 
-async def _guard(stage: str, work: Awaitable[T], errors: list[Error]) -> T | None:
+async def _guard(stage: str, work: Awaitable[T], errors: list[StageFailed]) -> T | None:
     try:
         return await work
     except asyncio.CancelledError:
         raise
     except Exception as exc:
         log.warning("%s failed: %s", stage, type(exc).__name__, exc_info=True)
-        errors.append(Error.from_exception(stage, exc))
+        errors.append(StageFailed.from_exception(stage, exc))
         return None
 
 

@@ -4,7 +4,7 @@ Pass objects with ``on_stage``, ``on_usage`` and ``on_event`` to ``Agent(hooks=[
 (subclass :class:`AgentHooksBase` to implement only some). Hooks run inline and must be
 quick; one that raises is logged and skipped, never breaking a turn. Background
 consolidation reports through the same hooks when it finishes (stage ``consolidate``, and
-an ``Error`` event per failure).
+a ``StageFailed`` event per failure).
 """
 
 from __future__ import annotations
@@ -16,23 +16,24 @@ from contextlib import contextmanager
 from typing import Protocol, runtime_checkable
 
 from hippograph.agent.events import AgentEvent
+from hippograph.agent.stages import Stage
 from hippograph.llm.types import TokenUsage
 
 log = logging.getLogger(__name__)
 
 STAGES = (
-    "session",
-    "triage",
-    "hydrate",
-    "prompt",
-    "model",
-    "tools",
-    "fabrication",
-    "extraction",
-    "schedule",
+    Stage.SESSION,
+    Stage.TRIAGE,
+    Stage.HYDRATE,
+    Stage.PROMPT,
+    Stage.MODEL,
+    Stage.TOOLS,
+    Stage.FABRICATION,
+    Stage.EXTRACTION,
+    Stage.SCHEDULE,
 )
 """The foreground stages of a turn, in order (``model`` and ``tools`` may repeat)."""
-OVERHEAD_STAGES = frozenset(STAGES) - {"model", "tools"}
+OVERHEAD_STAGES = frozenset(STAGES) - {Stage.MODEL, Stage.TOOLS}
 
 
 @runtime_checkable
@@ -48,7 +49,7 @@ class AgentHooks(Protocol):
         ...
 
     def on_event(self, event: AgentEvent) -> None:
-        """An event was emitted (also background Error events after the turn)."""
+        """An event was emitted (also background StageFailed events after the turn)."""
         ...
 
 

@@ -8,10 +8,10 @@ from hippograph.agent.events import (
     Activation,
     AgentEvent,
     ConsolidationScheduled,
-    Error,
     FabricationDetected,
     IntentClassified,
     MemoryExtracted,
+    StageFailed,
     ToolResult,
 )
 from hippograph.llm.types import TokenUsage
@@ -59,5 +59,5 @@ class AgentResponse(BaseModel):
     fabrication: FabricationDetected | None = None
     memory: MemoryExtracted | None = None
     consolidation: ConsolidationScheduled | None = None
-    errors: list[Error] = Field(default_factory=list)
+    errors: list[StageFailed] = Field(default_factory=list)
     events: list[AgentEvent] = Field(default_factory=list)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from hippograph.agent.config import SessionSettings
-from hippograph.agent.events import Error
+from hippograph.agent.events import StageFailed
 from hippograph.llm.types import ChatMessage
 from hippograph.models import check_id
 
@@ -60,7 +60,7 @@ class Session:
     resumed: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     tail: asyncio.Task[None] | None = field(default=None, repr=False)
-    pending_errors: list[Error] = field(default_factory=list, repr=False)
+    pending_errors: list[StageFailed] = field(default_factory=list, repr=False)
 
     def messages(self) -> list[ChatMessage]:
         """The history as alternating user / assistant messages."""
@@ -77,12 +77,12 @@ class Session:
         self.turns += 1
         self.last_used_at = time.time()
 
-    def report(self, error: Error) -> None:
+    def report(self, error: StageFailed) -> None:
         """Keep a background failure to report at the start of the next turn."""
         if len(self.pending_errors) < MAX_PENDING_ERRORS:
             self.pending_errors.append(error)
 
-    def take_errors(self) -> list[Error]:
+    def take_errors(self) -> list[StageFailed]:
         """The background failures not yet reported (then forgotten)."""
         errors, self.pending_errors = self.pending_errors, []
         return errors
@@ -166,7 +166,8 @@ class SessionManager:
         return session
 
     async def _resume(self, session: Session) -> None:
-        assert self._memory is not None
+        if self._memory is None:
+            return
         limit = self._settings.history_turns
         events = await self._memory.episodic.query_events(session.scope, session_id=session.id, limit=max(limit, 1) * 2)
         own = [e for e in events if e.scope_key == session.scope.key and e.properties.get("kind") == "turn"]

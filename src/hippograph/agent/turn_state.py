@@ -8,18 +8,31 @@ from hippograph.agent.events import (
     Activation,
     AgentEvent,
     ConsolidationScheduled,
-    Error,
     FabricationDetected,
     IntentClassified,
     MemoryExtracted,
+    StageFailed,
     ToolResult,
 )
+from hippograph.agent.extraction import ExtractionResult
 from hippograph.agent.observability import StageClock
 from hippograph.agent.response import AgentResponse, TurnTimings
 from hippograph.agent.sessions import Session
+from hippograph.agent.stages import Stage
+from hippograph.agent.triage import TriageDecision
+from hippograph.errors import HippographError
 from hippograph.llm.events import MessageEnd, MessageStart, TextDelta, ThinkingDelta, Usage
-from hippograph.llm.types import ModelResponse, TokenUsage
+from hippograph.llm.types import ChatMessage, ModelResponse, SystemPrompt, TokenUsage, ToolSpec
+from hippograph.ops import MemoryOp
 from hippograph.scope import Scope
+
+
+class TurnOrderError(HippographError, RuntimeError):
+    """A stage needed what an earlier stage should have left in the turn state: the stages
+    were composed in the wrong order (a bug in the composition, never the caller's input)."""
+
+    def __init__(self, needed: str) -> None:
+        super().__init__(f"the turn has no {needed} yet: a stage ran out of order")
 
 
 @dataclass
@@ -42,18 +55,69 @@ class TurnState:
     activations: list[Activation] = field(default_factory=list)
     memory_texts: list[str] = field(default_factory=list)
     raw_texts: list[str] = field(default_factory=list)
-    errors: list[Error] = field(default_factory=list)
+    errors: list[StageFailed] = field(default_factory=list)
     intent: IntentClassified | None = None
     fabrication: FabricationDetected | None = None
     memory: MemoryExtracted | None = None
     consolidation: ConsolidationScheduled | None = None
     reply: str = ""
     fatal: BaseException | None = None
-    stage: str = "model"
+    stage: Stage = Stage.MODEL
+    """Where a fatal failure is reported (the stage running)."""
+    # set by triage and hydrate
+    decision: TriageDecision | None = None
+    jit: bool = False
+    system: SystemPrompt | None = None
+    messages: list[ChatMessage] = field(default_factory=list)
     # the model call in progress
     last: ModelResponse | None = None
     last_end: MessageEnd | None = None
     held: list[TextDelta] = field(default_factory=list)
+    # after the last model round
+    extraction: ExtractionResult | None = None
+    refused: bool = False
+    ops: list[MemoryOp] = field(default_factory=list)
+    """The memory ops to apply (set by the extraction stage)."""
+
+    def require_session(self) -> Session:
+        """The session opened by the session stage."""
+        if self.session is None:
+            raise TurnOrderError("session")
+        return self.session
+
+    def require_decision(self) -> TriageDecision:
+        """The triage stage's decision."""
+        if self.decision is None:
+            raise TurnOrderError("triage decision")
+        return self.decision
+
+    def require_system(self) -> SystemPrompt:
+        """The system prompt built by the hydrate stage."""
+        if self.system is None:
+            raise TurnOrderError("system prompt")
+        return self.system
+
+    def require_last(self) -> ModelResponse:
+        """The reply of the last model call."""
+        if self.last is None:
+            raise TurnOrderError("model response")
+        return self.last
+
+    def require_last_end(self) -> MessageEnd:
+        """The MessageEnd of the last model call, held for the composition to place."""
+        if self.last_end is None:
+            raise TurnOrderError("message end")
+        return self.last_end
+
+    def require_extraction(self) -> ExtractionResult:
+        """The reply's extraction (after the fabrication stage)."""
+        if self.extraction is None:
+            raise TurnOrderError("extraction")
+        return self.extraction
+
+    def tool_specs(self) -> list[ToolSpec]:
+        """The tools triage kept for the model."""
+        return self.require_decision().routing.tools
 
     def observe(self, event: AgentEvent) -> None:
         if isinstance(event, Usage):
@@ -72,7 +136,7 @@ class TurnState:
             self.tool_results.append(event)
         elif isinstance(event, Activation):
             self.activations.append(event)
-        elif isinstance(event, Error):
+        elif isinstance(event, StageFailed):
             self.errors.append(event)
         elif isinstance(event, IntentClassified):
             self.intent = event

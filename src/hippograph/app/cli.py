@@ -10,8 +10,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import typer
-from rich.console import Console
+from hippograph._extras import requires_extra
+
+with requires_extra("cli"):
+    import typer
+    from rich.console import Console
 
 from hippograph.app.cli_neo4j import neo4j_app
 from hippograph.app.settings import Settings
@@ -111,7 +114,7 @@ def consolidate(
 
     async def go() -> Any:
         async with open_memory() as memory:
-            consolidator = SleepConsolidator(memory.store.conn)
+            consolidator = SleepConsolidator.for_store(memory.store)
             return await getattr(consolidator, mode)(Scope.parse(scope))
 
     typer.echo(_run(go()).model_dump_json(indent=2))

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import typer
-from rich.console import Console
+from hippograph._extras import requires_extra
+
+with requires_extra("cli"):
+    import typer
+    from rich.console import Console
 
 from hippograph.app.settings import Settings
 from hippograph.errors import HippographError

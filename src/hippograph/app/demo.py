@@ -11,9 +11,12 @@ from datetime import datetime
 from importlib.resources import files
 from typing import Any
 
-from rich.console import Console
-from rich.panel import Panel
-from rich.table import Table
+from hippograph._extras import requires_extra
+
+with requires_extra("cli"):
+    from rich.console import Console
+    from rich.panel import Panel
+    from rich.table import Table
 
 from hippograph.agent import Agent, AgentConfig, demo_model
 from hippograph.app.runtime import open_memory
@@ -121,7 +124,7 @@ async def run_demo(settings: Settings | None = None, console: Console | None = N
         console.print(
             "4. The agent turn (triage → hydrate → model → fabrication check → extraction → background consolidation):"
         )
-        consolidator = SleepConsolidator(memory.store.conn)
+        consolidator = SleepConsolidator.for_store(memory.store)
         agent = Agent(memory, model_for(settings, console), AgentConfig(agent_name="Hippo"), consolidator=consolidator)
         first = await agent.run(sam, "My favourite food is bacalhau with chickpeas.")
         await agent.drain()

@@ -5,12 +5,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import SecretStr
+from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from hippograph.llm.defaults import DEFAULT_MODEL
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="HIPPOGRAPH_", extra="ignore")
+    """Everything the application edge reads from ``HIPPOGRAPH_*`` variables (or takes as
+    keyword arguments). A misspelt option is an error, not ignored."""
+
+    model_config = SettingsConfigDict(env_prefix="HIPPOGRAPH_", extra="forbid", populate_by_name=True)
 
     neo4j_uri: str | None = None
     """A running Neo4j (bolt://, neo4j://, neo4j+s://). Unset: the local embedded server."""
@@ -22,8 +27,12 @@ class Settings(BaseSettings):
     neo4j_port: int | None = None
     neo4j_heap: str = "1g"
     neo4j_pagecache_mb: int = 256
-    anthropic_api_key: SecretStr | None = None
-    anthropic_model: str = "claude-sonnet-4-5"
+    anthropic_api_key: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("HIPPOGRAPH_ANTHROPIC_API_KEY", "ANTHROPIC_API_KEY")
+    )
+    """Read from ``HIPPOGRAPH_ANTHROPIC_API_KEY`` or, as the SDK does, ``ANTHROPIC_API_KEY``."""
+    anthropic_model: str = DEFAULT_MODEL
+    """The Claude model the demo and the CLI ask for (one default for the whole library)."""
 
     @property
     def local_data_dir(self) -> Path:

@@ -11,12 +11,12 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 
 from hippograph.audit import AuditEntry
+from hippograph.consolidation import repository as repo
 from hippograph.consolidation.config import ConsolidationConfig
 from hippograph.consolidation.context import PhaseContext, SkipPhase
 from hippograph.consolidation.history import list_runs, save_report
 from hippograph.consolidation.lease import Lease, ensure_scope_chain
 from hippograph.consolidation.phases import PHASES, QUICK_NAP_ORDER, RUN_ORDER
-from hippograph.consolidation.queries import ConsolidationQuery as Q
 from hippograph.consolidation.report import (
     ConsolidationReport,
     EntryPoint,
@@ -29,6 +29,7 @@ from hippograph.consolidation.restore import restore_memory
 from hippograph.consolidation.schedule import NapSchedule
 from hippograph.scope import Scope
 from hippograph.store.connection import Neo4jConnection
+from hippograph.store.graph_store import GraphStore
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +60,18 @@ class SleepConsolidator:
         self.model = model
         self.clock = clock
         self._schedule = NapSchedule(self.config.turns_between_naps)
+
+    @classmethod
+    def for_store(
+        cls,
+        store: GraphStore,
+        config: ConsolidationConfig | None = None,
+        *,
+        model: object | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> SleepConsolidator:
+        """A consolidator over the database of ``store`` (e.g. ``memory.store``)."""
+        return cls(store.conn, config, model=model, clock=clock)
 
     # -- entry points ---------------------------------------------------------------------
     async def quick_nap(self, scope: Scope, *, wait: bool = False) -> ConsolidationReport:
@@ -202,7 +215,7 @@ class SleepConsolidator:
 
     async def _terminate(self, run_id: str) -> None:
         try:
-            await self.conn.run_autocommit(Q.TERMINATE_RUN_TRANSACTIONS, cancelled_run=run_id)
+            await repo.terminate_run(self.conn, run_id)
         except Exception:  # best effort: the lease's expiry still bounds a stray statement
             log.warning("could not terminate the statements of cancelled run %s", run_id, exc_info=True)
 

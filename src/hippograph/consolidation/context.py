@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from hippograph.consolidation import repository as repo
 from hippograph.consolidation.config import ConsolidationConfig
 from hippograph.consolidation.report import Phase
 from hippograph.scope import Scope
@@ -47,14 +48,13 @@ class PhaseContext:
 
     async def batch(self, query: CypherQuery, **extra: Any) -> dict[str, Any]:
         """Run a ``CALL {…} IN TRANSACTIONS`` job; return its single summary row."""
-        rows = await self.conn.run_autocommit(query, **self.params(**extra))
-        return rows[0] if rows else {}
+        return await repo.batch(self.conn, query, self.params(**extra))
 
     async def read(self, query: CypherQuery, **extra: Any) -> list[dict[str, Any]]:
-        return await self.conn.read(query, **self.params(**extra))
+        return await repo.read(self.conn, query, self.params(**extra))
 
     async def write(self, query: CypherQuery, **extra: Any) -> list[dict[str, Any]]:
-        return await self.conn.write(query, **self.params(**extra))
+        return await repo.write(self.conn, query, self.params(**extra))
 
     async def remember(self, **state: Any) -> None:
         """Record bookkeeping on the lease now, so an interruption later keeps it."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hippograph.consolidation.queries import ConsolidationQuery as Q
+from hippograph.consolidation import repository as repo
 from hippograph.consolidation.report import ConsolidationReport
 from hippograph.errors import InvalidInputError
 from hippograph.scope import Scope
@@ -31,7 +31,7 @@ def props_to_report(props: dict[str, Any]) -> ConsolidationReport:
 
 
 async def save_report(conn: Neo4jConnection, report: ConsolidationReport) -> None:
-    await conn.write(Q.UPSERT_CONSOLIDATION_RUN, run=run_props(report))
+    await repo.save_run(conn, run_props(report))
 
 
 async def list_runs(conn: Neo4jConnection, scope: Scope, limit: int = 20, offset: int = 0) -> list[ConsolidationReport]:
@@ -44,5 +44,5 @@ async def list_runs(conn: Neo4jConnection, scope: Scope, limit: int = 20, offset
         raise InvalidInputError("limit", f"must be between 1 and {MAX_RUNS}")
     if offset < 0:
         raise InvalidInputError("offset", "must be ≥ 0")
-    rows = await conn.read(Q.SEARCH_CONSOLIDATION_RUNS, scope_key=scope.key, limit=limit, offset=offset)
-    return [props_to_report(r["run"]) for r in rows]
+    runs = await repo.search_runs(conn, scope_key=scope.key, limit=limit, offset=offset)
+    return [props_to_report(r) for r in runs]

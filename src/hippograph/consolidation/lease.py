@@ -12,12 +12,10 @@ import asyncio
 import time
 from typing import Any
 
-from hippograph.consolidation.queries import ConsolidationQuery as Q
+from hippograph.consolidation import repository as repo
 from hippograph.errors import AlreadyRunningError
 from hippograph.scope import Scope
 from hippograph.store.connection import Neo4jConnection
-from hippograph.store.mapping import scope_rows
-from hippograph.store.queries import StoreQuery
 
 _LEASE_FIELDS = frozenset({"scope_key", "holder", "acquired_at", "expires_at", "released_at"})
 
@@ -46,7 +44,7 @@ class Lease:
     ) -> Lease:
         """Take the lease of ``scope``; raise AlreadyRunningError when it is held (after
         ``timeout`` seconds of polling when ``wait``)."""
-        await ensure_scope_chain(conn, scope)
+        await repo.ensure_scope_chain(conn, scope)
         params = {
             "scope_key": scope.key,
             "subtree_prefix": scope.subtree_prefix,
@@ -57,33 +55,29 @@ class Lease:
         }
         deadline = time.monotonic() + timeout
         while True:
-            rows = await conn.write(Q.ACQUIRE_LEASE, **params)
-            row = rows[0]
-            if row["acquired"]:
-                lease = dict(row["lease"] or {})
+            row = await repo.acquire_lease(conn, **params)
+            if row.acquired:
+                lease = dict(row.lease or {})
                 state = {k: v for k, v in lease.items() if k not in _LEASE_FIELDS}
                 return cls(conn, scope, holder, ttl, state)
             if not wait or time.monotonic() >= deadline:
                 raise AlreadyRunningError(
-                    f"consolidation of {scope.key} is already running (lease held on {sorted(row['busy'])})"
+                    f"consolidation of {scope.key} is already running (lease held on {sorted(row.busy or [])})"
                 )
             await asyncio.sleep(poll)
 
     async def renew(self) -> None:
         """Push the expiry ``ttl`` seconds ahead; AlreadyRunningError if the lease was lost."""
-        rows = await self.conn.write(Q.RENEW_LEASE, scope_key=self.scope.key, holder=self.holder, ttl=self.ttl)
-        if not rows or not rows[0]["renewed"]:
+        if not await repo.renew_lease(self.conn, scope_key=self.scope.key, holder=self.holder, ttl=self.ttl):
             raise AlreadyRunningError(f"the consolidation lease of {self.scope.key} expired and was taken")
 
     async def save(self, state: dict[str, Any]) -> None:
         """Store bookkeeping on the lease node now."""
         self.state.update(state)
-        await self.conn.write(Q.UPDATE_LEASE_STATE, scope_key=self.scope.key, holder=self.holder, state=state)
+        await repo.update_lease_state(self.conn, scope_key=self.scope.key, holder=self.holder, state=state)
 
     async def release(self, state: dict[str, Any] | None = None) -> None:
-        await self.conn.write(Q.RELEASE_LEASE, scope_key=self.scope.key, holder=self.holder, state=state or {})
+        await repo.release_lease(self.conn, scope_key=self.scope.key, holder=self.holder, state=state or {})
 
 
-async def ensure_scope_chain(conn: Neo4jConnection, scope: Scope) -> None:
-    """Create the Scope nodes of ``scope`` and its ancestors (the store's own query)."""
-    await conn.write(StoreQuery.UPSERT_SCOPES, scopes=scope_rows(scope))
+ensure_scope_chain = repo.ensure_scope_chain

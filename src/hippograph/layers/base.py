@@ -12,19 +12,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from pydantic import ValidationError
-
 from hippograph.cues import cues_of
 from hippograph.embeddings.base import EmbeddingProvider
-from hippograph.errors import InvalidInputError
+from hippograph.errors import InvalidInputError, validation_errors
+from hippograph.layers.repository import LayerRepository
 from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship, check_id
 from hippograph.retrieval.engine import RecallEngine
 from hippograph.retrieval.types import RecallItem
 from hippograph.scope import Scope
 from hippograph.scrub import scrub_properties, scrub_text
 from hippograph.store.graph_store import GraphStore
-from hippograph.store.queries import StoreQuery as Q
-from hippograph.store.vector_search import scoped_vector_search
 
 Scrubber = Callable[[Mapping[str, Any]], dict[str, Any]]
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
@@ -42,12 +39,9 @@ class MemoryServices:
 
 def make_node(layer: Layer, fields: Mapping[str, Any], field_prefix: str = "entry") -> MemoryNode:
     """Build a node, turning validation errors into an InvalidInputError naming the field."""
-    try:
-        return MemoryNode.model_validate({**fields, "layer": layer})
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = ".".join(str(p) for p in err["loc"]) or "entry"
-        raise InvalidInputError(f"{field_prefix}.{loc}", err["msg"]) from None
+    with validation_errors(field_prefix, empty="entry"):
+        node = MemoryNode.model_validate({**fields, "layer": layer})
+    return node
 
 
 def extractive_summary(texts: Sequence[str], max_chars: int = 2000) -> str:
@@ -70,6 +64,7 @@ class MemoryLayer:
     def __init__(self, services: MemoryServices) -> None:
         self.services = services
         self.store = services.store
+        self.repo = LayerRepository(services.store)
 
     # -- the uniform protocol --------------------------------------------------------------
     async def retrieve(self, scope: Scope, query: str, top_k: int = 5) -> list[RecallItem]:
@@ -124,20 +119,7 @@ class MemoryLayer:
         """Cosine of the ``k`` memories of this layer in exactly ``scope`` nearest ``vector``, for
         write-time merges: an ancestor's memories (which a write here never changes) cannot
         crowd this scope's own out of the candidates."""
-        rows = await scoped_vector_search(
-            self.store.conn,
-            Q.SEARCH_VECTOR_INDEX,
-            Q.SEARCH_VECTOR_EXACT,
-            k=k,
-            fetch_k=max(self.store.vector_fetch_k, 4 * k),
-            vector=[float(x) for x in vector],
-            visible=[scope.key],
-            layers=[self.layer.value],
-        )
-        return {r["id"]: 2 * float(r["score"]) - 1 for r in rows}  # (1 + cos) / 2 → cosine
+        return await self.repo.nearest_own(scope, self.layer, vector, k)
 
     async def count(self, scope: Scope, session_id: str | None = None) -> int:
-        rows = await self.store.conn.read(
-            Q.GET_COUNT, scope_key=scope.key, layer=self.layer.value, session_id=session_id
-        )
-        return int(rows[0]["count"])
+        return await self.repo.count(scope, self.layer, session_id)

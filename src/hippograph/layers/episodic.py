@@ -15,8 +15,6 @@ from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship
 from hippograph.retrieval.types import RecallItem
 from hippograph.scope import Scope
 from hippograph.scrub import scrub_properties, scrub_text
-from hippograph.store.mapping import props_to_node
-from hippograph.store.queries import StoreQuery as Q
 
 TURN_IMPORTANCE = 3.0
 
@@ -62,10 +60,7 @@ class EpisodicMemory(MemoryLayer):
         node = make_node(self.layer, fields)
         tail = None
         if session_id is not None:
-            rows = await self.store.conn.read(
-                Q.GET_SESSION_TAIL, scope_key=scope.key, layer=self.layer.value, session_id=session_id
-            )
-            tail = props_to_node(rows[0]["m"]) if rows else None
+            tail = await self.repo.session_tail(scope, self.layer, session_id)
         stored = (await self.add(scope, [node]))[0]
         edges = [MemoryEdge(source=stored.id, target=m, relationship=Relationship.MENTIONS) for m in mentions]
         if tail is not None and tail.id != stored.id:
@@ -109,16 +104,9 @@ class EpisodicMemory(MemoryLayer):
         for name, value in (("limit", limit), ("offset", offset)):
             if not isinstance(value, int) or value < 0:
                 raise InvalidInputError(name, "must be an integer ≥ 0")
-        rows = await self.store.conn.read(
-            Q.SEARCH_EVENTS,
-            visible=scope.ancestor_keys(),
-            since=since,
-            until=until,
-            session_id=session_id,
-            limit=limit,
-            offset=offset,
+        return await self.repo.search_events(
+            scope, since=since, until=until, session_id=session_id, limit=limit, offset=offset
         )
-        return [props_to_node(r["m"]) for r in rows]
 
     async def list_events(self, scope: Scope, limit: int = 50, offset: int = 0) -> list[MemoryNode]:
         return await self.query_events(scope, limit=limit, offset=offset)

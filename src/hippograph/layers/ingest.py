@@ -19,10 +19,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from hippograph.layers.base import MemoryServices, make_node
 from hippograph.layers.episodic import EpisodicMemory
+from hippograph.layers.repository import LayerRepository
 from hippograph.models import MAX_TEXT, Layer, MemoryEdge, MemoryNode, Relationship
 from hippograph.scope import Scope
-from hippograph.store.mapping import props_to_node
-from hippograph.store.queries import StoreQuery as Q
 
 Progress = Callable[[int, int], None]
 TURN_IMPORTANCE = 3.0
@@ -133,12 +132,9 @@ async def _links_to_stored(services: MemoryServices, scope: Scope, nodes: Sequen
     ids = {n.id for n in nodes}
     links = []
     for session_id, first in firsts.items():
-        rows = await services.store.conn.read(
-            Q.GET_SESSION_TAIL, scope_key=scope.key, layer=Layer.EPISODIC.value, session_id=session_id
-        )
-        if not rows:
+        tail = await LayerRepository(services.store).session_tail(scope, Layer.EPISODIC, session_id)
+        if tail is None:
             continue
-        tail = props_to_node(rows[0]["m"])
         if tail.id in ids or (tail.occurred_at or 0.0) > (first.occurred_at or float("inf")):
             continue
         if await services.store.get_node(scope, first.id) is not None:

@@ -14,10 +14,12 @@ from pydantic import BaseModel, Field
 from hippograph.embeddings.base import EmbeddingProvider
 from hippograph.errors import HippographError, InvalidInputError
 from hippograph.layers.base import MemoryLayer, MemoryServices
+from hippograph.layers.capability import Consolidation, Extractor, MemoryCapability, RecordPolicy
 from hippograph.layers.episodic import EpisodicMemory
 from hippograph.layers.ingest import ConversationTurn, Progress, ingest_conversation
 from hippograph.layers.procedural import ProceduralMemory
 from hippograph.layers.prospective import ProspectiveMemory
+from hippograph.layers.repository import LayerRepository
 from hippograph.layers.semantic import SemanticMemory
 from hippograph.layers.working import WorkingMemory
 from hippograph.models import Layer, MemoryEdge, MemoryNode
@@ -28,11 +30,8 @@ from hippograph.retrieval.engine import RecallEngine
 from hippograph.retrieval.types import Channel, RecallResult
 from hippograph.scope import Scope
 from hippograph.scrub import scrub_properties, scrub_text
-from hippograph.store.connection import Neo4jConnection
 from hippograph.store.erase import EraseProgress
 from hippograph.store.graph_store import GraphStore
-from hippograph.store.queries import StoreQuery as Q
-from hippograph.store.schema import migrate
 
 
 class CommitReport(BaseModel):
@@ -84,22 +83,16 @@ class MemoryOrchestrator:
         apply_schema: bool = True,
     ) -> MemoryOrchestrator:
         """Connect to Neo4j, apply the schema (idempotent) and build the orchestrator."""
-        conn = await Neo4jConnection.connect(uri, user=user, password=password, database=database)
-        try:
-            if apply_schema:
-                await migrate(conn)
-        except BaseException:
-            await conn.close()
-            raise
+        store = await GraphStore.open(uri, user=user, password=password, database=database, apply_schema=apply_schema)
         if embedder is None:
             from hippograph.embeddings import SentenceTransformerEmbeddings
 
             embedder = SentenceTransformerEmbeddings()
-        return cls(GraphStore(conn), embedder, recall_config=recall_config)
+        return cls(store, embedder, recall_config=recall_config)
 
     async def close(self) -> None:
         await self.engine.drain()
-        await self.store.conn.close()
+        await self.store.close()
 
     async def __aenter__(self) -> MemoryOrchestrator:
         return self
@@ -215,15 +208,10 @@ class MemoryOrchestrator:
 
     async def retract(self, scope: Scope, node_id: str, *, reason: str, actor: str, phase: str | None = None) -> None:
         """Soft-delete a memory of this scope (or below) with its reason; restorable."""
-        rows = await self.store.conn.write(
-            Q.UPDATE_RETRACTION,
-            id=node_id,
-            scope_key=scope.key,
-            subtree_prefix=scope.subtree_prefix,
-            now=self.services.clock(),
-            retraction=_json({"reason": reason, "actor": actor, "phase": phase}),
-        )
-        if not rows:
+        retraction = _json({"reason": reason, "actor": actor, "phase": phase})
+        if not await LayerRepository(self.store).retract(
+            scope, node_id, now=self.services.clock(), retraction=retraction
+        ):
             raise InvalidInputError("id", f"{node_id} is not a memory of {scope.key}")
 
     # -- read ------------------------------------------------------------------------------
@@ -263,6 +251,31 @@ class MemoryOrchestrator:
         in batches (``progress(deleted, total)`` after each), completely — nothing left in the
         database names the scope or its memories. Erasing again resumes a crashed erase."""
         return await self.store.delete_subtree(scope, progress=progress)
+
+    # -- one scope, for any agent host ----------------------------------------------------
+    def for_scope(
+        self,
+        scope: Scope,
+        *,
+        limit: int = 5,
+        budget: int | None = None,
+        token_budget: int | None = None,
+        extractor: Extractor | None = None,
+        consolidation: Consolidation | None = None,
+        policy: RecordPolicy | None = None,
+    ) -> MemoryCapability:
+        """The memory capability of one scope: recall within a UTF-8 byte ``budget``,
+        record exchanges (optionally extracting memories with ``extractor`` and napping on
+        ``consolidation``'s cadence), forget. See :mod:`hippograph.layers.capability`.
+
+        Raises:
+            InvalidInputError: A bad scope, limit or budget.
+            ConfigurationError: ``extractor`` or ``consolidation`` cannot serve its port.
+        """
+        return MemoryCapability(
+            self, scope, limit=limit, budget=budget, token_budget=token_budget, extractor=extractor,
+            consolidation=consolidation, policy=policy,
+        )  # fmt: skip
 
 
 def _json(value: dict[str, Any]) -> str:

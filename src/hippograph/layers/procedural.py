@@ -132,15 +132,12 @@ class ProceduralMemory(MemoryLayer):
     async def _decide(
         self, scope: Scope, skill_id: str, actor: str, action: str, changes: dict[str, JsonValue]
     ) -> MemoryNode:
-        from hippograph.audit import record_audit
-
         if not isinstance(actor, str) or not actor.strip():
             raise InvalidInputError("actor", "every decision names who made it")
         node = await self._owned_skill(scope, skill_id)
         before = {k: node.properties.get(k) for k in changes}
         updated = await self.store.update_node(scope, skill_id, {"properties": {**node.properties, **changes}})
-        await record_audit(
-            self.store.conn,
+        await self.repo.record_audit(
             scope,
             actor=actor,
             action=f"skill.{action}",

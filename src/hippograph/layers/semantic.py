@@ -22,8 +22,6 @@ from hippograph.retrieval.types import RecallItem
 from hippograph.scope import Scope
 from hippograph.scrub import scrub_properties
 from hippograph.store.locked import DEDUP_LOCK, LockedTx, run_locked
-from hippograph.store.mapping import props_to_node
-from hippograph.store.queries import StoreQuery as Q
 
 DEDUP_SIMILARITY = 0.85
 DEDUP_CANDIDATES = 5
@@ -104,10 +102,7 @@ class SemanticMemory(MemoryLayer):
 
     async def supersede(self, scope: Scope, old_id: str, new_id: str) -> None:
         """Mark ``old_id`` superseded by ``new_id`` (both of this scope)."""
-        rows = await self.store.conn.write(
-            Q.UPDATE_SUPERSESSION, old_id=old_id, new_id=new_id, scope_key=scope.key, now=self.services.clock()
-        )
-        if not rows:
+        if not await self.repo.supersede(scope, old_id, new_id, now=self.services.clock()):
             raise InvalidInputError("supersedes", f"{old_id} is not a fact of {scope.key}")
 
     async def _check_supersedable(self, scope: Scope, old_id: str) -> None:
@@ -162,8 +157,7 @@ class SemanticMemory(MemoryLayer):
         return await self.store_fact(scope, label, content, properties=props, importance=10.0, dedup=False)
 
     async def _current_for_key(self, scope: Scope, key: str) -> MemoryNode | None:
-        rows = await self.store.conn.read(Q.GET_CURRENT_FACT, scope_key=scope.key, key=key)
-        return props_to_node(rows[0]["m"]) if rows else None
+        return await self.repo.current_fact(scope, key)
 
     async def _duplicate_in(self, tx: LockedTx, scope: Scope, node: MemoryNode) -> MemoryNode | None:
         assert node.embedding is not None

@@ -15,7 +15,6 @@ from hippograph.models import Durability, Layer, MemoryNode
 from hippograph.retrieval.types import RecallItem
 from hippograph.scope import Scope
 from hippograph.scrub import scrub_properties, scrub_text
-from hippograph.store.queries import StoreQuery as Q
 
 THINKING_MAX_CHARS = 500
 DAY = 86_400.0
@@ -60,7 +59,7 @@ class WorkingMemory(MemoryLayer):
             },
         )
         stored = (await self.add(scope, [node]))[0]
-        await self.store.conn.write(Q.DELETE_WORKING_OVERFLOW, scope_key=scope.key, keep=self.capacity)
+        await self.repo.delete_working_overflow(scope, keep=self.capacity)
         return stored
 
     async def get_context(self, scope: Scope, n: int | None = None) -> list[MemoryNode]:
@@ -74,10 +73,7 @@ class WorkingMemory(MemoryLayer):
         return own[-limit:] if limit else []
 
     async def clear(self, scope: Scope, session_id: str | None = None) -> int:
-        rows = await self.store.conn.write(
-            Q.DELETE_SCOPE_LAYER, scope_key=scope.key, layer=self.layer.value, session_id=session_id
-        )
-        return int(rows[0]["deleted"]) if rows else 0
+        return await self.repo.delete_scope_layer(scope, self.layer, session_id)
 
     def render_for_prompt(self, entry: MemoryNode | RecallItem, scrubber: Scrubber | None = scrub_properties) -> str:
         """The entry word for word (its label only repeats its start): ``[working] …``."""

@@ -1,67 +1,97 @@
-"""Model providers: the :class:`ModelProvider` protocol, Claude via the ``anthropic`` SDK,
-and an offline scripted model that streams through the same typed events."""
+"""Model providers: the :class:`ModelProvider` protocol, Claude via the ``anthropic`` SDK
+(the ``[anthropic]`` extra), an offline scripted model, and the request/response types they
+share.
 
-from hippograph.llm.accumulate import ResponseAccumulator, collect
-from hippograph.llm.anthropic_model import DEFAULT_MODEL, AnthropicModel
-from hippograph.llm.errors import ModelError, ModelRetriesExhaustedError
-from hippograph.llm.events import (
-    MessageEnd,
-    MessageStart,
-    ModelEvent,
-    TextDelta,
-    ThinkingDelta,
-    ThinkingSignature,
-    ToolCallDelta,
-    ToolCallStart,
-    Usage,
-)
-from hippograph.llm.provider import ModelProvider
-from hippograph.llm.retry import Backoff
-from hippograph.llm.scripted import ScriptedModel, ScriptedReply, ScriptedToolCall
-from hippograph.llm.types import (
-    ChatMessage,
-    ContentBlock,
-    ModelRequest,
-    ModelResponse,
-    SystemPrompt,
-    TextBlock,
-    ThinkingBlock,
-    TokenUsage,
-    ToolResultBlock,
-    ToolSpec,
-    ToolUseBlock,
-)
+Names load lazily, so ``from hippograph.llm import ScriptedModel`` never imports the SDK. The
+stream events are in :mod:`hippograph.llm.events`, the accumulator in
+:mod:`hippograph.llm.accumulate`, retry timing in :mod:`hippograph.llm.retry`.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hippograph.llm.anthropic_model import AnthropicModel
+    from hippograph.llm.defaults import DEFAULT_MODEL
+    from hippograph.llm.errors import ModelError, ModelRetriesExhaustedError
+    from hippograph.llm.provider import ModelProvider
+    from hippograph.llm.scripted import ScriptedModel, ScriptedReply, ScriptedToolCall
+    from hippograph.llm.types import (
+        ChatMessage,
+        ContentBlock,
+        ModelRequest,
+        ModelResponse,
+        SystemPrompt,
+        TextBlock,
+        ThinkingBlock,
+        TokenUsage,
+        ToolResultBlock,
+        ToolSpec,
+        ToolUseBlock,
+    )
+
+_TYPES = "hippograph.llm.types"
+_EXPORTS: dict[str, tuple[str, str]] = {
+    "DEFAULT_MODEL": ("hippograph.llm.defaults", "DEFAULT_MODEL"),
+    "ModelProvider": ("hippograph.llm.provider", "ModelProvider"),
+    "AnthropicModel": ("hippograph.llm.anthropic_model", "AnthropicModel"),
+    "ScriptedModel": ("hippograph.llm.scripted", "ScriptedModel"),
+    "ScriptedReply": ("hippograph.llm.scripted", "ScriptedReply"),
+    "ScriptedToolCall": ("hippograph.llm.scripted", "ScriptedToolCall"),
+    "ModelError": ("hippograph.llm.errors", "ModelError"),
+    "ModelRetriesExhaustedError": ("hippograph.llm.errors", "ModelRetriesExhaustedError"),
+    **{
+        name: (_TYPES, name)
+        for name in (
+            "ChatMessage",
+            "ContentBlock",
+            "ModelRequest",
+            "ModelResponse",
+            "SystemPrompt",
+            "TextBlock",
+            "ThinkingBlock",
+            "TokenUsage",
+            "ToolResultBlock",
+            "ToolSpec",
+            "ToolUseBlock",
+        )
+    },
+}
 
 __all__ = [
     "DEFAULT_MODEL",
     "AnthropicModel",
-    "Backoff",
     "ChatMessage",
     "ContentBlock",
-    "MessageEnd",
-    "MessageStart",
     "ModelError",
-    "ModelEvent",
     "ModelProvider",
     "ModelRequest",
     "ModelResponse",
     "ModelRetriesExhaustedError",
-    "ResponseAccumulator",
     "ScriptedModel",
     "ScriptedReply",
     "ScriptedToolCall",
     "SystemPrompt",
     "TextBlock",
-    "TextDelta",
     "ThinkingBlock",
-    "ThinkingDelta",
-    "ThinkingSignature",
     "TokenUsage",
-    "ToolCallDelta",
-    "ToolCallStart",
     "ToolResultBlock",
     "ToolSpec",
     "ToolUseBlock",
-    "Usage",
-    "collect",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    try:
+        module, attr = _EXPORTS[name]
+    except KeyError:
+        raise AttributeError(f"module 'hippograph.llm' has no attribute {name!r}") from None
+    value = getattr(import_module(module), attr)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(_EXPORTS)

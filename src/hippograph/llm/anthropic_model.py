@@ -12,11 +12,15 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-import anthropic
-from anthropic import AsyncAnthropic
+from hippograph._extras import requires_extra
+
+with requires_extra("anthropic"):
+    import anthropic
+    from anthropic import AsyncAnthropic
 
 from hippograph.errors import ConfigurationError, InvalidInputError
 from hippograph.llm.anthropic_wire import StreamMapper, WireParams, response_from_sdk, to_wire
+from hippograph.llm.defaults import DEFAULT_MODEL
 from hippograph.llm.errors import ModelError, ModelRetriesExhaustedError
 from hippograph.llm.events import ModelEvent
 from hippograph.llm.retry import Backoff, parse_retry_after
@@ -24,7 +28,6 @@ from hippograph.llm.types import ModelRequest, ModelResponse
 
 log = logging.getLogger(__name__)
 
-DEFAULT_MODEL = "claude-sonnet-4-6"
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 DEFAULT_TIMEOUT = 120.0
 RETRYABLE_STATUS = frozenset({429, 529})

@@ -5,28 +5,33 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import cast
 
-from anthropic import Omit, omit
-from anthropic.types import (
-    InputJSONDelta,
-    Message,
-    MessageParam,
-    RawContentBlockDeltaEvent,
-    RawContentBlockStartEvent,
-    RawMessageDeltaEvent,
-    RawMessageStartEvent,
-    RawMessageStopEvent,
-    RawMessageStreamEvent,
-    SignatureDelta,
-    TextBlockParam,
-    ThinkingConfigParam,
-    ToolParam,
-)
-from anthropic.types import TextBlock as SdkTextBlock
-from anthropic.types import TextDelta as SdkTextDelta
-from anthropic.types import ThinkingBlock as SdkThinkingBlock
-from anthropic.types import ThinkingDelta as SdkThinkingDelta
-from anthropic.types import ToolUseBlock as SdkToolUseBlock
 from pydantic import JsonValue
+
+from hippograph._extras import requires_extra
+
+with requires_extra("anthropic"):
+    from anthropic import Omit, omit
+    from anthropic.types import (
+        InputJSONDelta,
+        Message,
+        MessageParam,
+        RawContentBlockDeltaEvent,
+        RawContentBlockStartEvent,
+        RawMessageDeltaEvent,
+        RawMessageStartEvent,
+        RawMessageStopEvent,
+        RawMessageStreamEvent,
+        SignatureDelta,
+        TextBlockParam,
+        ThinkingConfigParam,
+        ToolParam,
+    )
+    from anthropic.types import TextBlock as SdkTextBlock
+    from anthropic.types import TextDelta as SdkTextDelta
+    from anthropic.types import ThinkingBlock as SdkThinkingBlock
+    from anthropic.types import ThinkingDelta as SdkThinkingDelta
+    from anthropic.types import ToolUseBlock as SdkToolUseBlock
+
 
 from hippograph.llm.events import (
     MessageEnd,

@@ -11,18 +11,23 @@ Two kinds of spreading, both one query per step:
   ``cue_decay`` × seed × rarity, rarity = ln(1 + N/degree) / ln(1 + N).
 
 Every reached memory keeps the path that reached it (node ids and relationship types).
+The maths are pure functions (:func:`step_arrivals`, :func:`admit`, :func:`association_arrivals`,
+and the recall engine's :func:`strongest`, :func:`add_up`, :func:`session_representatives`,
+:func:`activated_log`, :func:`pending_links`); the two ``spread_*`` coroutines only read and loop.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from hippograph.cues import CueKind
 from hippograph.models import Layer
 from hippograph.retrieval.config import ActivationConfig
-from hippograph.retrieval.queries import RetrievalQuery as Q
-from hippograph.retrieval.types import ActivatedNode, PathStep
-from hippograph.store.connection import Neo4jConnection
+from hippograph.retrieval.repository import ActivationStepRow, AssociationRow, RecallRepository
+from hippograph.retrieval.types import ActivatedNode, PathStep, PendingConnection
+
+Frontier = dict[str, tuple[float, list[PathStep]]]
 
 
 def edge_factor(weight: float | None) -> float:
@@ -30,8 +35,69 @@ def edge_factor(weight: float | None) -> float:
     return 1.0 if weight is None else max(0.0, min(1.0, float(weight)))
 
 
+def seed_frontier(seeds: Mapping[str, float]) -> Frontier:
+    """The first frontier: every seed with a positive value, its path just itself."""
+    return {sid: (value, [PathStep(node_id=sid)]) for sid, value in seeds.items() if value > 0}
+
+
+def step_arrivals(
+    frontier: Mapping[str, tuple[float, list[PathStep]]],
+    rows: Iterable[ActivationStepRow],
+    config: ActivationConfig,
+    hop: int,
+) -> dict[str, ActivatedNode]:
+    """What one hop delivers: per target, the strongest ``parent × base_decay × edge factor``
+    at or above ``threshold``, never back onto the path that led to the parent."""
+    step: dict[str, ActivatedNode] = {}
+    for row in rows:
+        value, path = frontier[row.source]
+        target = row.id
+        if any(p.node_id == target for p in path):
+            continue
+        incoming = value * config.base_decay * edge_factor(row.weight)
+        if incoming < config.threshold:
+            continue
+        if target not in step or incoming > step[target].activation:
+            step[target] = ActivatedNode(
+                id=target,
+                activation=incoming,
+                hop=hop,
+                path=[*path, PathStep(node_id=target, relationship=row.relationship)],
+            )
+    return step
+
+
+@dataclass
+class Spread:
+    """The running state of edge spreading: strongest arrival per memory, new memories
+    admitted so far, whether the node cap refused any."""
+
+    arrived: dict[str, ActivatedNode] = field(default_factory=dict)
+    added: int = 0
+    capped: bool = False
+
+
+def admit(step: Mapping[str, ActivatedNode], spread: Spread, seeds: Mapping[str, float], max_nodes: int) -> Frontier:
+    """Fold one hop's arrivals into ``spread`` (strongest first, at most ``max_nodes`` new
+    memories in all) and return the next frontier (seeds already spread their own value)."""
+    frontier: Frontier = {}
+    for node in sorted(step.values(), key=lambda a: (-a.activation, a.id)):
+        known = node.id in spread.arrived or node.id in seeds
+        if not known and spread.added >= max_nodes:
+            spread.capped = True
+            continue
+        if node.id in spread.arrived and spread.arrived[node.id].activation >= node.activation:
+            continue
+        if not known:
+            spread.added += 1
+        spread.arrived[node.id] = node
+        if node.id not in seeds:
+            frontier[node.id] = (node.activation, node.path)
+    return frontier
+
+
 async def spread_edges(
-    conn: Neo4jConnection,
+    repo: RecallRepository,
     *,
     seeds: Mapping[str, float],
     visible: Sequence[str],
@@ -40,55 +106,42 @@ async def spread_edges(
 ) -> tuple[dict[str, ActivatedNode], bool]:
     """Activation arriving at each memory over memory edges (seeds included, as receivers).
     Returns (memory id → strongest arrival, whether the node cap cut the spread)."""
-    arrived: dict[str, ActivatedNode] = {}
-    frontier = {sid: (value, [PathStep(node_id=sid)]) for sid, value in seeds.items() if value > 0}
+    spread = Spread()
+    frontier = seed_frontier(seeds)
     layer_values = [layer.value for layer in layers] if layers else None
-    added = 0
-    capped = False
     for hop in range(1, config.max_hops + 2):
         if not frontier:
             break
-        rows = await conn.read(
-            Q.GET_ACTIVATION_STEP,
-            frontier=list(frontier),
-            visible=list(visible),
-            layers=layer_values,
-            fan_out=config.fan_out,
+        rows = await repo.activation_step(
+            frontier=list(frontier), visible=list(visible), layers=layer_values, fan_out=config.fan_out
         )
-        step: dict[str, ActivatedNode] = {}
-        for row in rows:
-            value, path = frontier[row["source"]]
-            target = row["id"]
-            if any(p.node_id == target for p in path):
-                continue
-            incoming = value * config.base_decay * edge_factor(row["weight"])
-            if incoming < config.threshold:
-                continue
-            if target not in step or incoming > step[target].activation:
-                step[target] = ActivatedNode(
-                    id=target,
-                    activation=incoming,
-                    hop=hop,
-                    path=[*path, PathStep(node_id=target, relationship=row["relationship"])],
-                )
-        frontier = {}
-        for node in sorted(step.values(), key=lambda a: (-a.activation, a.id)):
-            known = node.id in arrived or node.id in seeds
-            if not known and added >= config.max_nodes:
-                capped = True
-                continue
-            if node.id in arrived and arrived[node.id].activation >= node.activation:
-                continue
-            if not known:
-                added += 1
-            arrived[node.id] = node
-            if node.id not in seeds:  # seeds already spread with their own value
-                frontier[node.id] = (node.activation, node.path)
-    return arrived, capped
+        frontier = admit(step_arrivals(frontier, rows, config, hop), spread, seeds, config.max_nodes)
+    return spread.arrived, spread.capped
+
+
+def association_arrivals(rows: Iterable[AssociationRow]) -> tuple[dict[str, ActivatedNode], dict[str, ActivatedNode]]:
+    """(session arrivals, cue arrivals) of the association read, each with its two-hop path
+    through the cue that carried it."""
+    session: dict[str, ActivatedNode] = {}
+    cue: dict[str, ActivatedNode] = {}
+    for r in rows:
+        via = f"{CueKind.SESSION.value}:{r.key}" if r.part == "session" else r.key
+        node = ActivatedNode(
+            id=r.id,
+            activation=r.activation,
+            hop=2,
+            path=[
+                PathStep(node_id=r.seed),
+                PathStep(node_id=f"cue:{via}", relationship="HAS_CUE"),
+                PathStep(node_id=r.id, relationship="HAS_CUE"),
+            ],
+        )
+        (session if r.part == "session" else cue)[r.id] = node
+    return session, cue
 
 
 async def spread_associations(
-    conn: Neo4jConnection,
+    repo: RecallRepository,
     *,
     session_seeds: Mapping[str, float],
     cue_seeds: Mapping[str, float],
@@ -102,8 +155,7 @@ async def spread_associations(
     (each memory keeps its strongest arrival of each kind). One read."""
     if not session_seeds and not cue_seeds:
         return {}, {}
-    rows = await conn.read(
-        Q.GET_ASSOCIATIONS,
+    rows = await repo.associations(
         session_seeds=[{"id": i, "value": v} for i, v in session_seeds.items()] if config.session_decay > 0 else [],
         cue_seeds=[{"id": i, "value": v} for i, v in cue_seeds.items()] if config.cue_decay > 0 else [],
         session_decay=config.session_decay,
@@ -115,19 +167,53 @@ async def spread_associations(
         threshold=config.threshold,
         limit=limit,
     )
-    session: dict[str, ActivatedNode] = {}
-    cue: dict[str, ActivatedNode] = {}
-    for r in rows:
-        via = f"{CueKind.SESSION.value}:{r['key']}" if r["part"] == "session" else str(r["key"])
-        node = ActivatedNode(
-            id=r["id"],
-            activation=float(r["activation"]),
-            hop=2,
-            path=[
-                PathStep(node_id=r["seed"]),
-                PathStep(node_id=f"cue:{via}", relationship="HAS_CUE"),
-                PathStep(node_id=r["id"], relationship="HAS_CUE"),
-            ],
-        )
-        (session if r["part"] == "session" else cue)[r["id"]] = node
-    return session, cue
+    return association_arrivals(rows)
+
+
+# -- the engine's activation arithmetic ----------------------------------------------------------
+def strongest(values: Mapping[str, float], n: int) -> dict[str, float]:
+    """The ``n`` highest values, strongest first (ties by id)."""
+    return dict(sorted(values.items(), key=lambda kv: (-kv[1], kv[0]))[:n])
+
+
+def add_up(*parts: Mapping[str, float]) -> dict[str, float]:
+    """Per memory, the sum of what each part gives it (0 where a part has nothing)."""
+    return {i: sum(part.get(i, 0.0) for part in parts) for i in {k for part in parts for k in part}}
+
+
+def session_representatives(activation: Mapping[str, float], session_of: Mapping[str, str], n: int) -> dict[str, float]:
+    """The best member of each session, for the ``n`` sessions whose best member is strongest."""
+    best_of_session: dict[str, tuple[float, str]] = {}
+    for i, value in activation.items():
+        session_id = session_of.get(i)
+        if session_id and value > best_of_session.get(session_id, (-1.0, ""))[0]:
+            best_of_session[session_id] = (value, i)
+    return {i: value for value, i in sorted(best_of_session.values(), reverse=True)[:n]}
+
+
+def activated_log(
+    total: Mapping[str, float],
+    base: Mapping[str, float],
+    paths: Mapping[str, list[PathStep]],
+    reached: Iterable[str],
+    limit: int,
+) -> list[ActivatedNode]:
+    """What spreading added to each reached memory (beyond its own evidence), strongest first."""
+    return sorted(
+        (
+            ActivatedNode(
+                id=i,
+                activation=total[i] - base.get(i, 0.0),
+                hop=len(paths.get(i, [])) - 1,
+                path=paths.get(i, [PathStep(node_id=i)]),
+            )
+            for i in reached
+        ),
+        key=lambda n: (-n.activation, n.id),
+    )[:limit]
+
+
+def pending_links(cue: Mapping[str, ActivatedNode], base: Mapping[str, float], limit: int) -> list[PendingConnection]:
+    """The strongest cue arrivals that were not candidates: links consolidation may make real."""
+    far = sorted((n for n in cue.values() if n.id not in base), key=lambda n: -n.activation)
+    return [PendingConnection(source=n.path[0].node_id, target=n.id, score=n.activation, hops=2) for n in far[:limit]]

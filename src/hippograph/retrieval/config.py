@@ -10,7 +10,7 @@ class ScoreWeights(BaseModel):
     ``relevance`` is the fused hybrid relevance (vector + fulltext), where the reference used
     cosine alone."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     relevance: float = Field(default=0.4, ge=0)
     recency: float = Field(default=0.2, ge=0)
@@ -28,7 +28,7 @@ class ScoreWeights(BaseModel):
 class ActivationConfig(BaseModel):
     """Spreading activation (reference §5): per-hop decay, fan-out and total caps."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     max_hops: int = Field(default=0, ge=0, le=4)
     """0 = first-degree neighbours only; N = breadth-first to N+1 hops."""
@@ -53,7 +53,7 @@ class ActivationConfig(BaseModel):
 class RecallConfig(BaseModel):
     """Everything recall can be told; immutable, shareable across calls."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     top_k: int = Field(default=5, ge=1, le=500)
     weights: ScoreWeights = ScoreWeights()

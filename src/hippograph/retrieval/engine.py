@@ -19,36 +19,39 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from hippograph.cues import query_names
 from hippograph.embeddings.base import EmbeddingProvider
 from hippograph.models import Layer, MemoryNode
 from hippograph.retrieval import scoring
-from hippograph.retrieval.activation import spread_associations, spread_edges
+from hippograph.retrieval.activation import (
+    activated_log,
+    add_up,
+    pending_links,
+    session_representatives,
+    spread_associations,
+    spread_edges,
+    strongest,
+)
 from hippograph.retrieval.checks import check_request
 from hippograph.retrieval.config import RecallConfig
 from hippograph.retrieval.fusion import zscores
 from hippograph.retrieval.layer_rules import apply_layer_rules
 from hippograph.retrieval.lucene import build_query
-from hippograph.retrieval.queries import RetrievalQuery as Q
+from hippograph.retrieval.repository import CandidateRow, RecallRepository
 from hippograph.retrieval.timeparse import time_window
 from hippograph.retrieval.types import (
     ActivatedNode,
     ActivationLog,
     Channel,
     PathStep,
-    PendingConnection,
     RecallItem,
     RecallResult,
     RecallTimings,
     ScoreParts,
 )
-from hippograph.scope import Scope, scope_weight
-from hippograph.store.connection import Neo4jConnection
+from hippograph.scope import Scope
 from hippograph.store.graph_store import GraphStore
-from hippograph.store.mapping import props_to_node
-from hippograph.store.vector_search import scoped_vector_search
 
 log = logging.getLogger(__name__)
 POPULATION_TTL = 10.0
@@ -69,7 +72,7 @@ class RecallEngine:
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
-        self.conn: Neo4jConnection = store.conn
+        self.repo = RecallRepository(store)
         self.embedder = embedder
         self.config = config or RecallConfig()
         self.clock = clock
@@ -108,8 +111,7 @@ class RecallEngine:
         t_act = time.perf_counter()
 
         ranked = sorted(state.total, key=lambda i: (-state.total[i], i))[: max(3 * k, 50)]
-        rows = await self.conn.read(Q.GET_RECALLED, ids=ranked, visible=visible) if ranked else []
-        nodes = {r["m"]["id"]: props_to_node(r["m"]) for r in rows}
+        nodes = await self.repo.recalled(ids=ranked, visible=visible)
         items = self._score(scope, query, ranked, nodes, hits, evidence, state, cfg, now)
         items = apply_layer_rules(scope, items, cfg)[:k]
         t_end = time.perf_counter()
@@ -132,21 +134,18 @@ class RecallEngine:
         lucene = build_query(query, visible, layers)
         layer_values = [layer.value for layer in layers]
 
-        async def fulltext() -> list[dict[str, Any]]:
+        async def fulltext() -> list[CandidateRow]:
             if lucene is None:
                 return []
-            return await self.conn.read(Q.SEARCH_FULLTEXT, lucene=lucene, visible=visible, k=n, vector=vector)
+            return await self.repo.fulltext(lucene=lucene, visible=visible, k=n, vector=vector)
 
-        async def vectors() -> list[dict[str, Any]]:
-            return await scoped_vector_search(
-                self.conn,
-                Q.SEARCH_VECTOR_CANDIDATES,
-                Q.SEARCH_VECTOR_CANDIDATES_EXACT,
-                k=n,
-                fetch_k=max(self.store.vector_fetch_k, 2 * n),
+        async def vectors() -> list[CandidateRow]:
+            return await self.repo.vector_candidates(
                 vector=vector,
                 visible=visible,
                 layers=layer_values,
+                k=n,
+                fetch_k=max(self.store.vector_fetch_k, 2 * n),
                 exact_first=population <= EXACT_SCAN_BELOW,
             )
 
@@ -162,16 +161,14 @@ class RecallEngine:
         keys = [n.casefold() for n in query_names(query)]
         if not keys:
             return []
-        rows = await self.conn.read(Q.GET_PERSON_CUES, visible=visible, keys=keys)
-        return [r["key"] for r in rows]
+        return await self.repo.person_cues(visible=visible, keys=keys)
 
     async def _population_of(self, scope: Scope, visible: list[str], layers: list[Layer]) -> int:
         key = (scope.key, tuple(layer.value for layer in layers))
         cached = self._population.get(key)
         if cached and cached[0] > time.monotonic():
             return cached[1]
-        rows = await self.conn.read(Q.GET_SCOPE_SIZE, visible=visible, layers=list(key[1]))
-        n = int(rows[0]["n"])
+        n = await self.repo.scope_size(visible=visible, layers=list(key[1]))
         if len(self._population) > 10_000:
             self._population.clear()
         self._population[key] = (time.monotonic() + POPULATION_TTL, n)
@@ -187,35 +184,21 @@ class RecallEngine:
         cfg: RecallConfig,
     ) -> _Activation:
         act = cfg.activation
-        raw = {
-            i: e.z_vector * cfg.vector_weight + e.z_fulltext * cfg.fulltext_weight + e.person
-            for i, e in evidence.items()
-        }
-        floor = min(raw.values(), default=0.0)
-        top = max((v - floor for v in raw.values()), default=0.0)
-        # Evidence relative to the weakest candidate; when all are equal (or alone), all are full.
-        base = {i: (v - floor) / top if top > 1e-9 else 1.0 for i, v in raw.items()}
-        state = _Activation(
-            base=base, log=ActivationLog(seeds=sorted(base, key=lambda i: (-base[i], i))[: act.cue_seeds])
-        )
+        base = scoring.evidence_activation(evidence, cfg.vector_weight, cfg.fulltext_weight)
+        state = _Activation(base=base, log=ActivationLog(seeds=list(strongest(base, act.cue_seeds))))
         state.total = dict(base)
         if act.max_nodes == 0:
             return state
-        edges, capped = await spread_edges(self.conn, seeds=base, visible=visible, config=act, layers=layers)
+        edges, capped = await spread_edges(self.repo, seeds=base, visible=visible, config=act, layers=layers)
         state.log.capped = capped
         state.edges = {i: a.activation for i, a in edges.items()}
         state.paths.update({i: n.path for i, n in edges.items()})
-        a = {i: base.get(i, 0.0) + state.edges.get(i, 0.0) for i in {*base, *edges}}
+        a = add_up(base, state.edges)
 
-        best_of_session: dict[str, tuple[float, str]] = {}
-        for i, value in a.items():
-            session_id = hits.session.get(i)
-            if session_id and value > best_of_session.get(session_id, (-1.0, ""))[0]:
-                best_of_session[session_id] = (value, i)
-        reps = {i: value for value, i in sorted(best_of_session.values(), reverse=True)[: act.session_seeds]}
-        seeds = dict(sorted(a.items(), key=lambda kv: (-kv[1], kv[0]))[: act.cue_seeds])
+        reps = session_representatives(a, hits.session, act.session_seeds)
+        seeds = strongest(a, act.cue_seeds)
         session, cue = await spread_associations(
-            self.conn,
+            self.repo,
             session_seeds=reps,
             cue_seeds=seeds,
             visible=visible,
@@ -231,28 +214,12 @@ class RecallEngine:
             for i, n in reached.items():
                 if i not in base:
                     state.paths.setdefault(i, n.path)
-        state.total = {
-            i: a.get(i, 0.0) + state.session.get(i, 0.0) + state.cues.get(i, 0.0) for i in {*a, *session, *cue}
-        }
-        reached_ids = {*edges, *session, *cue}
-        state.log.activated = sorted(
-            (
-                ActivatedNode(
-                    id=i,
-                    activation=state.total[i] - base.get(i, 0.0),
-                    hop=len(state.paths.get(i, [])) - 1,
-                    path=state.paths.get(i, [PathStep(node_id=i)]),
-                )
-                for i in reached_ids
-            ),
-            key=lambda n: (-n.activation, n.id),
-        )[: max(act.max_nodes, act.cue_seeds)]
+        state.total = add_up(a, state.session, state.cues)
+        state.log.activated = activated_log(
+            state.total, base, state.paths, {*edges, *session, *cue}, max(act.max_nodes, act.cue_seeds)
+        )
         if act.record_pending:
-            far = sorted((n for n in cue.values() if n.id not in base), key=lambda n: -n.activation)
-            state.log.pending = [
-                PendingConnection(source=n.path[0].node_id, target=n.id, score=n.activation, hops=2)
-                for n in far[: act.max_pending]
-            ]
+            state.log.pending = pending_links(cue, base, act.max_pending)
         return state
 
     def _score(
@@ -275,13 +242,9 @@ class RecallEngine:
             if node is None or node.importance < cfg.hydration_threshold:
                 continue
             cosine = hits.cosine.get(nid)
-            channels: dict[Channel, int] = {}
-            if nid in hits.vector_rank:
-                channels[Channel.VECTOR] = hits.vector_rank[nid]
-            if nid in hits.fulltext_rank:
-                channels[Channel.FULLTEXT] = hits.fulltext_rank[nid]
+            channels = scoring.channels_of(hits.vector_rank.get(nid), hits.fulltext_rank.get(nid))
             boosted = state.total.get(nid, 0.0) > state.base.get(nid, 0.0) + 1e-9
-            if set(channels) == {Channel.VECTOR} and not boosted and (cosine is None or cosine < cfg.min_relevance):
+            if scoring.weak_vector_only(channels, boosted, cosine, cfg.min_relevance):
                 continue
             path = state.paths.get(nid, [PathStep(node_id=nid)])
             if not channels:
@@ -295,18 +258,10 @@ class RecallEngine:
                     "edges": state.edges.get(nid, 0.0),
                     "session": state.session.get(nid, 0.0),
                     "cues": state.cues.get(nid, 0.0),
-                    "recency": scoring.recency(node, now, cfg.recency_half_life_days),
-                    "frequency": scoring.frequency(node, cfg.frequency_saturation),
-                    "proximity": scoring.proximity(max(0, len(path) - 1)),
-                    "scope_weight": scope_weight(distance, floor=cfg.scope_floor, half_life=cfg.scope_half_life)
-                    if cfg.scope_weighting
-                    else 1.0,
-                    "time_match": scoring.time_match(node, window),
-                    "currency": scoring.currency(node, now),
+                    **scoring.signals(node, cfg, now=now, hops=max(0, len(path) - 1), distance=distance, window=window),
                 }
             )
-            base = scoring.combine(cfg, parts.relevance, parts.recency, parts.frequency, parts.proximity)
-            score = base * parts.scope_weight * parts.time_match * parts.currency
+            score = scoring.final_score(cfg, parts)
             items.append(
                 RecallItem(node=node, score=score, parts=parts, channels=channels, path=path, scope_distance=distance)
             )
@@ -316,13 +271,13 @@ class RecallEngine:
     # -- bookkeeping off the hot path -------------------------------------------------------
     def _bookkeeping(self, scope: Scope, items: list[RecallItem], log_: ActivationLog, now: float) -> None:
         async def work() -> None:
-            await self.conn.write(Q.UPDATE_ACCESS_COUNTS, ids=[i.node.id for i in items], now=now)
-            if log_.activated:
-                await self.conn.write(Q.UPDATE_SPREADING_ACCESS_COUNTS, ids=[a.id for a in log_.activated])
+            await self.repo.record_access(
+                recalled=[i.node.id for i in items], spread=[a.id for a in log_.activated], now=now
+            )
             if log_.pending:
                 await self.store.ensure_scope(scope)
                 rows = [p.model_dump() for p in log_.pending]
-                await self.conn.write(Q.UPSERT_PENDING_LINKS, rows=rows, scope_key=scope.key, now=now)
+                await self.repo.upsert_pending_links(rows=rows, scope_key=scope.key, now=now)
 
         task = asyncio.create_task(work())
         self._background.add(task)
@@ -363,18 +318,18 @@ class _Hits:
         self.session: dict[str, str] = {}
         self.persons: dict[str, list[str]] = {}
 
-    def add(self, row: dict[str, Any], *, vector_rank: int | None = None, fulltext_rank: int | None = None) -> None:
-        nid = row["id"]
+    def add(self, row: CandidateRow, *, vector_rank: int | None = None, fulltext_rank: int | None = None) -> None:
+        nid = row.id
         if vector_rank is not None:
             self.vector_rank[nid] = vector_rank
         if fulltext_rank is not None:
             self.fulltext_rank[nid] = fulltext_rank
-            self.bm25[nid] = float(row["score"])
-        if row.get("cosine") is not None:  # Neo4j reports (1 + cos) / 2
-            self.cosine[nid] = 2.0 * float(row["cosine"]) - 1.0
-        if row.get("session_id"):
-            self.session[nid] = row["session_id"]
-        self.persons[nid] = list(row.get("persons") or [])
+            self.bm25[nid] = float(row.score or 0.0)
+        if row.cos is not None:
+            self.cosine[nid] = row.cos
+        if row.session_id:
+            self.session[nid] = row.session_id
+        self.persons[nid] = list(row.persons)
 
     @property
     def pool(self) -> list[str]:

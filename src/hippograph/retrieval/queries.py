@@ -1,19 +1,27 @@
-"""Retrieval's queries."""
+"""Retrieval's queries (``cypher/retrieval``)."""
 
 from __future__ import annotations
 
+from enum import auto, nonmember
+
 from hippograph.store.catalog import CypherQuery
+
+__all__ = ["RetrievalQuery"]
 
 
 class RetrievalQuery(CypherQuery):
-    SEARCH_FULLTEXT = "retrieval/search_fulltext"
-    SEARCH_VECTOR_CANDIDATES = "retrieval/search_vector_candidates"
-    SEARCH_VECTOR_CANDIDATES_EXACT = "retrieval/search_vector_candidates_exact"
-    GET_ASSOCIATIONS = "retrieval/get_associations"
-    GET_RECALLED = "retrieval/get_recalled"
-    GET_ACTIVATION_STEP = "retrieval/get_activation_step"
-    UPDATE_ACCESS_COUNTS = "retrieval/update_access_counts"
-    UPDATE_SPREADING_ACCESS_COUNTS = "retrieval/update_spreading_access_counts"
-    UPSERT_PENDING_LINKS = "retrieval/upsert_pending_links"
-    GET_PERSON_CUES = "retrieval/get_person_cues"
-    GET_SCOPE_SIZE = "retrieval/get_scope_size"
+    """Candidates, activation steps and the bookkeeping of a recall."""
+
+    folder = nonmember("retrieval")
+
+    SEARCH_FULLTEXT = auto()
+    SEARCH_VECTOR_CANDIDATES = auto()
+    SEARCH_VECTOR_CANDIDATES_EXACT = auto()
+    GET_ASSOCIATIONS = auto()
+    GET_RECALLED = auto()
+    GET_ACTIVATION_STEP = auto()
+    UPDATE_ACCESS_COUNTS = auto()
+    UPDATE_SPREADING_ACCESS_COUNTS = auto()
+    UPSERT_PENDING_LINKS = auto()
+    GET_PERSON_CUES = auto()
+    GET_SCOPE_SIZE = auto()

@@ -1,12 +1,16 @@
 """The four signals of reference §4 and the multipliers hippograph adds (scope distance,
-time match, currency), as pure functions."""
+time match, currency), the evidence each candidate seeds activation with, and the final
+score — all pure functions; the recall engine only gathers their inputs."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 from hippograph.models import MemoryNode
 from hippograph.retrieval.config import RecallConfig
+from hippograph.retrieval.types import Channel, ScoreParts
+from hippograph.scope import scope_weight
 
 DAY = 86_400.0
 SUPERSEDED_FACTOR = 0.5
@@ -60,3 +64,59 @@ def combine(config: RecallConfig, relevance: float, rec: float, freq: float, pro
         return relevance
     mix = (w.recency * rec + w.frequency * freq + w.proximity * prox) / others
     return relevance * (w.relevance + (1.0 - w.relevance) * mix)
+
+
+def evidence_activation(
+    evidence: Mapping[str, ScoreParts], vector_weight: float, fulltext_weight: float
+) -> dict[str, float]:
+    """Each candidate's starting activation: its weighted channel evidence (plus the person
+    bonus) relative to the weakest candidate, scaled to [0, 1]; all 1 when all are equal."""
+    raw = {i: e.z_vector * vector_weight + e.z_fulltext * fulltext_weight + e.person for i, e in evidence.items()}
+    floor = min(raw.values(), default=0.0)
+    top = max((v - floor for v in raw.values()), default=0.0)
+    return {i: (v - floor) / top if top > 1e-9 else 1.0 for i, v in raw.items()}
+
+
+def channels_of(vector_rank: int | None, fulltext_rank: int | None) -> dict[Channel, int]:
+    """The channels that found a memory, with its rank in each."""
+    channels: dict[Channel, int] = {}
+    if vector_rank is not None:
+        channels[Channel.VECTOR] = vector_rank
+    if fulltext_rank is not None:
+        channels[Channel.FULLTEXT] = fulltext_rank
+    return channels
+
+
+def weak_vector_only(
+    channels: Mapping[Channel, int], boosted: bool, cosine: float | None, min_relevance: float
+) -> bool:
+    """A memory only the vector channel found, that nothing activated, below the cosine gate."""
+    return set(channels) == {Channel.VECTOR} and not boosted and (cosine is None or cosine < min_relevance)
+
+
+def signals(
+    node: MemoryNode,
+    config: RecallConfig,
+    *,
+    now: float,
+    hops: int,
+    distance: int,
+    window: tuple[float, float] | None,
+) -> dict[str, float]:
+    """Recency, frequency, proximity and the three multipliers of one memory (ScoreParts names)."""
+    return {
+        "recency": recency(node, now, config.recency_half_life_days),
+        "frequency": frequency(node, config.frequency_saturation),
+        "proximity": proximity(hops),
+        "scope_weight": scope_weight(distance, floor=config.scope_floor, half_life=config.scope_half_life)
+        if config.scope_weighting
+        else 1.0,
+        "time_match": time_match(node, window),
+        "currency": currency(node, now),
+    }
+
+
+def final_score(config: RecallConfig, parts: ScoreParts) -> float:
+    """The four signals combined (:func:`combine`) times scope weight, time match and currency."""
+    base = combine(config, parts.relevance, parts.recency, parts.frequency, parts.proximity)
+    return base * parts.scope_weight * parts.time_match * parts.currency

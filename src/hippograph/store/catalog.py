@@ -1,45 +1,71 @@
-"""The query catalog: every Cypher statement is a ``.cypher`` file under ``hippograph/cypher``,
-named ``<folder>/<verb_noun>``, loaded once from the installed package and looked up by a
-member of a :class:`CypherQuery` enum. Each component declares its own enum (``StoreQuery``,
-``RetrievalQuery``, ``ConsolidationQuery`` …) so that every query has one typed name; a test
-checks that the members of all of them and the files match one to one."""
+"""The query catalog: every Cypher statement is a ``.cypher`` file under the top-level
+``cypher/`` folder (shipped in the wheel as ``hippograph/cypher``), one folder per component,
+loaded once and looked up by a member of a :class:`CypherQuery` enum.
+
+Each component declares its own enum over its own folder (``SchemaQuery`` → ``cypher/schema``,
+``RetrievalQuery`` → ``cypher/retrieval`` …), members named after the files (``GET_NODE`` →
+``get_node.cypher``). The store knows no other component: the test that files and members match
+one to one imports the components itself.
+"""
 
 from __future__ import annotations
 
 from enum import StrEnum
 from functools import cache
 from importlib.resources import files
+from importlib.resources.abc import Traversable
+from pathlib import Path
 from typing import LiteralString
+
+__all__ = ["CypherQuery", "catalog_files", "cypher_root"]
+
+_EXCLUDED = frozenset({"browser"})  # saved Browser queries and styles, not catalogued
 
 
 class CypherQuery(StrEnum):
-    """Base of the query enums. A member's value is its file's path under ``cypher/``."""
+    """Base of the query enums: a subclass sets ``folder = nonmember("<folder>")`` and declares
+    ``NAME = auto()`` members, whose value is the lower-cased name, i.e. the file's stem."""
+
+    @property
+    def folder(self) -> str:
+        """The component's folder under ``cypher/`` (a subclass sets it with ``nonmember``)."""
+        raise NotImplementedError(type(self).__name__)
+
+    @property
+    def path(self) -> str:
+        """``<folder>/<file stem>``, the query's place in the catalog."""
+        return f"{self.folder}/{self.value}"
 
     @property
     def text(self) -> LiteralString:
-        return _load(self.value)
+        return _load(self.folder, self.value)
 
 
 @cache
-def _load(name: str) -> LiteralString:
-    text = files("hippograph").joinpath("cypher", f"{name}.cypher").read_text(encoding="utf-8")
+def cypher_root() -> Traversable:
+    """The ``cypher`` folder: inside the installed package (wheel), else the checkout's
+    top-level ``cypher/`` next to ``src/`` (editable install or ``PYTHONPATH=src``)."""
+    packaged = files("hippograph").joinpath("cypher")
+    if packaged.is_dir():
+        return packaged
+    checkout = Path(__file__).resolve().parents[3] / "cypher"
+    if checkout.is_dir():
+        return checkout
+    raise FileNotFoundError(f"no query catalog: neither {packaged} nor {checkout} exists")
+
+
+@cache
+def _load(folder: str, name: str) -> LiteralString:
+    text = cypher_root().joinpath(folder, f"{name}.cypher").read_text(encoding="utf-8")
     # Files are static, shipped with the package: never built from user text.
     return text.strip()
 
 
-def all_queries() -> list[CypherQuery]:
-    """Every member of every CypherQuery enum that has been imported."""
-    import hippograph.catalog_index  # noqa: F401  (imports every component's enum)
-
-    return [q for enum in CypherQuery.__subclasses__() for q in enum]
-
-
 def catalog_files() -> set[str]:
-    """Every ``.cypher`` file shipped under ``cypher/`` except the Browser folder."""
-    root = files("hippograph").joinpath("cypher")
+    """``<folder>/<stem>`` of every ``.cypher`` file in the catalog (the Browser folder aside)."""
     found: set[str] = set()
-    for folder in root.iterdir():
-        if not folder.is_dir() or folder.name == "browser":
+    for folder in cypher_root().iterdir():
+        if not folder.is_dir() or folder.name in _EXCLUDED:
             continue
         found.update(f"{folder.name}/{f.name[:-7]}" for f in folder.iterdir() if f.name.endswith(".cypher"))
     return found

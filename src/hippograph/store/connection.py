@@ -12,14 +12,16 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import neo4j
 from neo4j import AsyncGraphDatabase, AsyncManagedTransaction, RoutingControl
 from neo4j import exceptions as neo4j_errors
+from pydantic import BaseModel, ConfigDict
 
 from hippograph.errors import (
     ConflictError,
+    HippographError,
     InvalidInputError,
     StoreError,
     StoreUnavailableError,
@@ -28,7 +30,16 @@ from hippograph.store.catalog import CypherQuery
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+R = TypeVar("R", bound="Row")
 Record = dict[str, Any]
+ErrorFactory = Callable[[BaseException, str], HippographError]
+
+
+class Row(BaseModel):
+    """Base of typed query rows: one record validated once at the boundary, then immutable.
+    Columns the model does not name are ignored."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
 
 
 class Neo4jConnection:
@@ -65,9 +76,12 @@ class Neo4jConnection:
         conn = cls(driver, uri=uri, database=database)
         try:
             await asyncio.wait_for(driver.verify_connectivity(), timeout=timeout + 5)
-        except BaseException as exc:
+        except Exception as exc:
             await driver.close()
             raise _translate(exc, uri) from None
+        except BaseException:  # cancellation: close, and let it through as it is
+            await driver.close()
+            raise
         return conn
 
     async def close(self) -> None:
@@ -80,6 +94,14 @@ class Neo4jConnection:
     async def write(self, query: CypherQuery, **params: Any) -> list[Record]:
         """Run a write query in a managed write transaction; return records as dicts."""
         return await self._managed(query, params, write=True)
+
+    async def read_as(self, query: CypherQuery, row: type[R], **params: Any) -> list[R]:
+        """:meth:`read`, each record validated once as ``row``."""
+        return [row.model_validate(r) for r in await self.read(query, **params)]
+
+    async def write_as(self, query: CypherQuery, row: type[R], **params: Any) -> list[R]:
+        """:meth:`write`, each record validated once as ``row``."""
+        return [row.model_validate(r) for r in await self.write(query, **params)]
 
     async def read_tx(self, work: Callable[[AsyncManagedTransaction], Awaitable[T]]) -> T:
         """Run several reads in one managed read transaction."""
@@ -131,9 +153,9 @@ class Neo4jConnection:
     async def _guard(self, aw: Awaitable[T]) -> T:
         try:
             return await aw
-        except (StoreError, InvalidInputError, ConflictError):
+        except HippographError:
             raise
-        except Exception as exc:
+        except Exception as exc:  # never BaseException: cancellation is not a store fault
             raise _translate(exc, self.uri) from exc
 
 
@@ -147,20 +169,41 @@ async def connected(uri: str, **kwargs: Any) -> AsyncIterator[Neo4jConnection]:
         await conn.close()
 
 
-def _translate(exc: BaseException, uri: str) -> Exception:
-    """Map driver errors to the hippograph hierarchy by error class and code, never by text."""
-    if isinstance(exc, neo4j_errors.AuthError):
-        return StoreUnavailableError(uri, "authentication failed (check the user and password)")
-    if isinstance(exc, (neo4j_errors.ServiceUnavailable, neo4j_errors.SessionExpired, OSError)):
-        return StoreUnavailableError(uri, type(exc).__name__)
-    if isinstance(exc, asyncio.TimeoutError | TimeoutError):
-        return StoreUnavailableError(uri, "timed out")
-    if isinstance(exc, neo4j_errors.ConstraintError):
-        return ConflictError(f"constraint violated ({exc.code})")
-    if isinstance(exc, neo4j_errors.Neo4jError):
-        retryable = exc.is_retryable()
-        log.warning("neo4j error %s", exc.code)
-        return StoreError(f"Neo4j error {exc.code}: {exc.message}", retryable=retryable)
-    if isinstance(exc, neo4j_errors.DriverError):
-        return StoreError(f"Neo4j driver error: {type(exc).__name__}: {exc}", retryable=False)
-    return exc if isinstance(exc, Exception) else StoreError(repr(exc))
+def _unavailable(reason: str) -> Callable[[BaseException, str], HippographError]:
+    return lambda exc, uri: StoreUnavailableError(uri, reason or type(exc).__name__)
+
+
+def _conflict(exc: BaseException, uri: str) -> HippographError:
+    return ConflictError(f"constraint violated ({getattr(exc, 'code', None)})")
+
+
+def _neo4j_error(exc: BaseException, uri: str) -> HippographError:
+    err = cast(neo4j_errors.Neo4jError, exc)  # the table only sends Neo4jErrors here
+    log.warning("neo4j error %s", err.code)
+    return StoreError(f"Neo4j error {err.code}: {err.message}", retryable=err.is_retryable())
+
+
+def _driver_error(exc: BaseException, uri: str) -> HippographError:
+    return StoreError(f"Neo4j driver error: {type(exc).__name__}: {exc}", retryable=False)
+
+
+ERROR_TABLE: tuple[tuple[type[BaseException] | tuple[type[BaseException], ...], ErrorFactory], ...] = (
+    # most specific first: AuthError and ConstraintError are Neo4jErrors too
+    (neo4j_errors.AuthError, _unavailable("authentication failed (check the user and password)")),
+    (TimeoutError, _unavailable("timed out")),  # before OSError, its base (asyncio's is the same class)
+    ((neo4j_errors.ServiceUnavailable, neo4j_errors.SessionExpired, OSError), _unavailable("")),
+    (neo4j_errors.ConstraintError, _conflict),
+    (neo4j_errors.Neo4jError, _neo4j_error),
+    (neo4j_errors.DriverError, _driver_error),
+)
+"""How driver errors become hippograph errors: by class (and the server's code), never by text.
+Only ``Exception``s are looked up; cancellation and other ``BaseException``s pass untouched."""
+
+
+def _translate(exc: Exception, uri: str) -> Exception:
+    """The hippograph error for a driver error (the first matching row of ERROR_TABLE), or
+    ``exc`` itself when no row matches."""
+    for kinds, factory in ERROR_TABLE:
+        if isinstance(exc, kinds):
+            return factory(exc, uri)
+    return exc

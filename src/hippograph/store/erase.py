@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 from hippograph.scope import Scope
 from hippograph.store.connection import Neo4jConnection
-from hippograph.store.queries import StoreQuery as Q
+from hippograph.store.queries import MemoryQuery as Q
 
 ERASE_BATCH = 1000
 EraseProgress = Callable[[int, int], object]

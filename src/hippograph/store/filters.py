@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from hippograph.errors import InvalidInputError
+from hippograph.errors import validation_errors
 from hippograph.models import Durability, Layer, check_id
 
 
@@ -35,12 +35,8 @@ class NodeFilter(BaseModel):
         if "layer" in data:  # the reference's singular spelling
             layer = data.pop("layer")
             data["layers"] = [layer] if layer is not None else None
-        try:
+        with validation_errors("filters", empty="filters"):
             parsed = cls.model_validate(data)
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            field = ".".join(str(p) for p in err["loc"]) or "filters"
-            raise InvalidInputError(f"filters.{field}", err["msg"]) from None
         for i, node_id in enumerate(parsed.ids or []):
             check_id(node_id, f"filters.ids[{i}]")
         return parsed

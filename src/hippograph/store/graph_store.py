@@ -13,13 +13,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import ValidationError
-
 from hippograph.cues import Cue
-from hippograph.errors import ConflictError, InvalidInputError, NotFoundError
+from hippograph.errors import ConflictError, InvalidInputError, NotFoundError, validation_errors
 from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship, check_id, now
 from hippograph.scope import Scope
-from hippograph.store.connection import Neo4jConnection
+from hippograph.store.connection import Neo4jConnection, Row
 from hippograph.store.erase import EraseProgress, erase_subtree
 from hippograph.store.filters import NodeFilter
 from hippograph.store.mapping import (
@@ -30,11 +28,33 @@ from hippograph.store.mapping import (
     props_to_node,
     scope_rows,
 )
-from hippograph.store.queries import StoreQuery as Q
+from hippograph.store.queries import MemoryQuery as Q
+from hippograph.store.schema import migrate
 from hippograph.store.vector_search import scoped_vector_search
 
 _IMMUTABLE = frozenset({"id", "layer", "scope_key", "created_at"})
 _NO_LIMIT = 2**62
+
+
+class _Deleted(Row):
+    deleted: bool | int
+    edges: int = 0
+
+
+class _Removed(Row):
+    removed: int
+
+
+class _Count(Row):
+    count: int
+
+
+class _Written(Row):
+    """An upserted id: whether it belongs to the writing scope, and whether it is new."""
+
+    id: str
+    ours: bool
+    created: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +72,30 @@ class GraphStore:
         self.conn = conn
         self.vector_fetch_k = vector_fetch_k
         self._known_scopes: set[str] = set()
+
+    @classmethod
+    async def open(
+        cls,
+        uri: str,
+        *,
+        user: str = "neo4j",
+        password: str | None = None,
+        database: str = "neo4j",
+        apply_schema: bool = True,
+    ) -> GraphStore:
+        """Connect, apply the schema (idempotent) when asked, and wrap the connection."""
+        conn = await Neo4jConnection.connect(uri, user=user, password=password, database=database)
+        try:
+            if apply_schema:
+                await migrate(conn)
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn)
+
+    async def close(self) -> None:
+        """Close the driver."""
+        await self.conn.close()
 
     # -- scopes --------------------------------------------------------------------------
     async def ensure_scope(self, scope: Scope) -> None:
@@ -127,11 +171,8 @@ class GraphStore:
         current = await self.get_node(scope, node_id)
         if current is None:
             raise NotFoundError(f"memory {node_id} is not visible from {scope.key}")
-        try:
+        with validation_errors("updates", depth=1):
             merged = MemoryNode.model_validate({**current.model_dump(), **updates, "updated_at": now()})
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            raise InvalidInputError(f"updates.{err['loc'][0]}", err["msg"]) from None
         props = node_to_props(merged, Scope.parse(current.scope_key))
         changed = {k: v for k, v in props.items() if k in updates or k in ("updated_at", "search_text", "scope_tag")}
         for key in updates:  # explicit None clears a property
@@ -144,11 +185,11 @@ class GraphStore:
     async def delete_node(self, scope: Scope, node_id: str, cascade: bool = False) -> bool:
         """Delete an owned memory. Without ``cascade`` a memory with edges raises ConflictError."""
         check_id(node_id, "node_id")
-        rows = await self.conn.write(Q.DELETE_NODE, id=node_id, cascade=cascade, **_owned(scope))
+        rows = await self.conn.write_as(Q.DELETE_NODE, _Deleted, id=node_id, cascade=cascade, **_owned(scope))
         if not rows:
             return False
-        if not rows[0]["deleted"]:
-            raise ConflictError(f"memory {node_id} has {rows[0]['edges']} edges; pass cascade=True")
+        if not rows[0].deleted:
+            raise ConflictError(f"memory {node_id} has {rows[0].edges} edges; pass cascade=True")
         return True
 
     async def query_nodes(
@@ -208,11 +249,8 @@ class GraphStore:
     async def link(
         self, scope: Scope, source: str, target: str, relationship: Relationship | str, **fields: Any
     ) -> MemoryEdge:
-        try:
+        with validation_errors("edge", depth=1):
             edge = MemoryEdge(source=source, target=target, relationship=Relationship.parse(relationship), **fields)
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            raise InvalidInputError(f"edge.{err['loc'][0] if err['loc'] else 'fields'}", err["msg"]) from None
         return await self.upsert_edge(scope, edge)
 
     async def _merge_edges(self, scope: Scope, edges: Sequence[MemoryEdge], *, increment: float) -> list[MemoryEdge]:
@@ -239,8 +277,10 @@ class GraphStore:
 
     async def delete_edge(self, scope: Scope, edge_id: str) -> bool:
         check_id(edge_id, "edge_id")
-        rows = await self.conn.write(Q.DELETE_EDGE, id=edge_id, visible=scope.ancestor_keys(), scope_key=scope.key)
-        return bool(rows and rows[0]["deleted"])
+        rows = await self.conn.write_as(
+            Q.DELETE_EDGE, _Deleted, id=edge_id, visible=scope.ancestor_keys(), scope_key=scope.key
+        )
+        return bool(rows and rows[0].deleted)
 
     async def get_neighbors(
         self,
@@ -318,7 +358,7 @@ class GraphStore:
             raise InvalidInputError("metadatas", "metadatas and documents must match ids")
         rows = []
         for i, (node_id, vec, meta, doc) in enumerate(zip(ids, embeddings, metadatas, documents, strict=True)):
-            try:
+            with validation_errors(f"vectors[{i}]", depth=1):
                 node = MemoryNode(
                     id=node_id,
                     layer=layer,
@@ -327,13 +367,10 @@ class GraphStore:
                     embedding=[float(x) for x in vec],
                     label=str(meta.get("label", doc[:100])),
                 )
-            except ValidationError as exc:
-                err = exc.errors()[0]
-                raise InvalidInputError(f"vectors[{i}].{err['loc'][0]}", err["msg"]) from None
             rows.append({"id": node.id, "layer_label": layer_label(layer), "props": node_to_props(node, scope)})
         await self.ensure_scope(scope)
-        records = await self.conn.write(Q.UPSERT_VECTORS, scope_key=scope.key, rows=rows)
-        foreign = [r["id"] for r in records if not r["ours"]]
+        records = await self.conn.write_as(Q.UPSERT_VECTORS, _Written, scope_key=scope.key, rows=rows)
+        foreign = [r.id for r in records if not r.ours]
         if foreign:
             raise ConflictError(f"ids belong to another scope and were left unchanged: {foreign[:5]}")
 
@@ -359,16 +396,16 @@ class GraphStore:
     async def delete_vectors(self, scope: Scope, ids: Sequence[str]) -> int:
         for i, node_id in enumerate(ids):
             check_id(node_id, f"ids[{i}]")
-        rows = await self.conn.write(Q.DELETE_VECTORS, ids=list(ids), scope_key=scope.key)
-        return int(rows[0]["removed"]) if rows else 0
+        rows = await self.conn.write_as(Q.DELETE_VECTORS, _Removed, ids=list(ids), scope_key=scope.key)
+        return rows[0].removed if rows else 0
 
     async def count_vectors(self, scope: Scope) -> int:
-        rows = await self.conn.read(Q.GET_VECTOR_COUNT, visible=scope.ancestor_keys())
-        return int(rows[0]["count"])
+        rows = await self.conn.read_as(Q.GET_VECTOR_COUNT, _Count, visible=scope.ancestor_keys())
+        return rows[0].count
 
     async def delete_subtree_vectors(self, scope: Scope) -> int:
-        rows = await self.conn.write(Q.DELETE_SUBTREE_VECTORS, scope_key=scope.key)
-        return int(rows[0]["removed"]) if rows else 0
+        rows = await self.conn.write_as(Q.DELETE_SUBTREE_VECTORS, _Removed, scope_key=scope.key)
+        return rows[0].removed if rows else 0
 
 
 def _owned(scope: Scope) -> dict[str, str]:

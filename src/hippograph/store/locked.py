@@ -21,7 +21,7 @@ from hippograph.errors import ConflictError, InvalidInputError, NotFoundError
 from hippograph.models import Layer, MemoryNode, now
 from hippograph.scope import Scope
 from hippograph.store.mapping import layer_label, node_to_props, props_to_node
-from hippograph.store.queries import StoreQuery as Q
+from hippograph.store.queries import MemoryQuery as Q
 
 T = TypeVar("T")
 DEDUP_LOCK = ""

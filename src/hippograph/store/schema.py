@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 
 from hippograph.store.connection import Neo4jConnection
-from hippograph.store.queries import StoreQuery as Q
+from hippograph.store.queries import SchemaQuery as Q
 
 SCHEMA_STEPS: tuple[tuple[int, tuple[Q, ...]], ...] = (
     (

@@ -11,15 +11,16 @@ import pytest
 from hippograph.agent import AgentConfig, RecordingHooks
 from hippograph.agent.events import (
     Activation,
-    Error,
     MessageEnd,
+    StageFailed,
     TextDelta,
     ThinkingDelta,
     ToolCallStart,
     ToolResult,
 )
 from hippograph.layers import MemoryOrchestrator
-from hippograph.llm import AnthropicModel, Backoff, ModelError, TokenUsage
+from hippograph.llm import AnthropicModel, ModelError, TokenUsage
+from hippograph.llm.retry import Backoff
 from hippograph.models import Layer
 from hippograph.scope import Scope
 from tests.integration.agent.conftest import MakeAgent
@@ -189,7 +190,7 @@ async def test_a_failing_model_ends_the_turn_with_an_error_and_stores_nothing(
     fake_anthropic.enqueue(FakeError.invalid_request("messages: bad"))
     agent = make_agent(claude)
     events = [e async for e in agent.stream(tenant, "Hello?")]
-    error = next(e for e in events if isinstance(e, Error))
+    error = next(e for e in events if isinstance(e, StageFailed))
     assert error.stage == "model" and not error.recoverable
     assert isinstance(events[-1], MessageEnd) and events[-1].stop_reason == "error"
     fake_anthropic.enqueue(FakeError.invalid_request("messages: bad"))

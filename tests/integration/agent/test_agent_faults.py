@@ -1,5 +1,5 @@
 """Fault injection: recall, activation and consolidation raising never cost the reply; they
-become Error events. Invalid ops are reported, not fatal. Broken hooks are ignored."""
+become StageFailed events. Invalid ops are reported, not fatal. Broken hooks are ignored."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from hippograph.agent import AgentConfig, AgentHooksBase, RecordingHooks, demo_model
-from hippograph.agent.events import AgentEvent, Error, MemoryExtracted
+from hippograph.agent.events import AgentEvent, MemoryExtracted, StageFailed
 from hippograph.consolidation import ConsolidationConfig, SleepConsolidator
 from hippograph.errors import StoreError
 from hippograph.layers import MemoryOrchestrator
@@ -59,7 +59,7 @@ async def test_activation_raising_still_replies(
     monkeypatch.setattr(engine_module, "spread_edges", _boom)
     agent = make_agent(demo_model())
     events = [e async for e in agent.stream(tenant, "What is my dog called?")]
-    errors = [e for e in events if isinstance(e, Error)]
+    errors = [e for e in events if isinstance(e, StageFailed)]
     assert [(e.stage, e.message) for e in errors] == [("hydrate", "injected failure")]
     assert events[-1].type == "message_end"
     assert any(e.type == "text_delta" for e in events)
@@ -81,14 +81,14 @@ async def test_consolidation_raising_is_reported_not_raised(
     [report] = await agent.drain()
     assert [e.stage for e in report.errors] == ["store_turn", "commit"]
     assert report.working_ids, "the steps that work still ran"
-    background = [e for e in hooks.events if isinstance(e, Error)]
+    background = [e for e in hooks.events if isinstance(e, StageFailed)]
     assert [e.stage for e in background] == ["store_turn", "commit"]
     assert ("consolidate", report.ms) in hooks.stages
 
     monkeypatch.undo()
     second = await agent.run(tenant, "Thanks!", session_id=first.session_id)
     assert [e.stage for e in second.errors] == ["store_turn", "commit"]
-    assert second.events[0].type == "error" and second.events[1].type == "error"
+    assert second.events[0].type == "stage_failed" and second.events[1].type == "stage_failed"
     third = await agent.run(tenant, "Bye.", session_id=first.session_id)
     assert third.errors == []  # reported once
 

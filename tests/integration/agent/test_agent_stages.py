@@ -11,9 +11,9 @@ from pydantic import JsonValue
 
 from hippograph.agent import AgentConfig, AgentTool
 from hippograph.agent.events import (
-    Error,
     FabricationDetected,
     IntentClassified,
+    StageFailed,
     TextDelta,
     ToolRoutingDecision,
 )
@@ -186,7 +186,7 @@ async def test_fabrication_revise_runs_one_more_round(tenant: Scope, make_agent:
     streamed = "".join(e.text for e in response.events if isinstance(e, TextDelta))
     assert streamed == response.text
     assert [e.type for e in response.events].count("message_end") == 2
-    assert not any(isinstance(e, Error) for e in response.events)
+    assert not any(isinstance(e, StageFailed) for e in response.events)
 
 
 async def test_clean_replies_pass_the_check_untouched(tenant: Scope, make_agent: MakeAgent) -> None:

@@ -10,6 +10,7 @@ from hippograph.consolidation.context import Counts, PhaseContext
 from hippograph.consolidation.hooks import MergeJudge
 from hippograph.consolidation.queries import ConsolidationQuery as Q
 from hippograph.consolidation.report import Phase
+from hippograph.store.scores import cosine_from_index, index_from_cosine
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +73,7 @@ async def semantic_merge(ctx: PhaseContext) -> Counts:
         since_id=str(ctx.state.get("merge_watermark_id", "")),
         max_probes=c.merge_max_probes,
         k=c.merge_candidates_k,
-        min_score=(1.0 + c.merge_min_cosine) / 2.0,
+        min_score=index_from_cosine(c.merge_min_cosine),
     )
     if not rows:
         return {"probed": 0, "candidates": 0, "merged": 0, "repointed": 0}
@@ -84,7 +85,7 @@ async def semantic_merge(ctx: PhaseContext) -> Counts:
             rejected += 1
             continue
         survivor, absorbed = _survivor_first(pair)
-        cosine = round(2.0 * float(pair["score"]) - 1.0, 4)
+        cosine = round(cosine_from_index(float(pair["score"])), 4)
         retraction = {
             "phase": Phase.SEMANTIC_MERGE.value,
             "rule": f"cosine>={c.merge_min_cosine:.2f}",

@@ -1,0 +1,39 @@
+"""What the stages of a turn use, built once per agent."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from hippograph.agent.background import BackgroundConsolidation
+from hippograph.agent.config import AgentConfig
+from hippograph.agent.fabrication import FabricationChecker
+from hippograph.agent.hydrate import Hydrator
+from hippograph.agent.observability import HookSet
+from hippograph.agent.sessions import SessionManager
+from hippograph.agent.tools import AgentTool
+from hippograph.agent.triage import IntentClassifier, TriageConfig
+from hippograph.llm.provider import ModelProvider
+
+if TYPE_CHECKING:
+    from hippograph.consolidation import SleepConsolidator
+    from hippograph.layers import MemoryOrchestrator
+
+
+@dataclass(frozen=True)
+class StageDeps:
+    """The agent's long-lived parts, shared by every turn (read-only to the stages)."""
+
+    config: AgentConfig
+    memory: MemoryOrchestrator
+    model: ModelProvider
+    consolidator: SleepConsolidator | None
+    hooks: HookSet
+    tools: Mapping[str, AgentTool]
+    hydrator: Hydrator
+    classifier: IntentClassifier
+    triage: TriageConfig
+    checker: FabricationChecker
+    sessions: SessionManager
+    background: BackgroundConsolidation

@@ -1,0 +1,38 @@
+"""Schedule stage: count the turn towards the scope's nap cadence, hand the exchange to
+background consolidation (the reply does not wait for it) and remember it in the session."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+from hippograph.agent.background import TurnRecord
+from hippograph.agent.events import AgentEvent, ConsolidationScheduled
+from hippograph.agent.sessions import Turn
+from hippograph.agent.stages import Stage
+from hippograph.agent.stages.deps import StageDeps
+from hippograph.agent.turn_state import TurnState
+from hippograph.scrub import scrub_text
+
+
+async def run(t: TurnState, d: StageDeps) -> AsyncIterator[AgentEvent]:
+    """Schedule the background work; yield ``ConsolidationScheduled`` when it is on."""
+    session = t.require_session()
+    c = d.config
+    scheduled: ConsolidationScheduled | None = None
+    with t.clock.time(Stage.SCHEDULE):
+        if c.consolidation.enabled:
+            nap = False
+            if c.consolidation.quick_naps and d.consolidator is not None:
+                nap = d.consolidator.note_turn(t.scope)
+            record = TurnRecord(
+                scope=t.scope, session=session, user=t.message, reply=t.reply,
+                thinking="".join(t.thinking), ops=list(t.ops), quick_nap=nap,
+            )  # fmt: skip
+            task_id = d.background.schedule(record)
+            scheduled = ConsolidationScheduled(op_count=len(t.ops), quick_nap=nap, task_id=task_id)
+        if c.sessions.history_turns:
+            session.record(Turn(scrub_text(t.message), scrub_text(t.reply)))
+        else:
+            session.turns += 1
+    if scheduled is not None:
+        yield scheduled

@@ -1,0 +1,28 @@
+"""Triage stage: the intent verdict (which layers to recall) and tool routing (which tools
+the model sees)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+from hippograph.agent.events import AgentEvent, IntentClassified, ToolRoutingDecision
+from hippograph.agent.prompts import hydrate_context_tool
+from hippograph.agent.stages import Stage
+from hippograph.agent.stages.deps import StageDeps
+from hippograph.agent.triage import TriageMode, triage
+from hippograph.agent.turn_state import TurnState
+
+
+async def run(t: TurnState, d: StageDeps) -> AsyncIterator[AgentEvent]:
+    """Decide, then report the verdict and the routing (when they are switched on)."""
+    c = d.config
+    t.jit = c.prompt_mode == "jit" and c.hydrate.enabled
+    with t.clock.time(Stage.TRIAGE):
+        specs = [tool.spec for tool in d.tools.values()]
+        if t.jit:
+            specs.append(hydrate_context_tool())
+        t.decision = decision = triage(t.message, specs, d.triage, classifier=d.classifier)
+    if decision.intent is not None:
+        yield IntentClassified.from_result(decision.intent, decision.intent_mode)
+    if c.triage.tool_routing_mode is not TriageMode.OFF and specs:
+        yield ToolRoutingDecision.from_routing(decision.routing)

@@ -1,7 +1,0 @@
-"""Imports every component's query enum so the catalog test can see them all."""
-
-from hippograph.consolidation.queries import AuditQuery, ConsolidationQuery
-from hippograph.retrieval.queries import RetrievalQuery
-from hippograph.store.queries import StoreQuery
-
-__all__ = ["AuditQuery", "ConsolidationQuery", "RetrievalQuery", "StoreQuery"]

@@ -1,0 +1,510 @@
+"""Memory for any agent host: a capability bound to exactly one scope.
+
+``memory.for_scope(scope, ...)`` returns a :class:`MemoryCapability` that recalls, records
+and erases for that scope and no other: a host keeps one capability per scope (per user,
+per conversation) instead of passing a scope on every call, so one capability can never
+read or write a sibling's memories.
+
+The three grants come together, because one without the others is a broken deployment:
+
+- **read**: :meth:`MemoryCapability.recall` renders what the scope remembers about the
+  turn's message as one text block within a UTF-8 byte budget (``budget``), the ``limit``
+  best memories first, credentials scrubbed;
+- **write**: :meth:`MemoryCapability.record` stores the exchange (an episodic event chained
+  per session, the turn and the model's thinking in working memory), applies memory ops
+  (given, and those an :class:`Extractor` finds in the exchange after the model's final
+  round), links the event to the facts it produced, and keeps the consolidation cadence;
+- **flush**: ``record`` is write-through — when it returns, everything it wrote is
+  committed and recallable by the next turn's ``recall`` (:meth:`MemoryCapability.flush`
+  waits for recall's own background bookkeeping, for tests and shutdown).
+
+:meth:`MemoryCapability.forget` erases the scope and everything below it.
+
+The capability knows nothing of agents, models or consolidation internals: the extractor
+and the consolidator are ports (:class:`Extractor`, :class:`Consolidation`), so this module
+imports only the layers and what is below them. ``hippograph.agent.extractors`` has a
+Claude extractor and an offline one; ``SleepConsolidator`` is a :class:`Consolidation`.
+
+Example (a plain loop; ``my_model`` is any chat function)::
+
+    memory = await hippograph.open_memory(...)
+    alice = memory.for_scope(Scope.root("user", "alice"), budget=4_000)
+    for message in messages:
+        recalled = await alice.recall(message)
+        reply = await my_model(system=f"What you remember:\\n{recalled.text}", user=message)
+        await alice.record(message, reply)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from hippograph.errors import AlreadyRunningError, ConfigurationError, InvalidInputError
+from hippograph.layers.episodic import turn_text
+from hippograph.models import MAX_TEXT, Layer, MemoryEdge, Relationship
+from hippograph.ops import MEMORY_OP_ADAPTER, MemoryOp
+from hippograph.retrieval.context import MemoryContext
+from hippograph.retrieval.types import Channel, RecallResult
+from hippograph.scope import Scope
+from hippograph.scrub import scrub_properties, scrub_text
+
+if TYPE_CHECKING:
+    from hippograph.layers.orchestrator import CommitReport, MemoryOrchestrator
+
+__all__ = [
+    "Consolidation",
+    "Exchange",
+    "Extractor",
+    "MemoryCapability",
+    "Recollection",
+    "RecordFailure",
+    "RecordPolicy",
+    "RecordReport",
+    "SkippedOp",
+    "fit_utf8",
+    "scrub_op",
+]
+
+log = logging.getLogger(__name__)
+
+DEFAULT_LIMIT = 5
+MAX_LIMIT = 100
+MAX_USER_CHARS = 6_000
+MAX_AGENT_CHARS = MAX_TEXT - MAX_USER_CHARS - 100
+ASSOCIATED_HEADER = "Associated Context:"
+DAY = 86_400.0
+_UNSCRUBBED_FIELDS = frozenset({"op", "id"})
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """One finished exchange of a conversation: what the user said and what the agent
+    answered (after its final model round), with the model's thinking if any."""
+
+    user: str
+    reply: str
+    thinking: str = ""
+    session_id: str | None = None
+
+
+@runtime_checkable
+class Extractor(Protocol):
+    """Finds memory ops worth keeping in a finished exchange (usually with a separate,
+    smaller extraction model). Raising is allowed: the failure is reported, the exchange
+    is still recorded."""
+
+    async def extract(self, exchange: Exchange) -> Sequence[MemoryOp]:
+        """The ops to apply for ``exchange`` (empty when nothing is worth keeping)."""
+        ...
+
+
+@runtime_checkable
+class Consolidation(Protocol):
+    """The consolidation cadence: counts turns per scope and runs the quick nap it makes
+    due (``SleepConsolidator`` is one)."""
+
+    def note_turn(self, scope: Scope) -> bool:
+        """Count one turn of ``scope``; True when a quick nap is due now."""
+        ...
+
+    async def quick_nap(self, scope: Scope) -> object:
+        """Run a quick nap of ``scope``; returns its report."""
+        ...
+
+
+class RecordPolicy(BaseModel):
+    """What :meth:`MemoryCapability.record` stores (the defaults store everything)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    store_turn_episodic: bool = True
+    """The exchange as an episodic event ``User: … | Agent: …``, chained per session."""
+    apply_ops: bool = True
+    """Apply the given and the extracted memory ops."""
+    auto_approve_skills: bool = False
+    """Skills become active at once (otherwise drafts for review)."""
+    store_thinking: bool = True
+    """The model's thinking into working memory (≤ 500 characters)."""
+    thinking_ttl: float = Field(default=DAY, gt=0)
+    store_turn_working: bool = True
+    """The exchange into working memory (the next turn's recent context)."""
+
+
+@dataclass(frozen=True)
+class Recollection:
+    """What :meth:`MemoryCapability.recall` found for a turn.
+
+    Attributes:
+        text: The memory block, within the byte budget (empty when nothing was found).
+        bytes: ``len(text.encode("utf-8"))``.
+        ids: The memories in ``text``, in order.
+        dropped: Memories recalled but left out to stay within the budgets.
+        result: The recall with its explanations (channels, score parts, activation).
+        context: The token-budgeted context the text was cut from.
+    """
+
+    text: str
+    bytes: int
+    ids: list[str]
+    dropped: list[str]
+    result: RecallResult
+    context: MemoryContext
+
+
+@dataclass(frozen=True)
+class RecordFailure:
+    """A step of :meth:`MemoryCapability.record` that failed (the others still ran)."""
+
+    step: str
+    error_type: str
+    message: str
+
+    @classmethod
+    def of(cls, step: str, exc: BaseException) -> RecordFailure:
+        return cls(step, type(exc).__name__, str(exc)[:500])
+
+
+@dataclass(frozen=True)
+class SkippedOp:
+    """An op that was not applied, and why."""
+
+    index: int
+    reason: str
+
+
+@dataclass
+class RecordReport:
+    """What :meth:`MemoryCapability.record` wrote."""
+
+    turn_event_id: str | None = None
+    working_ids: list[str] = field(default_factory=list)
+    extracted: list[MemoryOp] = field(default_factory=list)
+    commit: CommitReport | None = None
+    mentions: list[str] = field(default_factory=list)
+    skipped_ops: list[SkippedOp] = field(default_factory=list)
+    nap_due: bool = False
+    nap: object | None = None
+    """The quick nap's report, when one ran."""
+    failures: list[RecordFailure] = field(default_factory=list)
+
+
+class MemoryCapability:
+    """Recall, record and erase for exactly one scope. Build it with
+    :meth:`~hippograph.layers.MemoryOrchestrator.for_scope`.
+
+    Args:
+        memory: The memory to use (shared by every scope's capability).
+        scope: The one scope this capability serves.
+        limit: Memories recalled per turn (1–100).
+        budget: Most UTF-8 bytes of a recalled block; None: only the token budget.
+        token_budget: The context's token budget (chars/4); None: the recall config's.
+        extractor: Run by :meth:`record` on each exchange; None: no extraction.
+        consolidation: Keeps the nap cadence for :meth:`record`; None: no naps.
+        policy: What :meth:`record` stores.
+
+    Raises:
+        InvalidInputError: A bad scope, limit or budget.
+        ConfigurationError: ``extractor`` or ``consolidation`` cannot serve its port.
+    """
+
+    def __init__(
+        self,
+        memory: MemoryOrchestrator,
+        scope: Scope,
+        *,
+        limit: int = DEFAULT_LIMIT,
+        budget: int | None = None,
+        token_budget: int | None = None,
+        extractor: Extractor | None = None,
+        consolidation: Consolidation | None = None,
+        policy: RecordPolicy | None = None,
+    ) -> None:
+        if not isinstance(scope, Scope):
+            raise InvalidInputError("scope", "must be a Scope")
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
+            raise InvalidInputError("limit", f"must be an integer from 1 to {MAX_LIMIT}")
+        for name, value in (("budget", budget), ("token_budget", token_budget)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+                raise InvalidInputError(name, "must be a positive integer or None")
+        if extractor is not None and not isinstance(extractor, Extractor):
+            raise ConfigurationError(f"extractor: {type(extractor).__name__} has no async extract(exchange)")
+        if consolidation is not None and not isinstance(consolidation, Consolidation):
+            raise ConfigurationError(
+                f"consolidation: {type(consolidation).__name__} needs note_turn(scope) and quick_nap(scope)"
+            )
+        self._memory = memory
+        self._scope = scope
+        self._limit = limit
+        self._budget = budget
+        self._token_budget = token_budget
+        self._extractor = extractor
+        self._consolidation = consolidation
+        self._policy = policy or RecordPolicy()
+
+    @property
+    def scope(self) -> Scope:
+        """The scope this capability serves."""
+        return self._scope
+
+    def __repr__(self) -> str:
+        return f"MemoryCapability(scope={self._scope.key!r}, limit={self._limit}, budget={self._budget})"
+
+    # -- read ------------------------------------------------------------------------------
+    async def recall(
+        self,
+        query: str,
+        *,
+        layers: Sequence[Layer] | None = None,
+        limit: int | None = None,
+        include_working: bool = True,
+    ) -> Recollection:
+        """The memory block for a turn whose message is ``query``.
+
+        The scope's own and its ancestors' memories only (never a sibling's); the recent
+        turns of working memory first, then the best ``limit`` memories, then associated
+        ones; cut to the token budget and then to the byte budget.
+
+        Raises:
+            InvalidQueryError: A bad query, layer or limit.
+            StoreError: The database failed.
+        """
+        budget_tokens = self._token_budget
+        if budget_tokens is None and self._budget is not None:
+            # a line of b bytes costs at most b/4 + 1 tokens: the byte budget binds first
+            budget_tokens = max(self._budget, self._memory.engine.config.token_budget)
+        result, context = await self._memory.context(
+            self._scope, query, budget=budget_tokens, layers=layers, top_k=limit or self._limit,
+            include_working=include_working,
+        )  # fmt: skip
+        if self._budget is None:
+            text, ids, dropped = context.text, [e.id for e in context.entries], list(context.dropped)
+        else:
+            associated = {i.node.id for i in result.items if Channel.ACTIVATION in i.channels}
+            text, ids, cut = fit_utf8(context, associated, self._budget)
+            dropped = [*context.dropped, *cut]
+        return Recollection(text, len(text.encode("utf-8")), ids, dropped, result, context)
+
+    # -- write -----------------------------------------------------------------------------
+    def note_turn(self) -> bool:
+        """Count one turn towards the scope's nap cadence; True when a quick nap is due.
+        :meth:`record` does this itself unless told whether to nap."""
+        return self._consolidation.note_turn(self._scope) if self._consolidation is not None else False
+
+    async def record(
+        self,
+        user: str,
+        reply: str,
+        *,
+        thinking: str = "",
+        session_id: str | None = None,
+        ops: Sequence[MemoryOp] = (),
+        nap: bool | None = None,
+    ) -> RecordReport:
+        """Record a finished exchange; when it returns, what it wrote is recallable.
+
+        Steps, each on its own (one failing is reported in ``failures`` and the next still
+        runs): the exchange as an episodic event; the extractor's ops (after the model's
+        final round, which is now) with ``ops``, credentials scrubbed, applied by layer with
+        the event as their source; the event ``MENTIONS`` the facts written; thinking and
+        the exchange into working memory; the quick nap when one is due.
+
+        Args:
+            user: What the user said.
+            reply: What the agent answered (the visible reply).
+            thinking: The model's thinking, if kept.
+            session_id: The conversation (chains its episodic events).
+            ops: Memory ops to apply besides the extractor's (e.g. the reply's own block).
+            nap: Run the quick nap (True/False) — for a host that counted the turn itself
+                with :meth:`note_turn`; None counts the turn here.
+
+        Raises:
+            InvalidInputError: ``user`` and ``reply`` are both empty.
+        """
+        if not (isinstance(user, str) and isinstance(reply, str)) or not (user.strip() or reply.strip()):
+            raise InvalidInputError("exchange", "user and reply must be strings, not both empty")
+        p, memory, scope = self._policy, self._memory, self._scope
+        report = RecordReport(nap_due=self.note_turn() if nap is None else nap)
+        user_text = _cut(scrub_text(user), MAX_USER_CHARS)
+        agent_text = _cut(scrub_text(reply), MAX_AGENT_CHARS)
+
+        async def guard(step: str, work: Callable[[], Awaitable[T]]) -> T | None:
+            try:
+                return await work()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("recording step %s failed: %s", step, type(exc).__name__, exc_info=True)
+                report.failures.append(RecordFailure.of(step, exc))
+                return None
+
+        if p.store_turn_episodic:
+            event = await guard(
+                "store_turn", lambda: memory.episodic.store_turn(scope, user_text, agent_text, session_id=session_id)
+            )
+            report.turn_event_id = event.id if event is not None else None
+        if p.apply_ops:
+            await self._apply_ops(Exchange(user, reply, thinking, session_id), ops, report, guard)
+        if report.turn_event_id and report.mentions:
+            edges = [
+                MemoryEdge(source=report.turn_event_id, target=fact, relationship=Relationship.MENTIONS)
+                for fact in report.mentions
+            ]
+            await guard("mentions", lambda: memory.store.upsert_edges(scope, edges, increment=0.0))
+        kept_thinking = scrub_text(thinking.strip())
+        if p.store_thinking and kept_thinking:
+            node = await guard(
+                "store_thinking",
+                lambda: memory.working.push(
+                    scope, kept_thinking, kind="thinking", session_id=session_id, ttl=p.thinking_ttl
+                ),
+            )
+            if node is not None:
+                report.working_ids.append(node.id)
+        if p.store_turn_working:
+            turn = turn_text(user_text, agent_text)
+            node = await guard(
+                "store_working", lambda: memory.working.push(scope, turn, kind="turn", session_id=session_id)
+            )
+            if node is not None:
+                report.working_ids.append(node.id)
+        if report.nap_due and self._consolidation is not None:
+            report.nap = await self._nap(report)
+        return report
+
+    async def _apply_ops(
+        self, exchange: Exchange, given: Sequence[MemoryOp], report: RecordReport, guard: _Guard
+    ) -> None:
+        if self._extractor is not None:
+            extractor = self._extractor
+            found = await guard("extract", lambda: extractor.extract(exchange))
+            report.extracted = list(found or [])
+        ops = _scrubbed([*given, *report.extracted], report)
+        if not ops:
+            return
+        memory, scope = self._memory, self._scope
+        commit = await guard(
+            "commit",
+            lambda: memory.commit(
+                scope, ops, auto_approve_skills=self._policy.auto_approve_skills,
+                source_event_id=report.turn_event_id,
+            ),
+        )  # fmt: skip
+        report.commit = commit
+        if commit is None:
+            return
+        for failure in commit.failed:
+            message = f"op {failure.get('index')} ({failure.get('op')}): {failure.get('error')}"
+            report.failures.append(RecordFailure("commit", "OpFailed", message[:500]))
+        facts = [a["id"] for a in commit.applied if a.get("op") == "upsert_node" and a.get("id")]
+        report.mentions = list(dict.fromkeys(facts))
+
+    async def _nap(self, report: RecordReport) -> object | None:
+        consolidation = self._consolidation
+        if consolidation is None:
+            return None
+        try:
+            return await consolidation.quick_nap(self._scope)
+        except AlreadyRunningError:
+            log.info("quick nap of %s skipped: another consolidation holds the scope", self._scope.key)
+            return None
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.warning("quick nap failed: %s", type(exc).__name__, exc_info=True)
+            report.failures.append(RecordFailure.of("quick_nap", exc))
+            return None
+
+    async def flush(self) -> None:
+        """Wait for recall's background bookkeeping (access counts): for tests and shutdown.
+        Recorded memories do not wait for this; they are recallable when ``record`` returns."""
+        await self._memory.engine.drain()
+
+    # -- erase -----------------------------------------------------------------------------
+    async def forget(self) -> int:
+        """Erase the scope and everything below it; the number of memories deleted."""
+        return await self._memory.forget(self._scope)
+
+
+class _Guard(Protocol):
+    async def __call__(self, step: str, work: Callable[[], Awaitable[T]]) -> T | None: ...
+
+
+def fit_utf8(context: MemoryContext, associated: set[str], budget: int) -> tuple[str, list[str], list[str]]:
+    """The context's entries, in order, as a block of at most ``budget`` UTF-8 bytes.
+
+    Entries are taken best first and one that does not fit is skipped (a shorter later one
+    may still fit); associated entries go under the ``Associated Context:`` header, which
+    is only written when one of them fits.
+
+    Returns:
+        The text, the ids it holds, and the ids left out.
+    """
+    lines: list[str] = []
+    ids: list[str] = []
+    dropped: list[str] = []
+    used = 0
+    header = False
+    for entry in context.entries:
+        is_associated = entry.layer is not Layer.WORKING and entry.id in associated
+        cost = len(entry.text.encode("utf-8")) + (1 if lines else 0)
+        extra = 0
+        if is_associated and not header:
+            extra = len(ASSOCIATED_HEADER.encode("utf-8")) + (1 if lines else 0)
+            cost = len(entry.text.encode("utf-8")) + 1
+        if used + extra + cost > budget:
+            dropped.append(entry.id)
+            continue
+        if extra:
+            lines.append(ASSOCIATED_HEADER)
+            header = True
+        lines.append(entry.text)
+        ids.append(entry.id)
+        used += extra + cost
+    return "\n".join(lines), ids, dropped
+
+
+def scrub_op(op: MemoryOp) -> MemoryOp:
+    """The op with credentials masked in every text field and secret-looking property keys
+    dropped.
+
+    Raises:
+        ValidationError: The scrubbed op is no longer valid (e.g. a field grew too long).
+    """
+    data = op.model_dump(mode="json")
+    clean = {key: value if key in _UNSCRUBBED_FIELDS else _scrub(key, value) for key, value in data.items()}
+    return MEMORY_OP_ADAPTER.validate_python(clean)
+
+
+def _scrub(key: str, value: Any) -> Any:
+    if key == "properties" and isinstance(value, dict):
+        return scrub_properties(value)
+    if isinstance(value, str):
+        return scrub_text(value)
+    if isinstance(value, list):
+        return [_scrub(key, v) for v in value]
+    if isinstance(value, dict):
+        return {k: _scrub(k, v) for k, v in value.items()}
+    return value
+
+
+def _scrubbed(ops: Sequence[MemoryOp], report: RecordReport) -> list[MemoryOp]:
+    out: list[MemoryOp] = []
+    for index, op in enumerate(ops):
+        try:
+            out.append(scrub_op(op))
+        except (ValidationError, ValueError) as exc:
+            reason = f"invalid after scrubbing credentials: {type(exc).__name__}"
+            report.skipped_ops.append(SkippedOp(index=index, reason=reason))
+    return out
+
+
+def _cut(text: str, limit: int) -> str:
+    text = text.strip()
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,102 @@
+"""The layers' storage boundary: the only layers module that talks to the connection.
+
+The queries are the store's (``cypher/memory``); what the layers need beyond
+:class:`~hippograph.store.graph_store.GraphStore`'s protocol methods lives here, typed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from hippograph.audit import AuditEntry, record_audit
+from hippograph.models import Layer, MemoryNode
+from hippograph.scope import Scope
+from hippograph.store.connection import Neo4jConnection, Row
+from hippograph.store.graph_store import GraphStore
+from hippograph.store.mapping import props_to_node
+from hippograph.store.queries import MemoryQuery as Q
+from hippograph.store.scores import cosine_from_index
+from hippograph.store.vector_search import scoped_vector_search
+
+__all__ = ["LayerRepository"]
+
+
+class _Count(Row):
+    count: int
+
+
+class _Deleted(Row):
+    deleted: int
+
+
+class LayerRepository:
+    """Catalogued reads and writes of the memory layers, over one store."""
+
+    def __init__(self, store: GraphStore) -> None:
+        self.store = store
+        self._conn: Neo4jConnection = store.conn
+
+    async def nearest_own(self, scope: Scope, layer: Layer, vector: Sequence[float], k: int) -> dict[str, float]:
+        """Cosine of the ``k`` memories of ``layer`` in exactly ``scope`` nearest ``vector``."""
+        rows = await scoped_vector_search(
+            self._conn,
+            Q.SEARCH_VECTOR_INDEX,
+            Q.SEARCH_VECTOR_EXACT,
+            k=k,
+            fetch_k=max(self.store.vector_fetch_k, 4 * k),
+            vector=[float(x) for x in vector],
+            visible=[scope.key],
+            layers=[layer.value],
+        )
+        return {r["id"]: cosine_from_index(float(r["score"])) for r in rows}
+
+    async def count(self, scope: Scope, layer: Layer, session_id: str | None = None) -> int:
+        rows = await self._conn.read_as(
+            Q.GET_COUNT, _Count, scope_key=scope.key, layer=layer.value, session_id=session_id
+        )
+        return rows[0].count
+
+    async def session_tail(self, scope: Scope, layer: Layer, session_id: str) -> MemoryNode | None:
+        """The latest memory of ``layer`` in a session of exactly ``scope``."""
+        rows = await self._conn.read(Q.GET_SESSION_TAIL, scope_key=scope.key, layer=layer.value, session_id=session_id)
+        return props_to_node(rows[0]["m"]) if rows else None
+
+    async def search_events(self, scope: Scope, **params: Any) -> list[MemoryNode]:
+        """Events visible from ``scope`` (``since``, ``until``, ``session_id``, ``limit``, ``offset``)."""
+        rows = await self._conn.read(Q.SEARCH_EVENTS, visible=scope.ancestor_keys(), **params)
+        return [props_to_node(r["m"]) for r in rows]
+
+    async def delete_working_overflow(self, scope: Scope, keep: int) -> None:
+        await self._conn.write(Q.DELETE_WORKING_OVERFLOW, scope_key=scope.key, keep=keep)
+
+    async def delete_scope_layer(self, scope: Scope, layer: Layer, session_id: str | None) -> int:
+        rows = await self._conn.write_as(
+            Q.DELETE_SCOPE_LAYER, _Deleted, scope_key=scope.key, layer=layer.value, session_id=session_id
+        )
+        return rows[0].deleted if rows else 0
+
+    async def supersede(self, scope: Scope, old_id: str, new_id: str, now: float) -> bool:
+        """Mark ``old_id`` superseded by ``new_id``; False when it is not a fact of ``scope``."""
+        rows = await self._conn.write(Q.UPDATE_SUPERSESSION, old_id=old_id, new_id=new_id, scope_key=scope.key, now=now)
+        return bool(rows)
+
+    async def current_fact(self, scope: Scope, key: str) -> MemoryNode | None:
+        rows = await self._conn.read(Q.GET_CURRENT_FACT, scope_key=scope.key, key=key)
+        return props_to_node(rows[0]["m"]) if rows else None
+
+    async def retract(self, scope: Scope, node_id: str, *, now: float, retraction: str) -> bool:
+        """Soft-delete a memory of ``scope`` or below; False when there is none."""
+        rows = await self._conn.write(
+            Q.UPDATE_RETRACTION,
+            id=node_id,
+            scope_key=scope.key,
+            subtree_prefix=scope.subtree_prefix,
+            now=now,
+            retraction=retraction,
+        )
+        return bool(rows)
+
+    async def record_audit(self, scope: Scope, **entry: Any) -> AuditEntry:
+        """Append to the audit trail (see :func:`hippograph.audit.record_audit`)."""
+        return await record_audit(self._conn, scope, **entry)

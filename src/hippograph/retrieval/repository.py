@@ -1,0 +1,127 @@
+"""Recall's storage boundary: the only retrieval module that talks to the connection.
+
+Every read returns typed rows validated once (:class:`~hippograph.store.connection.Row`);
+vector scores arrive as cosines (converted in :mod:`hippograph.store.scores`, nowhere else).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import Field
+
+from hippograph.models import MemoryNode
+from hippograph.retrieval.queries import RetrievalQuery as Q
+from hippograph.store.connection import Neo4jConnection, Row
+from hippograph.store.graph_store import GraphStore
+from hippograph.store.mapping import props_to_node
+from hippograph.store.scores import cosine_from_index
+from hippograph.store.vector_search import scoped_vector_search
+
+__all__ = ["ActivationStepRow", "AssociationRow", "CandidateRow", "RecallRepository"]
+
+
+class CandidateRow(Row):
+    """One hit of a channel. ``score`` is BM25 (fulltext only); ``cosine`` is Neo4j's
+    ``(1 + cos) / 2`` as the query returns it — read :attr:`cos` for the cosine."""
+
+    id: str
+    score: float | None = None
+    cosine: float | None = None
+    session_id: str | None = None
+    persons: list[str] = Field(default_factory=list)
+
+    @property
+    def cos(self) -> float | None:
+        return None if self.cosine is None else cosine_from_index(self.cosine)
+
+
+class ActivationStepRow(Row):
+    """One edge of a spreading step: from ``source`` (on the frontier) to ``id``."""
+
+    source: str
+    id: str
+    relationship: str
+    weight: float | None = None
+
+
+class AssociationRow(Row):
+    """A memory reached through a shared session (``part == "session"``) or cue from ``seed``."""
+
+    part: str
+    id: str
+    activation: float
+    seed: str
+    key: str
+
+
+class _Key(Row):
+    key: str
+
+
+class _Count(Row):
+    n: int
+
+
+class RecallRepository:
+    """The catalogued reads and writes of one recall engine, over one store."""
+
+    def __init__(self, store: GraphStore) -> None:
+        self.store = store
+        self._conn: Neo4jConnection = store.conn
+
+    async def fulltext(self, *, lucene: str, visible: list[str], k: int, vector: list[float]) -> list[CandidateRow]:
+        return await self._conn.read_as(
+            Q.SEARCH_FULLTEXT, CandidateRow, lucene=lucene, visible=visible, k=k, vector=vector
+        )
+
+    async def vector_candidates(
+        self, *, vector: list[float], visible: list[str], layers: list[str], k: int, fetch_k: int, exact_first: bool
+    ) -> list[CandidateRow]:
+        rows = await scoped_vector_search(
+            self._conn,
+            Q.SEARCH_VECTOR_CANDIDATES,
+            Q.SEARCH_VECTOR_CANDIDATES_EXACT,
+            k=k,
+            fetch_k=fetch_k,
+            vector=vector,
+            visible=visible,
+            layers=layers,
+            exact_first=exact_first,
+        )
+        return [CandidateRow.model_validate(r) for r in rows]
+
+    async def person_cues(self, *, visible: list[str], keys: list[str]) -> list[str]:
+        return [r.key for r in await self._conn.read_as(Q.GET_PERSON_CUES, _Key, visible=visible, keys=keys)]
+
+    async def scope_size(self, *, visible: list[str], layers: list[str]) -> int:
+        return (await self._conn.read_as(Q.GET_SCOPE_SIZE, _Count, visible=visible, layers=layers))[0].n
+
+    async def recalled(self, *, ids: list[str], visible: list[str]) -> dict[str, MemoryNode]:
+        """The whole memories behind ``ids`` that are still visible, by id."""
+        if not ids:
+            return {}
+        rows = await self._conn.read(Q.GET_RECALLED, ids=ids, visible=visible)
+        return {r["m"]["id"]: props_to_node(r["m"]) for r in rows}
+
+    async def activation_step(
+        self, *, frontier: list[str], visible: list[str], layers: list[str] | None, fan_out: int
+    ) -> list[ActivationStepRow]:
+        return await self._conn.read_as(
+            Q.GET_ACTIVATION_STEP, ActivationStepRow, frontier=frontier, visible=visible, layers=layers, fan_out=fan_out
+        )
+
+    async def associations(self, **params: Any) -> list[AssociationRow]:
+        """One read of :attr:`RetrievalQuery.GET_ASSOCIATIONS` (parameters as its header names)."""
+        return await self._conn.read_as(Q.GET_ASSOCIATIONS, AssociationRow, **params)
+
+    async def record_access(self, *, recalled: Sequence[str], spread: Sequence[str], now: float) -> None:
+        """Bump the access counts of what a recall returned and of what spreading visited."""
+        await self._conn.write(Q.UPDATE_ACCESS_COUNTS, ids=list(recalled), now=now)
+        if spread:
+            await self._conn.write(Q.UPDATE_SPREADING_ACCESS_COUNTS, ids=list(spread))
+
+    async def upsert_pending_links(self, *, rows: list[dict[str, Any]], scope_key: str, now: float) -> None:
+        """Leave the links activation inferred for consolidation (the scope must exist)."""
+        await self._conn.write(Q.UPSERT_PENDING_LINKS, rows=rows, scope_key=scope_key, now=now)
