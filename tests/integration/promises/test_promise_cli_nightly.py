@@ -30,7 +30,6 @@ def _env(neo4j_server: tuple[str, str], tmp_path: Path) -> dict[str, str]:
     }
 
 
-@pytest.mark.xfail(strict=True, reason="issue 9 #7: consolidate --mode nightly_nap always reports skipped")
 async def test_the_cli_nightly_nap_runs_every_phase(
     memory: MemoryOrchestrator, tenant: Scope, neo4j_server: tuple[str, str], tmp_path: Path
 ) -> None:

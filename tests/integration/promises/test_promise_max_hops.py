@@ -31,17 +31,14 @@ async def _chain(memory: MemoryOrchestrator, scope: Scope, hashing: HashingEmbed
     return ids
 
 
-OFF_BY_ONE = pytest.mark.xfail(strict=True, reason="issue 9 #6: max_hops N walks N + 1 hops")
-
-
 @pytest.mark.parametrize(
     ("max_hops", "reach"),
     [
-        (0, 1),  # first-degree neighbours only (right already)
-        pytest.param(1, 1, marks=OFF_BY_ONE),
-        pytest.param(2, 2, marks=OFF_BY_ONE),
-        pytest.param(3, 3, marks=OFF_BY_ONE),
-        pytest.param(4, 4, marks=OFF_BY_ONE),
+        (0, 1),  # first-degree neighbours only
+        (1, 1),
+        (2, 2),
+        (3, 3),
+        (4, 4),
     ],
 )
 async def test_max_hops_walks_as_many_hops_as_the_reference_says(
