@@ -2,7 +2,7 @@
 
 For each size: memories with synthetic text (a 5,000-word vocabulary), random unit vectors,
 sessions chained by NEXT and cue links, spread over org → 5 teams → 5 users → 4
-conversations. Then recall from leaf scopes with spreading activation at max_hops 1, 2, 3 (the reference meaning: N hops),
+conversations. Then recall from leaf scopes with spreading activation at max_hops 1, 2, 3 (N hops),
 timing everything but the query embedding (reported separately, idle and with the other core
 busy); in the same run a naive brute-force cosine scan in Cypher over the same memories.
 
