@@ -228,12 +228,18 @@ class MemoryOrchestrator:
         layers: Sequence[Layer] | None = None,
         top_k: int | None = None,
         include_working: bool = True,
+        session_id: str | None = None,
     ) -> tuple[RecallResult, MemoryContext]:
-        """Recall, then render the prompt's memory block within the token budget."""
+        """Recall, then render the prompt's memory block within the token budget. The working
+        memory block is the last turns of ``session_id`` (of the whole scope without one)."""
         result = await self.recall(scope, query, layers=layers, top_k=top_k)
         direct = [i for i in result.items if Channel.ACTIVATION not in i.channels]
         associated = [i for i in result.items if Channel.ACTIVATION in i.channels]
-        working = await self.working.get_context(scope, self.working.verbatim) if include_working else []
+        working = (
+            await self.working.get_context(scope, self.working.verbatim, session_id=session_id)
+            if include_working
+            else []
+        )
         renderers = {layer: impl.render_for_prompt for layer, impl in self._layers.items()}
         ctx = assemble(
             direct,

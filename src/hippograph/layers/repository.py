@@ -67,8 +67,9 @@ class LayerRepository:
         rows = await self._conn.read(Q.SEARCH_EVENTS, visible=scope.ancestor_keys(), **params)
         return [props_to_node(r["m"]) for r in rows]
 
-    async def delete_working_overflow(self, scope: Scope, keep: int) -> None:
-        await self._conn.write(Q.DELETE_WORKING_OVERFLOW, scope_key=scope.key, keep=keep)
+    async def delete_working_overflow(self, scope: Scope, keep: int, session_id: str | None = None) -> None:
+        """Keep the newest ``keep`` working entries of one session of exactly ``scope``."""
+        await self._conn.write(Q.DELETE_WORKING_OVERFLOW, scope_key=scope.key, keep=keep, session_id=session_id)
 
     async def delete_scope_layer(self, scope: Scope, layer: Layer, session_id: str | None) -> int:
         rows = await self._conn.write_as(

@@ -10,8 +10,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from hippograph.layers import MemoryOrchestrator
 from hippograph.scope import Scope
 

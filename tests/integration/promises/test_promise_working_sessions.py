@@ -4,8 +4,6 @@ earlier chat — but as an event, not as the last turns of this one)."""
 
 from __future__ import annotations
 
-import pytest
-
 from hippograph.agent import Agent, AgentConfig
 from hippograph.layers import MemoryOrchestrator
 from hippograph.llm import ScriptedModel
@@ -16,7 +14,6 @@ def _working_lines(context: str) -> list[str]:
     return [line for line in context.splitlines() if "[working" in line]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 9 #8: working memory is shared by every session of a scope")
 async def test_two_chats_of_one_user_do_not_share_their_last_turns(memory: MemoryOrchestrator, tenant: Scope) -> None:
     user = tenant.child("user", "ana")
     model = ScriptedModel(lambda request: f"echo: {request.messages[-1].text}")
