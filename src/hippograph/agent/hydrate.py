@@ -103,6 +103,10 @@ class Hydrator:
         if recalled is not None:
             out.recall, out.context = recalled
             out.activation = activation_event(out.recall, out.context, s.max_activation_nodes)
+            out.errors.extend(  # what degraded: the context holds what the other parts found
+                StageFailed(stage=f"hydrate.{d.part}", error_type=d.error_type, message=d.message)
+                for d in out.recall.degraded
+            )
             if out.context.text:
                 lines.append(out.context.text)
             used = out.context.tokens

@@ -5,6 +5,7 @@ and forgetting a scope."""
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -27,11 +28,13 @@ from hippograph.ops import CreateEvent, MemoryOp, RegisterSkill, RetractNode, Se
 from hippograph.retrieval.config import RecallConfig
 from hippograph.retrieval.context import MemoryContext, assemble
 from hippograph.retrieval.engine import RecallEngine
-from hippograph.retrieval.types import Channel, RecallResult
+from hippograph.retrieval.types import Channel, Degradation, RecallItem, RecallResult
 from hippograph.scope import Scope
 from hippograph.scrub import scrub_properties, scrub_text
 from hippograph.store.erase import EraseProgress
 from hippograph.store.graph_store import GraphStore
+
+log = logging.getLogger(__name__)
 
 
 class CommitReport(BaseModel):
@@ -233,8 +236,9 @@ class MemoryOrchestrator:
         """Recall, then render the prompt's memory block within the token budget. The working
         memory block is the last turns of ``session_id`` (of the whole scope without one)."""
         result = await self.recall(scope, query, layers=layers, top_k=top_k)
-        direct = [i for i in result.items if Channel.ACTIVATION not in i.channels]
-        associated = [i for i in result.items if Channel.ACTIVATION in i.channels]
+        items = self._renderable(result)
+        direct = [i for i in items if Channel.ACTIVATION not in i.channels]
+        associated = [i for i in items if Channel.ACTIVATION in i.channels]
         working = (
             await self.working.get_context(scope, self.working.verbatim, session_id=session_id)
             if include_working
@@ -250,6 +254,25 @@ class MemoryOrchestrator:
             working_renderer=self.working.render_for_prompt,
         )
         return result, ctx
+
+    def _renderable(self, result: RecallResult) -> list[RecallItem]:
+        """The items whose layer renders them; a layer that fails is left out of the context
+        (and named in ``result.degraded``) — the other layers' items stand."""
+        failed: set[Layer] = set()
+        kept = []
+        for item in result.items:
+            layer = item.node.layer
+            if layer in failed:
+                continue
+            try:
+                self._layers[layer].render_for_prompt(item)
+            except Exception as exc:
+                log.warning("context: the %s layer failed to render: %s", layer.value, type(exc).__name__)
+                failed.add(layer)
+                result.degraded.append(Degradation.of(f"layer:{layer.value}", exc))
+                continue
+            kept.append(item)
+        return kept
 
     # -- forget ----------------------------------------------------------------------------
     async def forget(self, scope: Scope, *, progress: EraseProgress | None = None) -> int:

@@ -51,7 +51,6 @@ def _lines(context: str, layer: str) -> list[str]:
     return [line for line in context.splitlines() if f"[{layer}]" in line]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 9 #9: activation failing drops the whole recall")
 async def test_activation_failing_leaves_the_direct_hits(
     memory: MemoryOrchestrator, tenant: Scope, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -62,7 +61,6 @@ async def test_activation_failing_leaves_the_direct_hits(
     assert any("activation" in s for s in said), said
 
 
-@pytest.mark.xfail(strict=True, reason="issue 9 #9: a failing fulltext channel drops the whole recall")
 async def test_one_channel_failing_leaves_the_other(
     memory: MemoryOrchestrator, tenant: Scope, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -73,7 +71,6 @@ async def test_one_channel_failing_leaves_the_other(
     assert any("fulltext" in s for s in said), said
 
 
-@pytest.mark.xfail(strict=True, reason="issue 9 #9: one failing layer drops the whole recall")
 async def test_one_layer_failing_leaves_the_others(
     memory: MemoryOrchestrator, tenant: Scope, monkeypatch: pytest.MonkeyPatch
 ) -> None:
