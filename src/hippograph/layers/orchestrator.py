@@ -26,7 +26,7 @@ from hippograph.layers.working import WorkingMemory
 from hippograph.models import Layer, MemoryEdge, MemoryNode
 from hippograph.ops import CreateEvent, MemoryOp, RegisterSkill, RetractNode, SetTrigger, UpsertNode
 from hippograph.retrieval.config import RecallConfig
-from hippograph.retrieval.context import MemoryContext, assemble
+from hippograph.retrieval.context import HANDLE_CHARS, HANDLE_PREFIX, MemoryContext, assemble
 from hippograph.retrieval.engine import RecallEngine
 from hippograph.retrieval.types import Channel, Degradation, RecallItem, RecallResult
 from hippograph.scope import Scope
@@ -210,12 +210,23 @@ class MemoryOrchestrator:
         raise InvalidInputError("op", f"unsupported op {op!r:.60}")
 
     async def retract(self, scope: Scope, node_id: str, *, reason: str, actor: str, phase: str | None = None) -> None:
-        """Soft-delete a memory of this scope (or below) with its reason; restorable."""
+        """Soft-delete a memory of this scope (or below) with its reason; restorable.
+
+        ``node_id`` is a memory's id or the handle a prompt showed for it (``[id:<handle>]``,
+        the start of its id, with or without ``id:``) when exactly one memory has it."""
+        repo = LayerRepository(self.store)
         retraction = _json({"reason": reason, "actor": actor, "phase": phase})
-        if not await LayerRepository(self.store).retract(
-            scope, node_id, now=self.services.clock(), retraction=retraction
-        ):
-            raise InvalidInputError("id", f"{node_id} is not a memory of {scope.key}")
+        now = self.services.clock()
+        if await repo.retract(scope, node_id, now=now, retraction=retraction):
+            return
+        handle = node_id.removeprefix(HANDLE_PREFIX)
+        if len(handle) >= HANDLE_CHARS:
+            found = await repo.owned_ids_by_prefix(scope, handle)
+            if len(found) == 1 and await repo.retract(scope, found[0], now=now, retraction=retraction):
+                return
+            if len(found) > 1:
+                raise InvalidInputError("id", f"{node_id} names more than one memory of {scope.key}")
+        raise InvalidInputError("id", f"{node_id} is not a memory of {scope.key}")
 
     # -- read ------------------------------------------------------------------------------
     async def recall(self, scope: Scope, query: str, **kwargs: Any) -> RecallResult:

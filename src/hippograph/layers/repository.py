@@ -86,6 +86,13 @@ class LayerRepository:
         rows = await self._conn.read(Q.GET_CURRENT_FACT, scope_key=scope.key, key=key)
         return props_to_node(rows[0]["m"]) if rows else None
 
+    async def owned_ids_by_prefix(self, scope: Scope, prefix: str) -> list[str]:
+        """Up to two ids of memories of ``scope`` or below that start with ``prefix``."""
+        rows = await self._conn.read(
+            Q.GET_OWNED_IDS_BY_PREFIX, prefix=prefix, scope_key=scope.key, subtree_prefix=scope.subtree_prefix
+        )
+        return [str(r["id"]) for r in rows]
+
     async def retract(self, scope: Scope, node_id: str, *, now: float, retraction: str) -> bool:
         """Soft-delete a memory of ``scope`` or below; False when there is none."""
         rows = await self._conn.write(

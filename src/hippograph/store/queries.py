@@ -63,6 +63,7 @@ class MemoryQuery(CypherQuery):
     UPDATE_SUPERSESSION = auto()
     UPDATE_RETRACTION = auto()
     GET_CURRENT_FACT = auto()
+    GET_OWNED_IDS_BY_PREFIX = auto()
     GET_SESSION_TAIL = auto()
     GET_COUNT = auto()
     SEARCH_EVENTS = auto()
