@@ -121,10 +121,12 @@ class RecallEngine:
         wanted = check_request(query, layers, k)
         now = self.clock() if now is None else now
         t0 = time.perf_counter()
-        vector = await self.embedder.embed(query)
+        vector, erasing = await asyncio.gather(
+            self.embedder.embed(query), self.repo.erasing(visible=scope.ancestor_keys())
+        )
         t_embed = time.perf_counter()
 
-        visible = scope.ancestor_keys()
+        visible = [key for key in scope.ancestor_keys() if key not in erasing]  # an erase hides at once
         degraded: list[Degradation] = []
         population = await _degrade(
             "population", self._population_of(scope, visible, wanted), EXACT_SCAN_BELOW + 1, degraded

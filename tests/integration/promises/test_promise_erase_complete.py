@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from hippograph.consolidation import ConsolidationConfig, SleepConsolidator
 from hippograph.layers import MemoryOrchestrator
 from hippograph.models import Layer, MemoryEdge, Relationship
 from hippograph.scope import Scope
 from hippograph.store import Neo4jConnection
+from hippograph.store.erase import erase_subtree
 from tests.integration.promises.conftest import Inspector
 
 DAY = 86_400.0
@@ -75,3 +78,24 @@ async def test_nothing_carries_an_erased_scopes_key_or_ids(
     assert {n.id for n in await memory.store.query_nodes(bob, limit=None)} == bob_before
     assert await memory.store.query_subtree(alice, {"include_retracted": True}, limit=None) == []
     assert [n for n in await memory.store.query_nodes(bob, {"layers": [Layer.SEMANTIC]}) if WORD in n.content] == []
+
+
+async def test_an_interrupted_erase_is_hidden_at_once_and_finished_by_erasing_again(
+    memory: MemoryOrchestrator, tenant: Scope, conn: Neo4jConnection
+) -> None:
+    user = tenant.child("user", "ana")
+    for i in range(6):
+        await memory.remember(user, f"fact {i}", f"Ana's {WORD} fact number {i} is remembered.")
+    assert (await memory.recall(user, WORD)).items
+
+    def die(done: int, total: int) -> None:
+        raise RuntimeError(f"died after {done} of {total}")
+
+    with pytest.raises(RuntimeError, match=r"died after \d of 6") as died:
+        await erase_subtree(conn, user, now=time.time(), batch=2, progress=die)
+    done = int(str(died.value).split()[2])  # a batch is two nodes: memories, or their cues
+    left = await memory.store.query_subtree(user, limit=None)
+    assert len(left) == 6 - done >= 4  # the erase stopped early ...
+    assert (await memory.recall(user, WORD)).items == []  # ... but recall honours its tombstone
+    assert await memory.forget(user) == 6 - done  # erasing again finishes it
+    assert await memory.store.query_subtree(user, limit=None) == []
