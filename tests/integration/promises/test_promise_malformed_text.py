@@ -8,9 +8,11 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
+from hippograph.agent import Agent, AgentConfig
 from hippograph.embeddings import SentenceTransformerEmbeddings
 from hippograph.errors import InvalidInputError
 from hippograph.layers import MemoryOrchestrator
+from hippograph.llm import ScriptedModel
 from hippograph.models import Layer
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
@@ -35,6 +37,9 @@ def _paths(memory: MemoryOrchestrator, scope: Scope, text: str) -> dict[str, Cal
         "episodic.store_event": lambda: memory.episodic.store_event(scope, text),
         "prospective.set_trigger": lambda: memory.prospective.set_trigger(scope, text, "say hi"),
         "procedural.store_skill": lambda: memory.procedural.store_skill(scope, text, ["step one"]),
+        "semantic.query_facts": lambda: memory.semantic.query_facts(scope, label=text),
+        "episodic.query_events": lambda: memory.episodic.query_events(scope, session_id=text),
+        "agent.run": lambda: Agent(memory, ScriptedModel(lambda request: "ok"), AgentConfig()).run(scope, text),
     }
 
 
