@@ -46,7 +46,8 @@ async def bench_store(heap: str = "2g", pagecache_mb: int = 1024) -> AsyncIterat
     if uri:
         password = os.environ.get("HIPPOGRAPH_NEO4J_PASSWORD")
     else:
-        server = LocalNeo4j(tempfile.mkdtemp(prefix="hippograph-bench-"), heap=heap, pagecache_mb=pagecache_mb, stop_with_parent=True)
+        folder = tempfile.mkdtemp(prefix="hippograph-bench-")
+        server = LocalNeo4j(folder, heap=heap, pagecache_mb=pagecache_mb, stop_with_parent=True)
         status = server.start(timeout=300)
         uri, password, pid = status.uri, server.password(), status.pid
     assert uri is not None

@@ -14,6 +14,10 @@ fi
 command -v mvn >/dev/null 2>&1 || need_apt+=(maven)
 BASE_PY=${PYTHON:-python3}
 "$BASE_PY" -c "import ensurepip, venv" >/dev/null 2>&1 || need_apt+=(python3-venv)
+# The test suite drives Neo4j Browser in Debian's headless Chromium (scripts/test.sh asks for it).
+if [ "${HIPPOGRAPH_SETUP_BROWSER:-0}" = 1 ] && ! command -v chromium >/dev/null 2>&1; then
+  need_apt+=(chromium)
+fi
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing ${need_apt[*]} with apt-get"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
         StoreError,
         StoreUnavailableError,
     )
-    from hippograph.layers import Memory
+    from hippograph.layers import Memory, MemoryCapability
     from hippograph.llm import AnthropicModel, ScriptedModel
     from hippograph.models import Layer, MemoryNode
     from hippograph.retrieval import RecallConfig, RecallResult
@@ -51,6 +51,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "MemoryNode": ("hippograph.models", "MemoryNode"),
     "RecallConfig": ("hippograph.retrieval", "RecallConfig"),
     "RecallResult": ("hippograph.retrieval", "RecallResult"),
+    "MemoryCapability": ("hippograph.layers", "MemoryCapability"),
     "open_memory": ("hippograph.app.runtime", "open_memory"),
     # consolidation
     "SleepConsolidator": ("hippograph.consolidation", "SleepConsolidator"),
@@ -90,6 +91,7 @@ __all__ = [
     "InvalidScopeError",
     "Layer",
     "Memory",
+    "MemoryCapability",
     "MemoryNode",
     "MissingExtraError",
     "NotFoundError",

@@ -107,4 +107,7 @@ async def test_every_python_example_in_the_readme_runs(
     assert re.search(r"^completed \d+ phases$", library, re.M), library
     assert re.search(r"^\d+ memories erased$", library, re.M), library
     assert "bacalhau" in agent.splitlines()[-1], agent  # learnt in turn one, recalled in a new session
+    capability = outputs[2]["out"].splitlines()
+    assert capability[0] == "(nothing yet)", capability  # a fresh scope recalls nothing
+    assert "Rua Augusta" in capability[1], capability  # the recorded exchange is recalled next turn
     assert (tmp_path / ".hippograph").exists() is False  # open_memory used the given server, started none

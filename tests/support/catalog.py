@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+from hippograph.app.api.queries import ApiQuery
 from hippograph.audit import AuditQuery
 from hippograph.consolidation.queries import ConsolidationQuery
 from hippograph.retrieval.queries import RetrievalQuery
 from hippograph.store.catalog import CypherQuery
 from hippograph.store.queries import MemoryQuery, SchemaQuery
 
-QUERY_ENUMS: tuple[type[CypherQuery], ...] = (SchemaQuery, MemoryQuery, RetrievalQuery, ConsolidationQuery, AuditQuery)
+QUERY_ENUMS: tuple[type[CypherQuery], ...] = (
+    SchemaQuery,
+    MemoryQuery,
+    RetrievalQuery,
+    ConsolidationQuery,
+    AuditQuery,
+    ApiQuery,
+)
 
 
 def all_queries() -> list[CypherQuery]:

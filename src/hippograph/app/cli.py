@@ -16,6 +16,7 @@ with requires_extra("cli"):
     import typer
     from rich.console import Console
 
+from hippograph.app.api.cli import register as register_api_commands
 from hippograph.app.cli_neo4j import neo4j_app
 from hippograph.app.settings import Settings
 from hippograph.errors import HippographError
@@ -23,6 +24,7 @@ from hippograph.scope import Scope
 
 app = typer.Typer(no_args_is_help=True, help="hippograph: long-term memory for LLM agents, in Neo4j.")
 app.add_typer(neo4j_app, name="neo4j")
+register_api_commands(app)
 console = Console()
 
 ScopeOpt = typer.Option(..., "--scope", help="Scope key, e.g. org:acme/user:bob")

@@ -12,7 +12,7 @@ with requires_extra("cli"):
 
 from hippograph.app.settings import Settings
 from hippograph.errors import HippographError
-from hippograph.store.local_server import LocalNeo4j
+from hippograph.store.local_server import BrowserSetup, LocalNeo4j
 
 neo4j_app = typer.Typer(no_args_is_help=True, help="Run the local Neo4j (no Docker needed).")
 console = Console()
@@ -20,10 +20,14 @@ console = Console()
 DataDir = typer.Option(None, "--data-dir", help="Folder for the database (default: $HIPPOGRAPH_DATA_DIR/neo4j).")
 
 
-def local_server(data_dir: Path | None, port: int | None = None) -> LocalNeo4j:
+def local_server(data_dir: Path | None, port: int | None = None, browser: BrowserSetup | None = None) -> LocalNeo4j:
     s = Settings()
     return LocalNeo4j(
-        data_dir or s.local_data_dir, port=port or s.neo4j_port, heap=s.neo4j_heap, pagecache_mb=s.neo4j_pagecache_mb
+        data_dir or s.local_data_dir,
+        port=port or s.neo4j_port,
+        heap=s.neo4j_heap,
+        pagecache_mb=s.neo4j_pagecache_mb,
+        browser=browser,
     )
 
 
@@ -31,9 +35,21 @@ def local_server(data_dir: Path | None, port: int | None = None) -> LocalNeo4j:
 def start(
     data_dir: Path | None = DataDir,
     port: int | None = typer.Option(None, help="Bolt port (default: a free one)."),
+    browser: bool = typer.Option(
+        False, "--browser", help="Also serve Neo4j Browser over HTTP on 127.0.0.1, with hippograph's style and guide."
+    ),
+    http_port: int | None = typer.Option(None, help="HTTP port for --browser (default: a free one)."),
 ) -> None:
-    """Build the launcher once (Maven), start Neo4j in the background, wait until ready."""
-    server = local_server(data_dir, port)
+    """Build the launcher once (Maven), start Neo4j in the background, wait until ready.
+
+    Example: hippograph neo4j start --browser
+    """
+    setup = None
+    if browser:
+        from hippograph.analysis.browser import local_browser
+
+        setup = local_browser(http_port)
+    server = local_server(data_dir, port, setup)
     try:
         with console.status("Building (first time only) and starting the local Neo4j…"):
             status = server.start()
@@ -41,6 +57,11 @@ def start(
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(1) from None
     console.print(f"[green]ready[/green] {status.uri}  user neo4j, password in {server.password_file}")
+    if status.browser_url:
+        console.print(
+            f"[green]Neo4j Browser[/green] {status.browser_url}  (127.0.0.1 only) — connect to {status.uri} "
+            f"as user neo4j with the password in {server.password_file}"
+        )
     typer.echo(f"HIPPOGRAPH_NEO4J_URI={status.uri}")
 
 

@@ -15,13 +15,11 @@ from hippograph.layers.capability import (
 )
 from hippograph.layers.episodic import EpisodicMemory
 from hippograph.layers.ingest import ConversationTurn
-from hippograph.layers.orchestrator import CommitReport, MemoryOrchestrator
+from hippograph.layers.orchestrator import CommitReport, Memory, MemoryOrchestrator
 from hippograph.layers.procedural import ProceduralMemory
 from hippograph.layers.prospective import ProspectiveMemory
 from hippograph.layers.semantic import SemanticMemory
 from hippograph.layers.working import WorkingMemory
-
-Memory = MemoryOrchestrator
 
 __all__ = [
     "CommitReport",

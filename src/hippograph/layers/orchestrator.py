@@ -1,4 +1,4 @@
-"""MemoryOrchestrator: the one object a library user needs — the five layers, recall with
+"""Memory: the one object a library user needs — the five layers, recall with
 explanations, conversation ingest, bring-your-own facts, committing a model's memory ops,
 and forgetting a scope."""
 
@@ -38,15 +38,15 @@ log = logging.getLogger(__name__)
 
 
 class CommitReport(BaseModel):
-    """What :meth:`MemoryOrchestrator.commit` did with each op."""
+    """What :meth:`Memory.commit` did with each op."""
 
     applied: list[dict[str, Any]] = Field(default_factory=list)
     failed: list[dict[str, Any]] = Field(default_factory=list)
     touched_ids: list[str] = Field(default_factory=list)
 
 
-class MemoryOrchestrator:
-    """Facade over the five layers of one store."""
+class Memory:
+    """Facade over the five layers of one store (``MemoryOrchestrator`` is its earlier name)."""
 
     def __init__(
         self,
@@ -84,7 +84,7 @@ class MemoryOrchestrator:
         embedder: EmbeddingProvider | None = None,
         recall_config: RecallConfig | None = None,
         apply_schema: bool = True,
-    ) -> MemoryOrchestrator:
+    ) -> Memory:
         """Connect to Neo4j, apply the schema (idempotent) and build the orchestrator."""
         store = await GraphStore.open(uri, user=user, password=password, database=database, apply_schema=apply_schema)
         if embedder is None:
@@ -97,7 +97,7 @@ class MemoryOrchestrator:
         await self.engine.drain()
         await self.store.close()
 
-    async def __aenter__(self) -> MemoryOrchestrator:
+    async def __aenter__(self) -> Memory:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -320,3 +320,7 @@ class MemoryOrchestrator:
 
 def _json(value: dict[str, Any]) -> str:
     return json.dumps({k: v for k, v in value.items() if v is not None}, sort_keys=True)
+
+
+MemoryOrchestrator = Memory
+"""The earlier name of :class:`Memory`; kept so existing code keeps working."""

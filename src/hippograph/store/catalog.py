@@ -46,7 +46,7 @@ def cypher_root() -> Traversable:
     """The ``cypher`` folder: inside the installed package (wheel), else the checkout's
     top-level ``cypher/`` next to ``src/`` (editable install or ``PYTHONPATH=src``)."""
     packaged = files("hippograph").joinpath("cypher")
-    if packaged.is_dir():
+    if packaged.joinpath("schema").is_dir():  # not just an empty folder left in a checkout
         return packaged
     checkout = Path(__file__).resolve().parents[3] / "cypher"
     if checkout.is_dir():

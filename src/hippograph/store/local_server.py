@@ -2,7 +2,12 @@
 class), built once with Maven into a cache folder and run as a managed background process.
 
 State lives in the data folder: ``password`` (generated, 0600), ``neo4j.pid``, ``neo4j.json``
-(uri, port, pid), ``neo4j.log`` and the database under ``home/``.
+(uri, port, pid, browser_url), ``neo4j.log`` and the database under ``home/``.
+
+With a :class:`BrowserSetup` the server also opens its HTTP connector on the same loopback host
+and serves Neo4j Browser (unpacked from Maven Central's ``org.neo4j.client:neo4j-browser`` at
+build time) at ``/browser/``, plus the setup's own files at ``/browser/hippograph/``. Without one,
+HTTP stays off.
 """
 
 from __future__ import annotations
@@ -17,7 +22,8 @@ import socket
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from importlib.resources import as_file, files
 from pathlib import Path
 from typing import Any
@@ -25,6 +31,8 @@ from typing import Any
 from hippograph.errors import ConfigurationError, StoreUnavailableError
 
 READY_LINE = "HIPPOGRAPH_NEO4J_READY"
+BROWSER_FILES = "hippograph"
+"""The folder under ``/browser/`` that serves a :class:`BrowserSetup`'s files."""
 MAIN_CLASS = "io.hippograph.launcher.Launcher"
 JVM_FLAGS = (
     "--add-opens=java.base/java.nio=ALL-UNNAMED",
@@ -48,6 +56,20 @@ def free_port(host: str = "127.0.0.1") -> int:
 
 
 @dataclass(frozen=True)
+class BrowserSetup:
+    """Neo4j Browser on the local server (HTTP on the server's loopback host only).
+
+    ``files`` (name → text) are served at ``/browser/hippograph/<name>``; ``post_connect`` is
+    Browser's ``browser.post_connect_cmd`` (commands without their colon, ``;``-separated), in
+    which ``{files_url}`` stands for the URL of those files."""
+
+    http_port: int | None = None
+    """HTTP port (default: a free one)."""
+    files: Mapping[str, str] = field(default_factory=dict)
+    post_connect: str = ""
+
+
+@dataclass(frozen=True)
 class ServerStatus:
     running: bool
     ready: bool
@@ -55,12 +77,15 @@ class ServerStatus:
     uri: str | None
     data_dir: Path
     log_file: Path
+    browser_url: str | None = None
+    """Neo4j Browser's address when the server runs with it."""
 
     def describe(self) -> str:
         if not self.running:
             return f"stopped (data in {self.data_dir})"
         state = "ready" if self.ready else "starting"
-        return f"{state} at {self.uri} (pid {self.pid}, data in {self.data_dir})"
+        browser = f"; Neo4j Browser at {self.browser_url}" if self.browser_url else ""
+        return f"{state} at {self.uri} (pid {self.pid}, data in {self.data_dir}){browser}"
 
 
 class LocalNeo4j:
@@ -77,6 +102,7 @@ class LocalNeo4j:
         tx_max_mb: int = 512,
         cache_dir: Path | None = None,
         stop_with_parent: bool = False,
+        browser: BrowserSetup | None = None,
     ) -> None:
         self.data_dir = Path(data_dir).expanduser().resolve()
         self.host = host
@@ -87,6 +113,8 @@ class LocalNeo4j:
         self.cache_dir = cache_dir or default_cache_dir()
         self.stop_with_parent = stop_with_parent
         """Stop the server when this Python process is gone (tests, benchmarks)."""
+        self.browser = browser
+        """Serve Neo4j Browser over HTTP (on ``host`` only) when set."""
 
     # -- files ---------------------------------------------------------------------------
     @property
@@ -122,7 +150,8 @@ class LocalNeo4j:
             src_path = Path(src)
             digest = _tree_digest(src_path)
             target = self.cache_dir / f"launcher-{digest}"
-            if (target / "target" / "lib").is_dir() and (target / "target" / "classes").is_dir():
+            built = ("lib", "classes", "browser-root")
+            if all((target / "target" / part).is_dir() for part in built):
                 return target
             mvn = shutil.which("mvn")
             if mvn is None:
@@ -152,12 +181,22 @@ class LocalNeo4j:
         running = pid is not None and _alive(pid)
         uri = state.get("uri")
         ready = running and uri is not None and _bolt_answers(self.host, int(state["port"]))
-        return ServerStatus(running, ready, pid if running else None, uri, self.data_dir, self.log_file)
+        browser_url = state.get("browser_url") if running else None
+        return ServerStatus(running, ready, pid if running else None, uri, self.data_dir, self.log_file, browser_url)
 
     def start(self, *, timeout: float = 180.0) -> ServerStatus:
-        """Start (building first if needed) and wait until Bolt answers. Idempotent."""
+        """Start (building first if needed) and wait until Bolt answers. Idempotent.
+
+        Raises:
+            ConfigurationError: Browser was asked for but the server already runs without it.
+        """
         current = self.status()
         if current.running:
+            if self.browser is not None and current.browser_url is None:
+                raise ConfigurationError(
+                    f"the local Neo4j of {self.data_dir} already runs without Neo4j Browser: "
+                    "stop it first (hippograph neo4j stop), then start it with --browser"
+                )
             if not current.ready:
                 self._wait_ready(current.pid or 0, int((self._read_state() or {})["port"]), timeout)
             return self.status()
@@ -166,7 +205,18 @@ class LocalNeo4j:
         self.password()  # generated on first start, read by the launcher
         home = self.data_dir / "home"
         home.mkdir(parents=True, exist_ok=True)
-        classpath = os.pathsep.join([str(build_dir / "target" / "classes"), str(build_dir / "target" / "lib" / "*")])
+        parts = [build_dir / "target" / "classes", build_dir / "target" / "lib" / "*"]
+        browser_args: list[str] = []
+        browser_url = None
+        if self.browser is not None:
+            root = build_dir / "target" / "browser-root"
+            _write_browser_files(root / "browser" / BROWSER_FILES, self.browser.files)
+            parts.append(root)
+            http_port = self.browser.http_port or free_port(self.host)
+            browser_url = f"http://{self.host}:{http_port}/browser/"
+            post_connect = self.browser.post_connect.replace("{files_url}", browser_url + BROWSER_FILES)
+            browser_args = ["--http-port", str(http_port), "--browser-post-connect", post_connect]
+        classpath = os.pathsep.join(str(p) for p in parts)
         cmd = [
             _java(),
             f"-Xms{self.heap}",
@@ -188,6 +238,7 @@ class LocalNeo4j:
             "--tx-max",
             str(self.tx_max_mb << 20),
         ]
+        cmd += browser_args
         if self.stop_with_parent:
             cmd += ["--parent-pid", str(os.getpid())]
         log = open(self.log_file, "ab")  # noqa: SIM115 — handed to the child process
@@ -204,7 +255,8 @@ class LocalNeo4j:
             log.close()
         uri = f"bolt://{self.host}:{port}"
         self.pid_file.write_text(str(proc.pid))
-        self.state_file.write_text(json.dumps({"pid": proc.pid, "port": port, "uri": uri}))
+        state = {"pid": proc.pid, "port": port, "uri": uri, "browser_url": browser_url}
+        self.state_file.write_text(json.dumps(state))
         self._wait_ready(proc.pid, port, timeout)
         return self.status()
 
@@ -260,6 +312,17 @@ class LocalNeo4j:
         except (FileNotFoundError, json.JSONDecodeError):
             return None
         return data if isinstance(data, dict) else None
+
+
+def _write_browser_files(folder: Path, files: Mapping[str, str]) -> None:
+    """Write Browser's extra files, each atomically (another start may be reading them)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        if "/" in name or name.startswith("."):
+            raise ConfigurationError(f"a Browser file name must be a plain file name, got {name!r}")
+        tmp = folder / f".{name}.{os.getpid()}"
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, folder / name)
 
 
 def _java() -> str:

@@ -33,8 +33,8 @@ async def seed_secrets(memory: MemoryOrchestrator, scope: Scope) -> None:
     )
     await memory.episodic.store_event(scope, f"harbor call used Authorization: Bearer {s['bearer']}",
                                       properties={"speaker": "Bob", "session_token": s["prop"]})  # fmt: skip
-    await memory.procedural.store_skill(scope, "harbor login", [f"password: {s['password']}", "open the harbor console"],
-                                        status="approved")  # fmt: skip
+    steps = [f"password: {s['password']}", "open the harbor console"]
+    await memory.procedural.store_skill(scope, "harbor login", steps, status="approved")
     await memory.working.push(scope, f"harbor env HARBOR_TOKEN={s['env']}")
 
 

@@ -3,6 +3,7 @@ package io.hippograph.launcher;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -17,15 +18,22 @@ import org.neo4j.dbms.api.DatabaseManagementServiceBuilder;
 import org.neo4j.graphdb.GraphDatabaseService;
 import org.neo4j.graphdb.Result;
 import org.neo4j.graphdb.Transaction;
+import org.neo4j.server.configuration.ConfigurableServerModules;
+import org.neo4j.server.configuration.ServerSettings;
 
 /**
  * Runs an embedded Neo4j Community DBMS with Bolt on a loopback address.
  *
  * <p>Arguments: --home DIR --port N [--host H] [--password-file F] [--pagecache BYTES]
- * [--tx-max BYTES] [--parent-pid PID]. Prints one readiness line, "HIPPOGRAPH_NEO4J_READY bolt://host:port",
- * once Bolt accepts authenticated sessions; shuts the DBMS down cleanly on SIGTERM, and — with
+ * [--tx-max BYTES] [--parent-pid PID] [--http-port N [--browser-post-connect CMDS]]. Prints one readiness
+ * line, "HIPPOGRAPH_NEO4J_READY bolt://host:port", once Bolt accepts authenticated sessions; shuts the DBMS
+ * down cleanly on SIGTERM, and — with
  * --parent-pid — when that process is gone (a test run or benchmark killed mid-way leaves no
  * server behind).
+ *
+ * <p>With --http-port the HTTP connector listens on the same loopback host and serves Neo4j Browser at
+ * /browser/ (Browser's static files must be on the classpath under "browser/"; they talk Bolt over a
+ * WebSocket to the Bolt port). Without it HTTP stays off, as it always was.
  */
 public final class Launcher {
     private Launcher() {}
@@ -53,7 +61,7 @@ public final class Launcher {
                 "db.tx_log.rotation.retention_policy=2 files",
                 ""), StandardCharsets.UTF_8);
 
-        DatabaseManagementService dbms = new DatabaseManagementServiceBuilder(home)
+        DatabaseManagementServiceBuilder builder = new DatabaseManagementServiceBuilder(home)
                 .loadPropertiesFromFile(conf)
                 .setConfig(BoltConnector.enabled, true)
                 .setConfig(BoltConnector.listen_address, new SocketAddress(host, port))
@@ -62,8 +70,21 @@ public final class Launcher {
                 .setConfig(HttpsConnector.enabled, false)
                 .setConfig(GraphDatabaseSettings.auth_enabled, password != null)
                 .setConfig(GraphDatabaseSettings.pagecache_memory, pagecache)
-                .setConfig(GraphDatabaseSettings.memory_transaction_global_max_size, txMax)
-                .build();
+                .setConfig(GraphDatabaseSettings.memory_transaction_global_max_size, txMax);
+        String browserUrl = null;
+        if (args.containsKey("http-port")) {
+            int httpPort = Integer.parseInt(args.get("http-port"));
+            builder.setConfig(HttpConnector.enabled, true)
+                    .setConfig(HttpConnector.listen_address, new SocketAddress(host, httpPort))
+                    .setConfig(HttpConnector.advertised_address, new SocketAddress(host, httpPort))
+                    .setConfig(ServerSettings.http_enabled_modules, EnumSet.of(
+                            ConfigurableServerModules.BROWSER, ConfigurableServerModules.TRANSACTIONAL_ENDPOINTS))
+                    // Browser fetches guides and styles only from hosts on this list (host names, no ports).
+                    .setConfig(ServerSettings.browser_remote_content_hostname_whitelist, host)
+                    .setConfig(ServerSettings.browser_post_connect_cmd, args.getOrDefault("browser-post-connect", ""));
+            browserUrl = "http://" + host + ":" + httpPort + "/browser/";
+        }
+        DatabaseManagementService dbms = builder.build();
 
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -92,6 +113,9 @@ public final class Launcher {
             setInitialPassword(dbms.database("system"), password);
         }
         dbms.database(GraphDatabaseSettings.DEFAULT_DATABASE_NAME).executeTransactionally("RETURN 1");
+        if (browserUrl != null) {
+            System.out.println("HIPPOGRAPH_NEO4J_BROWSER " + browserUrl);
+        }
         System.out.println("HIPPOGRAPH_NEO4J_READY bolt://" + host + ":" + port);
         System.out.flush();
         stopped.await();

@@ -1,0 +1,15 @@
+// Shortest paths (at most 6 hops, then cut to $max_hops) between two memories over memories
+// and edges within reach ($keys / $prefix); at most $limit paths.
+MATCH (a:Memory {id: $from_id}), (b:Memory {id: $to_id})
+WHERE a <> b
+  AND (a.scope_key IN $keys OR ($prefix IS NOT NULL AND a.scope_key STARTS WITH $prefix))
+  AND (b.scope_key IN $keys OR ($prefix IS NOT NULL AND b.scope_key STARTS WITH $prefix))
+MATCH p = allShortestPaths((a)-[*..6]-(b))
+WHERE all(x IN nodes(p) WHERE x:Memory
+          AND (x.scope_key IN $keys OR ($prefix IS NOT NULL AND x.scope_key STARTS WITH $prefix)))
+  AND all(r IN relationships(p) WHERE r.scope_key IN $keys
+          OR ($prefix IS NOT NULL AND r.scope_key STARTS WITH $prefix))
+WITH p WHERE length(p) <= $max_hops
+RETURN [x IN nodes(p) | x {.*, embedding: null}] AS nodes,
+       [r IN relationships(p) | r {.*, relationship: type(r), source: startNode(r).id, target: endNode(r).id}] AS edges
+LIMIT $limit

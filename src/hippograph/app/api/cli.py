@@ -1,0 +1,191 @@
+"""``hippograph serve``, ``hippograph keys create|list|revoke`` and ``hippograph export|import``.
+Only typer is imported here; FastAPI, Strawberry and uvicorn load when a command runs."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, TypeVar
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from hippograph.errors import HippographError
+from hippograph.scope import Scope
+
+T = TypeVar("T")
+keys_app = typer.Typer(no_args_is_help=True, help="API keys: bound to a scope and a role, stored hashed in Neo4j.")
+console = Console()
+err = Console(stderr=True)
+
+
+def _run(work: Callable[[Any], Awaitable[T]]) -> T:
+    """Run ``work(conn)`` on a connection to the configured (or local) Neo4j."""
+    from hippograph.app.api.repository import ApiRepository
+    from hippograph.app.runtime import neo4j_target
+    from hippograph.app.settings import Settings
+    from hippograph.store import Neo4jConnection, migrate
+
+    async def go() -> T:
+        settings = Settings()
+        uri, password = neo4j_target(settings)
+        conn = await Neo4jConnection.connect(
+            uri, user=settings.neo4j_user, password=password, database=settings.neo4j_database
+        )
+        try:
+            await migrate(conn)
+            await ApiRepository(conn).apply_schema()
+            return await work(conn)
+        finally:
+            await conn.close()
+
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    try:
+        return asyncio.run(go())
+    except HippographError as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(1) from None
+
+
+def serve(
+    host: str = typer.Option("127.0.0.1", help="Address to bind (development mode: 127.0.0.1 only)."),
+    port: int = typer.Option(8000, help="Port."),
+    dev: bool = typer.Option(False, "--dev", help="No API keys: every request is an admin of every scope."),
+    embedder: str = typer.Option("minilm", help="minilm (real) or hashing (tiny stand-in, tests only)."),
+    log_level: str = typer.Option("info", help="uvicorn log level."),
+) -> None:
+    """Serve the GraphQL API (GraphiQL at /graphql) beside the local or configured Neo4j."""
+    import uvicorn
+
+    from hippograph.app.api.app import create_app
+    from hippograph.app.api.settings import ApiSettings
+
+    try:
+        api = ApiSettings(host=host, port=port, dev_mode=dev, embedder=embedder)  # type: ignore[arg-type]
+        app = create_app(api=api)
+    except (HippographError, ValueError) as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    if dev:
+        err.print("[yellow]development mode: no API keys, bound to 127.0.0.1[/yellow]")
+    uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets-sansio")
+
+
+@keys_app.command("create")
+def keys_create(
+    scope: str = typer.Option(..., "--scope", help="The scope the key is bound to, e.g. org:acme"),
+    role: str = typer.Option("reader", help="reader | writer | admin"),
+    name: str = typer.Option("", help="A note on who uses it."),
+    rate_limit: int | None = typer.Option(None, "--rate-limit", help="Requests per minute (default: server's)."),
+) -> None:
+    """Create a key; its token is printed once and never stored."""
+    from hippograph.app.api.auth import create_key
+    from hippograph.app.api.repository import ApiRepository
+
+    target = _scope(scope)
+    record, token = _run(lambda conn: create_key(ApiRepository(conn), target, role, name=name, rate_limit=rate_limit))
+    err.print(f"created key {record.id} ({record.role} of {record.scope_key}); the token is shown only now:")
+    typer.echo(token)
+
+
+@keys_app.command("list")
+def keys_list(
+    scope: str | None = typer.Option(None, "--scope", help="Only keys bound to this scope or below."),
+    revoked: bool = typer.Option(False, "--revoked", help="Include revoked keys."),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """List keys (never their tokens)."""
+    from hippograph.app.api.auth import list_keys
+    from hippograph.app.api.repository import ApiRepository
+
+    target = _scope(scope) if scope else None
+    records = _run(lambda conn: list_keys(ApiRepository(conn), target, include_revoked=revoked))
+    if as_json:
+        typer.echo(json.dumps([asdict(r) for r in records]))
+        return
+    table = Table("id", "role", "scope", "name", "rate limit", "revoked")
+    for r in records:
+        table.add_row(r.id, r.role, r.scope_key, r.name, str(r.rate_limit or "default"), "yes" if r.revoked_at else "")
+    console.print(table)
+
+
+@keys_app.command("revoke")
+def keys_revoke(key_id: str = typer.Argument(..., help="The key's id (from `keys list`).")) -> None:
+    """Revoke a key at once (every worker checks Neo4j on each request)."""
+    from hippograph.app.api.auth import revoke_key
+    from hippograph.app.api.repository import ApiRepository
+
+    record = _run(lambda conn: revoke_key(ApiRepository(conn), key_id))
+    console.print(f"revoked {record.id} ({record.role} of {record.scope_key})")
+
+
+def export(
+    scope: str = typer.Option(..., "--scope", help="The subtree to export."),
+    out: Path | None = typer.Option(None, "--out", help="File to write (default: stdout)."),
+    embeddings: bool = typer.Option(False, "--embeddings", help="Include the vectors."),
+) -> None:
+    """Export a scope subtree as JSON lines (memories, edges), ids kept."""
+    from hippograph.app.api.export import export_lines
+    from hippograph.app.api.repository import ApiRepository
+
+    target = _scope(scope)
+
+    async def work(conn: Any) -> int:
+        lines = 0
+        stream = out.open("w", encoding="utf-8") if out else sys.stdout
+        try:
+            async for line in export_lines(ApiRepository(conn), target, embeddings=embeddings):
+                stream.write(line)
+                lines += 1
+        finally:
+            if out:
+                stream.close()
+        return lines
+
+    lines = _run(work)
+    err.print(f"exported {lines - 1} records of {target.key}")
+
+
+def import_(file: Path = typer.Argument(..., exists=True, readable=True, help="A JSON-lines export.")) -> None:
+    """Import a JSON-lines export (same or another database), ids kept; idempotent."""
+    from hippograph.app.api.export import import_records, parse_lines
+
+    try:
+        nodes, edges = parse_lines(file.read_text(encoding="utf-8").splitlines())
+    except HippographError as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(1) from None
+
+    async def work(conn: Any) -> Any:
+        from hippograph.embeddings import SentenceTransformerEmbeddings
+        from hippograph.layers import MemoryOrchestrator
+        from hippograph.store import GraphStore
+
+        memory = MemoryOrchestrator(GraphStore(conn), SentenceTransformerEmbeddings())
+        return await import_records(memory, nodes, edges)
+
+    report = _run(work)
+    console.print(f"imported {report.memories} memories and {report.edges} edges into {', '.join(report.scopes)}")
+
+
+def _scope(key: str) -> Scope:
+    try:
+        return Scope.parse(key)
+    except HippographError as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+
+
+def register(app: typer.Typer) -> None:
+    """Add the API's commands to the ``hippograph`` CLI."""
+    app.command()(serve)
+    app.command()(export)
+    app.command("import")(import_)
+    app.add_typer(keys_app, name="keys")

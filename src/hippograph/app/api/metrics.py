@@ -1,0 +1,110 @@
+"""Prometheus metrics (requests, latencies, recall stages, Cypher calls per request) and the
+connection that counts Cypher calls for the request it runs in."""
+
+from __future__ import annotations
+
+import contextvars
+import time
+from collections.abc import Awaitable
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from starlette.responses import Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from hippograph.retrieval.types import RecallTimings
+from hippograph.store.connection import Neo4jConnection
+
+T = TypeVar("T")
+
+
+@dataclass
+class CallCount:
+    """Cypher calls (transactions or auto-commit statements) made for one request."""
+
+    calls: int = 0
+
+
+_current: contextvars.ContextVar[CallCount | None] = contextvars.ContextVar("hippograph_api_calls", default=None)
+
+
+def start_counting() -> tuple[CallCount, contextvars.Token[CallCount | None]]:
+    count = CallCount()
+    return count, _current.set(count)
+
+
+def stop_counting(token: contextvars.Token[CallCount | None]) -> None:
+    _current.reset(token)
+
+
+class CountingConnection(Neo4jConnection):
+    """A :class:`Neo4jConnection` that counts every call it makes into the current request's
+    :class:`CallCount` (tasks started inside a request inherit it)."""
+
+    async def _guard(self, aw: Awaitable[T]) -> T:
+        count = _current.get()
+        if count is not None:
+            count.calls += 1
+        return await super()._guard(aw)
+
+
+@dataclass
+class ApiMetrics:
+    registry: CollectorRegistry = field(default_factory=CollectorRegistry)
+
+    def __post_init__(self) -> None:
+        self.requests = Counter(
+            "hippograph_api_requests", "HTTP requests", ["route", "method", "status"], registry=self.registry
+        )
+        self.latency = Histogram(
+            "hippograph_api_request_seconds", "HTTP request latency", ["route"], registry=self.registry
+        )
+        self.operations = Counter(
+            "hippograph_api_graphql_operations", "GraphQL operations", ["type"], registry=self.registry
+        )
+        self.cypher_calls = Histogram(
+            "hippograph_api_cypher_calls_per_operation",
+            "Cypher calls per GraphQL operation",
+            buckets=(1, 2, 3, 5, 8, 13, 21, 34, 55, 89),
+            registry=self.registry,
+        )
+        self.recall_stage = Histogram(
+            "hippograph_api_recall_stage_seconds", "Recall time per stage", ["stage"], registry=self.registry
+        )
+
+    def observe_recall(self, timings: RecallTimings) -> None:
+        for stage in ("embed", "candidates", "activation", "scoring", "total"):
+            self.recall_stage.labels(stage).observe(getattr(timings, f"{stage}_ms") / 1000.0)
+
+    def render(self) -> Response:
+        return Response(generate_latest(self.registry), media_type="text/plain; version=0.0.4; charset=utf-8")
+
+
+class MetricsMiddleware:
+    """Counts and times every HTTP request by its route template (never the raw path)."""
+
+    def __init__(self, app: ASGIApp, metrics: ApiMetrics) -> None:
+        self.app = app
+        self.metrics = metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = 500
+
+        async def send_wrapper(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_wrapper)
+        finally:
+            route = scope.get("route")
+            name = getattr(route, "path", "unmatched")
+            self.metrics.requests.labels(name, scope.get("method", ""), str(status)).inc()
+            self.metrics.latency.labels(name).observe(time.perf_counter() - started)

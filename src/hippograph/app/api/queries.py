@@ -1,0 +1,57 @@
+"""The API's own Cypher (``cypher/api/``): API keys, the request ledger, token budgets, and the
+reads a dashboard needs that the library does not offer (keyset pages, neighbourhoods,
+paths, supersession chains, audit per memory, scope counts, export). Run only by
+:mod:`hippograph.app.api.repository`."""
+
+from __future__ import annotations
+
+from enum import auto, nonmember
+
+from hippograph.store.catalog import CypherQuery
+
+
+class ApiQuery(CypherQuery):
+    """Queries of the GraphQL API."""
+
+    folder = nonmember("api")
+
+    # schema
+    CREATE_CONSTRAINT_API_KEY_ID = auto()
+    CREATE_CONSTRAINT_API_KEY_HASH = auto()
+    CREATE_CONSTRAINT_TOKEN_BUDGET_ID = auto()
+    CREATE_INDEX_AUDIT_ENTRY_TARGET = auto()
+    # keys, ledger, budgets
+    UPSERT_API_KEY = auto()
+    SEARCH_API_KEYS = auto()
+    UPDATE_API_KEY_REVOKED = auto()
+    UPDATE_API_KEY_USAGE = auto()
+    GET_TOKEN_BUDGET = auto()
+    UPDATE_TOKEN_BUDGET = auto()
+    # memories
+    SEARCH_MEMORIES_DESC = auto()
+    SEARCH_MEMORIES_ASC = auto()
+    GET_MEMORY_COUNT = auto()
+    GET_MEMORIES = auto()
+    SEARCH_NEIGHBOURS = auto()
+    SEARCH_SUPERSESSION_CHAINS = auto()
+    SEARCH_MEMORY_AUDIT = auto()
+    GET_NEIGHBOURHOOD = auto()
+    SEARCH_PATHS = auto()
+    # scopes and stats
+    GET_SCOPE = auto()
+    SEARCH_SCOPE_CHILDREN = auto()
+    GET_SCOPE_COUNTS = auto()
+    GET_SCOPE_GROWTH = auto()
+    GET_PENDING_LINK_COUNT = auto()
+    # export
+    SEARCH_EXPORT_MEMORIES = auto()
+    SEARCH_EXPORT_EDGES = auto()
+
+
+SCHEMA_QUERIES: tuple[ApiQuery, ...] = (
+    ApiQuery.CREATE_CONSTRAINT_API_KEY_ID,
+    ApiQuery.CREATE_CONSTRAINT_API_KEY_HASH,
+    ApiQuery.CREATE_CONSTRAINT_TOKEN_BUDGET_ID,
+    ApiQuery.CREATE_INDEX_AUDIT_ENTRY_TARGET,
+)
+"""DDL the API applies at start-up (all ``IF NOT EXISTS``)."""

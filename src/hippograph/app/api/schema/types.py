@@ -1,0 +1,576 @@
+# mypy: disable-error-code="untyped-decorator"
+"""GraphQL types and their small explicit mappings from the library's models."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+from enum import Enum
+from typing import Annotated, Any
+
+import strawberry
+from strawberry.scalars import JSON
+
+from hippograph.app.api.reach import Listing as _Listing
+from hippograph.app.api.repository import LayerCount as _LayerCount
+from hippograph.app.api.repository import Neighbour as _Neighbour
+from hippograph.app.api.repository import ScopeRow, Subgraph
+from hippograph.app.api.schema.common import check_first, ctx
+from hippograph.audit import AuditEntry as _AuditEntry
+from hippograph.consolidation import ConsolidationReport as _Report
+from hippograph.consolidation import PhaseReport as _PhaseReport
+from hippograph.models import Layer as _Layer
+from hippograph.models import MemoryEdge, MemoryNode
+from hippograph.retrieval.context import MemoryContext as _MemoryContext
+from hippograph.retrieval.types import Channel as _Channel
+from hippograph.retrieval.types import RecallItem as _RecallItem
+from hippograph.retrieval.types import RecallResult as _RecallResult
+
+Layer = strawberry.enum(_Layer, name="Layer", description="The five memory layers.")
+Channel = strawberry.enum(_Channel, name="Channel", description="Which retrieval channel found a memory.")
+Listing = strawberry.enum(_Listing, name="Listing", description="Which memories a listing at a scope shows.")
+
+
+@strawberry.enum(description="Order of a memory listing (keyset-paged by created_at, then id).")
+class MemorySort(Enum):
+    CREATED_DESC = "created_desc"
+    CREATED_ASC = "created_asc"
+
+
+@strawberry.type(description="A weighted, typed link between two memories.")
+class Edge:
+    id: strawberry.ID
+    source: strawberry.ID
+    target: strawberry.ID
+    relationship: str
+    weight: float
+    provenance: str
+    uses: int
+    created_at: float
+    source_episodic_ids: list[str]
+    scope_key: str
+
+    @classmethod
+    def of(cls, e: MemoryEdge) -> Edge:
+        return cls(
+            id=strawberry.ID(e.id),
+            source=strawberry.ID(e.source),
+            target=strawberry.ID(e.target),
+            relationship=e.relationship.value,
+            weight=e.weight,
+            provenance=e.provenance.value,
+            uses=e.uses,
+            created_at=e.created_at,
+            source_episodic_ids=list(e.source_episodic_ids),
+            scope_key=e.scope_key,
+        )
+
+
+@strawberry.type(description="A recorded decision (approve, reject, toggle, restore …).")
+class AuditEntry:
+    id: strawberry.ID
+    scope_key: str
+    actor: str
+    action: str
+    target: str
+    at: float
+    detail: JSON
+
+    @classmethod
+    def of(cls, a: _AuditEntry) -> AuditEntry:
+        return cls(
+            id=strawberry.ID(a.id),
+            scope_key=a.scope_key,
+            actor=a.actor,
+            action=a.action,
+            target=a.target,
+            at=a.at,
+            detail=JSON(a.detail),
+        )
+
+
+@strawberry.type(description="A neighbour of a memory and the edge that links them.")
+class Neighbour:
+    memory: Annotated[Memory, strawberry.lazy("hippograph.app.api.schema.types")]
+    edge: Edge
+    direction: str = strawberry.field(description="OUT when the edge starts at the memory, else IN.")
+
+    @classmethod
+    def of(cls, n: _Neighbour) -> Neighbour:
+        return cls(memory=Memory.of(n.node), edge=Edge.of(n.edge), direction="OUT" if n.outgoing else "IN")
+
+
+@strawberry.type(description="One memory of one layer, with its detail resolved on demand.")
+class Memory:
+    node: strawberry.Private[MemoryNode]
+    id: strawberry.ID
+    layer: Layer  # type: ignore[valid-type]
+    label: str
+    content: str
+    context: str
+    properties: JSON
+    scope_key: str
+    session_id: str | None
+    key: str | None
+    created_at: float
+    updated_at: float
+    occurred_at: float | None
+    access_count: int
+    importance: float
+    durability: str
+    valid_from: float | None
+    valid_until: float | None
+    superseded_by: str | None
+    retracted: bool
+    retracted_at: float | None
+    retraction: JSON | None
+
+    @classmethod
+    def of(cls, n: MemoryNode) -> Memory:
+        return cls(
+            node=n,
+            id=strawberry.ID(n.id),
+            layer=n.layer,
+            label=n.label,
+            content=n.content,
+            context=n.context,
+            properties=JSON(n.properties),
+            scope_key=n.scope_key,
+            session_id=n.session_id,
+            key=n.key,
+            created_at=n.created_at,
+            updated_at=n.updated_at,
+            occurred_at=n.occurred_at,
+            access_count=n.access_count,
+            importance=n.importance,
+            durability=n.durability.value,
+            valid_from=n.valid_from,
+            valid_until=n.valid_until,
+            superseded_by=n.superseded_by,
+            retracted=n.retracted,
+            retracted_at=n.retracted_at,
+            retraction=JSON(n.retraction) if n.retraction is not None else None,
+        )
+
+    @strawberry.field(description="Restorable now: retracted and still within the grace period.")
+    def restorable(self, info: strawberry.Info) -> bool:
+        if not self.node.retracted or self.node.retracted_at is None:
+            return False
+        grace = ctx(info).services.consolidator.config.retraction_grace
+        return time.time() <= self.node.retracted_at + grace
+
+    @strawberry.field(description="Neighbours within reach, heaviest edges first (one batched call per page).")
+    async def neighbours(self, info: strawberry.Info, first: int = 20) -> list[Neighbour]:
+        context = ctx(info)
+        check_first(first, context.services.settings.neighbours_per_memory)
+        found = await context.loaders.neighbours.load(self.node.id)
+        return [Neighbour.of(n) for n in found[:first]]
+
+    @strawberry.field(description="Every version of this fact linked by SUPERSEDES, oldest first.")
+    async def supersession_chain(self, info: strawberry.Info) -> list[Memory]:
+        chain = await ctx(info).loaders.chain.load(self.node.id)
+        return [Memory.of(n) for n in chain]
+
+    @strawberry.field(description="Decisions recorded about this memory, newest first.")
+    async def audit_entries(self, info: strawberry.Info) -> list[AuditEntry]:
+        entries = await ctx(info).loaders.audit.load(self.node.id)
+        return [AuditEntry.of(a) for a in entries]
+
+
+@strawberry.type
+class PageInfo:
+    has_next_page: bool
+    has_previous_page: bool
+    start_cursor: str | None
+    end_cursor: str | None
+
+
+@strawberry.type
+class MemoryEdgeCursor:
+    cursor: str
+    node: Memory
+
+
+@strawberry.type(description="A Relay connection of memories; totalCount runs only when selected.")
+class MemoryConnection:
+    edges: list[MemoryEdgeCursor]
+    page_info: PageInfo
+    count_args: strawberry.Private[Any]
+
+    @strawberry.field(description="Memories the listing selects in all (a separate count; ask only if needed).")
+    async def total_count(self, info: strawberry.Info) -> int:
+        listing, where = self.count_args
+        return int(await ctx(info).services.repo.memory_count(listing, where))
+
+
+@strawberry.type
+class LayerCount:
+    layer: Layer  # type: ignore[valid-type]
+    total: int
+    retracted: int
+    superseded: int
+
+    @classmethod
+    def of(cls, c: _LayerCount) -> LayerCount:
+        return cls(layer=c.layer, total=c.total, retracted=c.retracted, superseded=c.superseded)
+
+
+@strawberry.type
+class ScopeCounts:
+    total: int
+    retracted: int
+    superseded: int
+    by_layer: list[LayerCount]
+
+    @classmethod
+    def of(cls, counts: list[_LayerCount]) -> ScopeCounts:
+        return cls(
+            total=sum(c.total for c in counts),
+            retracted=sum(c.retracted for c in counts),
+            superseded=sum(c.superseded for c in counts),
+            by_layer=[LayerCount.of(c) for c in sorted(counts, key=lambda c: c.layer.value)],
+        )
+
+
+@strawberry.type(description="A scope above the one asked for (its key only).")
+class ScopeRef:
+    key: str
+    kind: str
+    id: str
+    depth: int
+
+
+@strawberry.type
+class ScopeChildEdge:
+    cursor: str
+    node: Annotated[ScopeNode, strawberry.lazy("hippograph.app.api.schema.types")]
+
+
+@strawberry.type
+class ScopeConnection:
+    edges: list[ScopeChildEdge]
+    page_info: PageInfo
+
+
+@strawberry.type(description="A scope of the tenant tree the key acts on.")
+class ScopeNode:
+    key: str
+    kind: str
+    id: str
+    depth: int
+    exists: bool = strawberry.field(description="False when no memory was ever written there.")
+
+    @classmethod
+    def of(cls, row: ScopeRow, exists: bool = True) -> ScopeNode:
+        return cls(key=row.key, kind=row.kind, id=row.id, depth=row.depth, exists=exists)
+
+    @strawberry.field(description="Root first, without this scope.")
+    def ancestors(self) -> list[ScopeRef]:
+        from hippograph.scope import Scope
+
+        return [
+            ScopeRef(key=s.key, kind=s.kind, id=s.id, depth=s.depth) for s in Scope.parse(self.key).ancestors()[:-1]
+        ]
+
+    @strawberry.field
+    async def children(self, info: strawberry.Info, first: int = 20, after: str | None = None) -> ScopeConnection:
+        context = ctx(info)
+        check_first(first, context.services.settings.max_first)
+        rows = await context.services.repo.scope_children(self.key, after, first + 1)
+        page = rows[:first]
+        edges = [ScopeChildEdge(cursor=r.key, node=ScopeNode.of(r)) for r in page]
+        return ScopeConnection(
+            edges=edges,
+            page_info=PageInfo(
+                has_next_page=len(rows) > first,
+                has_previous_page=after is not None,
+                start_cursor=edges[0].cursor if edges else None,
+                end_cursor=edges[-1].cursor if edges else None,
+            ),
+        )
+
+    @strawberry.field(description="Memory counts: OWN (default) or the whole SUBTREE of this scope.")
+    async def counts(self, info: strawberry.Info, listing: Listing = _Listing.OWN) -> ScopeCounts:  # type: ignore[valid-type]
+        from hippograph.scope import Scope
+
+        scope = Scope.parse(self.key)
+        prefix = scope.subtree_prefix if listing is _Listing.SUBTREE else None
+        if listing is _Listing.VISIBLE:
+            keys = scope.ancestor_keys()
+            counts = await ctx(info).loaders.counts.load_many([(k, None) for k in keys])
+            merged: dict[_Layer, _LayerCount] = {}
+            for c in (c for cs in counts for c in cs):
+                old = merged.get(c.layer)
+                merged[c.layer] = (
+                    c
+                    if old is None
+                    else _LayerCount(
+                        c.layer, old.total + c.total, old.retracted + c.retracted, old.superseded + c.superseded
+                    )
+                )
+            return ScopeCounts.of(list(merged.values()))
+        return ScopeCounts.of(await ctx(info).loaders.counts.load((self.key, prefix)))
+
+
+@strawberry.type
+class GraphView:
+    nodes: list[Memory]
+    edges: list[Edge]
+
+    @classmethod
+    def of(cls, g: Subgraph) -> GraphView:
+        return cls(nodes=[Memory.of(n) for n in g.nodes], edges=[Edge.of(e) for e in g.edges])
+
+
+# -- recall and context --------------------------------------------------------------------
+@strawberry.type(description="How a memory's score came about (see the library's ScoreParts).")
+class ScoreParts:
+    relevance: float
+    cosine: float | None
+    bm25: float | None
+    z_vector: float
+    z_fulltext: float
+    person: float
+    edges: float
+    session: float
+    cues: float
+    recency: float
+    frequency: float
+    proximity: float
+    scope_weight: float
+    time_match: float
+    currency: float
+
+
+@strawberry.type
+class ChannelRank:
+    channel: Channel  # type: ignore[valid-type]
+    rank: int
+
+
+@strawberry.type
+class PathStep:
+    node_id: strawberry.ID
+    relationship: str | None
+
+
+@strawberry.type(description="One recalled memory and why.")
+class RecallItem:
+    memory: Memory
+    score: float
+    parts: ScoreParts
+    channels: list[ChannelRank]
+    path: list[PathStep]
+    scope_distance: int
+    explanation: str
+
+    @classmethod
+    def of(cls, item: _RecallItem) -> RecallItem:
+        return cls(
+            memory=Memory.of(item.node),
+            score=item.score,
+            parts=ScoreParts(**item.parts.model_dump()),
+            channels=[ChannelRank(channel=c, rank=r) for c, r in sorted(item.channels.items())],
+            path=[PathStep(node_id=strawberry.ID(s.node_id), relationship=s.relationship) for s in item.path],
+            scope_distance=item.scope_distance,
+            explanation=item.explain(),
+        )
+
+
+@strawberry.type
+class ActivatedNode:
+    id: strawberry.ID
+    activation: float
+    hop: int
+    path: list[PathStep]
+
+
+@strawberry.type
+class PendingConnection:
+    source: strawberry.ID
+    target: strawberry.ID
+    score: float
+    hops: int
+
+
+@strawberry.type(description="Spreading activation's account of itself.")
+class ActivationLog:
+    seeds: list[strawberry.ID]
+    activated: list[ActivatedNode]
+    pending: list[PendingConnection]
+    capped: bool
+
+
+@strawberry.type(description="Milliseconds per recall stage.")
+class RecallTimings:
+    embed_ms: float
+    candidates_ms: float
+    activation_ms: float
+    scoring_ms: float
+    total_ms: float
+
+
+@strawberry.type
+class RecallResult:
+    query: str
+    scope_key: str
+    items: list[RecallItem]
+    activation: ActivationLog
+    timings: RecallTimings
+
+    @classmethod
+    def of(cls, r: _RecallResult) -> RecallResult:
+        log = r.activation
+        return cls(
+            query=r.query,
+            scope_key=r.scope_key,
+            items=[RecallItem.of(i) for i in r.items],
+            activation=ActivationLog(
+                seeds=[strawberry.ID(s) for s in log.seeds],
+                activated=[
+                    ActivatedNode(
+                        id=strawberry.ID(a.id),
+                        activation=a.activation,
+                        hop=a.hop,
+                        path=[PathStep(node_id=strawberry.ID(s.node_id), relationship=s.relationship) for s in a.path],
+                    )
+                    for a in log.activated
+                ],
+                pending=[
+                    PendingConnection(
+                        source=strawberry.ID(p.source), target=strawberry.ID(p.target), score=p.score, hops=p.hops
+                    )
+                    for p in log.pending
+                ],
+                capped=log.capped,
+            ),
+            timings=RecallTimings(**r.timings.model_dump()),
+        )
+
+
+@strawberry.type(description="A memory that won a place in the prompt.")
+class ContextEntry:
+    id: strawberry.ID
+    layer: Layer  # type: ignore[valid-type]
+    text: str
+    tokens: int
+    explanation: str
+
+
+@strawberry.type(description="A recalled memory left out to stay within the budget.")
+class NearMiss:
+    id: strawberry.ID
+    score: float | None
+    memory: Memory | None
+
+
+@strawberry.type(description="The prompt's memory block within a token budget, and what it cost.")
+class MemoryContext:
+    text: str
+    tokens: int
+    budget: int
+    entries: list[ContextEntry]
+    dropped: list[NearMiss]
+    recall: RecallResult
+
+    @classmethod
+    def of(cls, result: _RecallResult, c: _MemoryContext) -> MemoryContext:
+        by_id = {i.node.id: i for i in result.items}
+        dropped = []
+        for d in c.dropped:
+            item = by_id.get(d)
+            dropped.append(
+                NearMiss(
+                    id=strawberry.ID(d),
+                    score=item.score if item else None,
+                    memory=Memory.of(item.node) if item else None,
+                )
+            )
+        return cls(
+            text=c.text,
+            tokens=c.tokens,
+            budget=c.budget,
+            entries=[
+                ContextEntry(
+                    id=strawberry.ID(e.id), layer=e.layer, text=e.text, tokens=e.tokens, explanation=e.explanation
+                )
+                for e in c.entries
+            ],
+            dropped=dropped,
+            recall=RecallResult.of(result),
+        )
+
+
+# -- consolidation ---------------------------------------------------------------------------
+@strawberry.type
+class PhaseReport:
+    name: str
+    number: str
+    status: str
+    skip_reason: str | None
+    counts: JSON
+    duration_ms: float
+
+    @classmethod
+    def of(cls, p: _PhaseReport) -> PhaseReport:
+        return cls(
+            name=p.name.value,
+            number=p.number,
+            status=p.status.value,
+            skip_reason=p.skip_reason,
+            counts=JSON(dict(p.counts)),
+            duration_ms=p.duration_ms,
+        )
+
+
+@strawberry.type(description="What one consolidation run did.")
+class ConsolidationReport:
+    run_id: strawberry.ID
+    scope_key: str
+    entry_point: str
+    status: str
+    skip_reason: str | None
+    error: str | None
+    started_at: float
+    finished_at: float | None
+    duration_ms: float
+    phases: list[PhaseReport]
+    totals: JSON
+
+    @classmethod
+    def of(cls, r: _Report) -> ConsolidationReport:
+        return cls(
+            run_id=strawberry.ID(r.run_id),
+            scope_key=r.scope_key,
+            entry_point=r.entry_point.value,
+            status=r.status.value,
+            skip_reason=r.skip_reason,
+            error=r.error,
+            started_at=r.started_at,
+            finished_at=r.finished_at,
+            duration_ms=r.duration_ms,
+            phases=[PhaseReport.of(p) for p in r.phases_run],
+            totals=JSON(r.totals),
+        )
+
+
+# -- stats -------------------------------------------------------------------------------
+@strawberry.type
+class DayCount:
+    day: str
+    created: int
+
+
+@strawberry.type(description="A scope's subtree at a glance, for dashboards.")
+class ScopeStats:
+    scope_key: str
+    counts: ScopeCounts
+    pending_links: int
+    prefix: strawberry.Private[str]
+
+    @strawberry.field(description="Memories created per UTC day over the last `days` days.")
+    async def growth(self, info: strawberry.Info, days: int = 30) -> list[DayCount]:
+        check_first(days, 366, "days")
+        since = time.time() - days * 86_400
+        rows = await ctx(info).services.repo.growth(self.scope_key, self.prefix, since)
+        return [DayCount(day=datetime.fromtimestamp(d * 86_400, UTC).strftime("%Y-%m-%d"), created=n) for d, n in rows]

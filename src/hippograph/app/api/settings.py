@@ -1,0 +1,31 @@
+"""The API's settings (environment prefix ``HIPPOGRAPH_API_``), read at the application edge."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class ApiSettings(BaseSettings):
+    """How the API serves and what it allows."""
+
+    model_config = SettingsConfigDict(env_prefix="HIPPOGRAPH_API_", extra="forbid")
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=0, le=65535)
+    dev_mode: bool = False
+    """No keys: every request acts as an admin of every scope. Only on 127.0.0.1."""
+    embedder: Literal["minilm", "hashing"] = "minilm"
+    """``hashing`` is the tiny deterministic stand-in (tests, benchmarks without a model)."""
+    rate_limit_per_minute: int = Field(default=600, ge=1)
+    """Requests per key per minute unless the key has its own limit."""
+    daily_token_budget: int = Field(default=1_000_000, ge=0)
+    """Model tokens (input + output) the scope a key is bound to may spend on turns per UTC day."""
+    max_first: int = Field(default=100, ge=1, le=1000)
+    """Hard cap on ``first`` of every list and connection."""
+    max_depth: int = Field(default=10, ge=2)
+    max_tokens: int = Field(default=2000, ge=100)
+    max_aliases: int = Field(default=15, ge=1)
+    neighbours_per_memory: int = Field(default=50, ge=1, le=500)

@@ -1,0 +1,99 @@
+"""The plain-HTTP routes beside GraphQL: an agent turn as Server-Sent Events (for clients
+without websockets), and the JSON-lines export and import of a scope subtree."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import StreamingResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from hippograph.app.api.auth import Principal, Role
+from hippograph.app.api.export import export_lines, import_records, parse_lines
+from hippograph.app.api.limits import BudgetExceededError
+from hippograph.app.api.services import ApiServices
+from hippograph.app.api.turns import check_turn, stream_turn
+from hippograph.errors import InvalidInputError
+
+MAX_IMPORT_BYTES = 64 * 1024 * 1024
+
+
+class TurnRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    scope: str = Field(max_length=2000)
+    message: str
+    session_id: str | None = None
+
+
+def sse(event: str, data: Any) -> str:
+    return f"event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+
+
+def http_router(principal_dep: Any, services_dep: Any) -> APIRouter:
+    router = APIRouter(prefix="/v1")
+
+    @router.post("/turn/stream", response_class=StreamingResponse)
+    async def turn_stream(
+        body: TurnRequest,
+        principal: Principal = Depends(principal_dep),
+        services: ApiServices = Depends(services_dep),
+    ) -> StreamingResponse:
+        """One agent turn as ``text/event-stream``: one SSE event per agent event (its ``type``
+        as the event name, the event as JSON data)."""
+        target = principal.target(body.scope, Role.WRITER)
+        check_turn(body.message, body.session_id)
+        events = stream_turn(services, principal, target, body.message, body.session_id)
+        try:
+            first = await anext(events)
+        except BudgetExceededError:
+            raise
+        except StopAsyncIteration:  # pragma: no cover - a turn always ends with message_end
+            first = None
+
+        async def body_iter() -> AsyncIterator[str]:
+            if first is not None:
+                yield sse(first.type, first.model_dump(mode="json"))
+            async for event in events:
+                yield sse(event.type, event.model_dump(mode="json"))
+
+        return StreamingResponse(body_iter(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+
+    @router.get("/export")
+    async def export(
+        scope: str,
+        embeddings: bool = False,
+        principal: Principal = Depends(principal_dep),
+        services: ApiServices = Depends(services_dep),
+    ) -> StreamingResponse:
+        """The scope's subtree as JSON lines (header, memories, edges); ids kept."""
+        target = principal.target(scope, Role.READER)
+        return StreamingResponse(
+            export_lines(services.repo, target, embeddings=embeddings), media_type="application/x-ndjson"
+        )
+
+    @router.post("/import")
+    async def import_(
+        request: Request,
+        principal: Principal = Depends(principal_dep),
+        services: ApiServices = Depends(services_dep),
+    ) -> dict[str, Any]:
+        """Import JSON lines (admin): every scope in the file must be within the key's subtree;
+        the whole file is validated before anything is written."""
+        declared = request.headers.get("content-length")
+        if declared is not None and declared.isdigit() and int(declared) > MAX_IMPORT_BYTES:
+            raise InvalidInputError("body", f"larger than {MAX_IMPORT_BYTES} bytes; use `hippograph import`")
+        body = await request.body()
+        if len(body) > MAX_IMPORT_BYTES:
+            raise InvalidInputError("body", f"larger than {MAX_IMPORT_BYTES} bytes; use `hippograph import`")
+        raw = body.decode("utf-8", errors="replace")
+        nodes, edges = parse_lines(raw.splitlines())
+        for key in {n.scope_key for n in nodes} | {e.scope_key for e in edges}:
+            principal.target(key, Role.ADMIN)
+        report = await import_records(services.memory, nodes, edges)
+        return report.model_dump()
+
+    return router

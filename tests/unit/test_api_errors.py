@@ -1,0 +1,49 @@
+"""Which errors reach a client: caller errors with a code, everything else masked with an id."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from graphql import GraphQLError
+
+from hippograph.app.api.auth import PermissionDeniedError
+from hippograph.app.api.errors import MaskInternalErrors
+from hippograph.app.api.limits import RateLimitedError
+from hippograph.errors import InvalidInputError, NotFoundError, StoreError
+
+
+def located(exc: Exception) -> GraphQLError:
+    return GraphQLError(str(exc), path=["node"], original_error=exc)
+
+
+def test_caller_errors_pass_with_a_code_and_the_rest_is_masked(caplog: pytest.LogCaptureFixture) -> None:
+    masker = MaskInternalErrors()
+    with caplog.at_level(logging.ERROR, logger="hippograph.api"):
+        out = masker._process_errors(
+            [
+                located(InvalidInputError("first", "must be between 1 and 100")),
+                located(NotFoundError("scope org:x not found")),
+                located(PermissionDeniedError("a reader key cannot do this")),
+                located(RateLimitedError(12)),
+                located(StoreError("Neo4j error Neo.ClientError.Statement.SyntaxError: secret query text")),
+                located(RuntimeError("boom at /srv/app.py line 3")),
+                GraphQLError("Cannot query field 'nope' on type 'Query'."),
+            ]
+        )
+    codes = [e.extensions["code"] for e in out]  # type: ignore[index]
+    assert codes == [
+        "BAD_INPUT",
+        "NOT_FOUND",
+        "FORBIDDEN",
+        "RATE_LIMITED",
+        "INTERNAL",
+        "INTERNAL",
+        "GRAPHQL_VALIDATION",
+    ]
+    assert out[3].extensions["retryAfter"] == 12  # type: ignore[index]
+    for masked in out[4:6]:
+        assert masked.message.startswith("Internal error (id ")
+        assert "secret" not in masked.message and "boom" not in masked.message
+        assert masked.extensions["errorId"] in caplog.text  # type: ignore[index]
+    assert out[0].message == "first: must be between 1 and 100"
