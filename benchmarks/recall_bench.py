@@ -2,7 +2,7 @@
 
 For each size: memories with synthetic text (a 5,000-word vocabulary), random unit vectors,
 sessions chained by NEXT and cue links, spread over org → 5 teams → 5 users → 4
-conversations. Then recall from leaf scopes with spreading activation at hops 0, 1, 2,
+conversations. Then recall from leaf scopes with spreading activation at max_hops 1, 2, 3 (N hops),
 timing everything but the query embedding (reported separately, idle and with the other core
 busy); in the same run a naive brute-force cosine scan in Cypher over the same memories.
 
@@ -103,7 +103,7 @@ async def run_size(size: int, queries: int, console: Console, table: Table) -> N
         table.add_row(f"{size:,}", "ingest without embedding", f"{size / write_s:,.0f} memories/s", "")
         engine = RecallEngine(store, HashingEmbeddings())
         rng = random.Random(7)
-        for hops in (0, 1, 2):
+        for hops in (1, 2, 3):
             cfg = RecallConfig(track_access=False, activation=ActivationConfig(max_hops=hops))
             lat = []
             for q in range(queries):

@@ -2,12 +2,14 @@
 // Hard-deletes memories of the subtree that are TTL-expired, and memories of $layers with
 // importance < $importance_below, idle for more than $idle seconds and at most
 // $max_neighbors live neighbours. Never SOUL:, AGENT_IDENTITY or META: memories, never
-// retracted ones (those wait for phase 9.5, restorable until then).
+// retracted ones (those wait for phase 9.5, restorable until then), never superseded versions
+// (a fact's history is kept).
 CYPHER replan=skip
 MATCH (m:Memory)
 WHERE m.scope_key STARTS WITH $scope_key
   AND (m.scope_key = $scope_key OR m.scope_key STARTS WITH $subtree_prefix)
   AND NOT coalesce(m.retracted, false)
+  AND m.superseded_by IS NULL
 WITH m, m.ttl IS NOT NULL AND m.created_at + m.ttl <= $now AS expired
 WHERE expired OR (
   m.layer IN $layers

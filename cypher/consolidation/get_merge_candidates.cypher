@@ -4,15 +4,16 @@
 // scopes' copies, say) and the fact is compared exactly with every fact of the subtree
 // instead. Candidates: facts of the subtree on the same scope line whose exact score,
 // (1 + cosine) / 2 as vector.similarity.cosine gives it, is >= $min_score. META:, SOUL:,
-// AGENT_IDENTITY, retracted and person-restored facts never merge. Also returns the watermark
-// reached and how many facts were probed.
+// AGENT_IDENTITY, retracted, superseded (history) and person-restored facts never merge. Each
+// pair carries both scope keys (the caller keeps the shallower fact). Also returns the
+// watermark reached and how many facts were probed.
 CYPHER replan=skip
 MATCH (a:Memory:Semantic)
 WHERE a.scope_key STARTS WITH $scope_key
   AND (a.scope_key = $scope_key OR a.scope_key STARTS WITH $subtree_prefix)
   AND (a.updated_at > $since_at OR (a.updated_at = $since_at AND a.id > $since_id))
   AND a.embedding IS NOT NULL
-  AND NOT coalesce(a.retracted, false) AND a._restored_at IS NULL
+  AND NOT coalesce(a.retracted, false) AND a._restored_at IS NULL AND a.superseded_by IS NULL
   AND NOT a.label STARTS WITH 'META:' AND NOT a.label STARTS WITH 'SOUL:'
   AND NOT a.label STARTS WITH 'AGENT_IDENTITY'
 WITH a ORDER BY a.updated_at, a.id LIMIT $max_probes
@@ -40,10 +41,10 @@ CALL (a) {
     AND (b.scope_key = $scope_key OR b.scope_key STARTS WITH $subtree_prefix)
     AND (b.scope_key = a.scope_key OR b.scope_key STARTS WITH a.scope_key + '/'
          OR a.scope_key STARTS WITH b.scope_key + '/')
-    AND NOT coalesce(b.retracted, false) AND b._restored_at IS NULL
+    AND NOT coalesce(b.retracted, false) AND b._restored_at IS NULL AND b.superseded_by IS NULL
     AND NOT b.label STARTS WITH 'META:' AND NOT b.label STARTS WITH 'SOUL:'
     AND NOT b.label STARTS WITH 'AGENT_IDENTITY'
-  RETURN collect({a: a.id, b: b.id, score: score,
+  RETURN collect({a: a.id, b: b.id, score: score, a_scope: a.scope_key, b_scope: b.scope_key,
                   a_importance: a.importance, b_importance: b.importance,
                   a_seen: coalesce(a.access_count, 0), b_seen: coalesce(b.access_count, 0),
                   a_created: a.created_at, b_created: b.created_at,

@@ -1,5 +1,7 @@
 // Phase 13 — semantic_merge, the write: per pair, the absorbed fact is soft-retracted with its
-// explanation ($rows.retraction JSON), the survivor keeps the higher importance, and every
+// explanation ($rows.retraction JSON), the survivor keeps the higher importance (only from a
+// fact of its own scope: a deeper scope's duplicate never changes what the survivor's other
+// descendants see), and every
 // edge of the absorbed fact (but one between the two, and CO_OCCURRED, whose degree cap a
 // merge would break) is re-pointed to the survivor with its
 // type, direction, scope and properties (merged into an existing twin: weights add up).
@@ -11,7 +13,8 @@ CALL (row) {
   MATCH (s:Memory:Semantic {id: row.survivor}), (x:Memory:Semantic {id: row.absorbed})
   WHERE NOT coalesce(s.retracted, false) AND NOT coalesce(x.retracted, false)
   SET x.retracted = true, x.retracted_at = $now, x.retraction = row.retraction,
-      s.importance = CASE WHEN coalesce(x.importance, 5.0) > coalesce(s.importance, 5.0)
+      s.importance = CASE WHEN x.scope_key = s.scope_key
+                               AND coalesce(x.importance, 5.0) > coalesce(s.importance, 5.0)
                           THEN x.importance ELSE s.importance END
   WITH s, x
   CALL (s, x) {

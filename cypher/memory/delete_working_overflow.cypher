@@ -1,6 +1,8 @@
-// Keep the newest $keep working memories of exactly this scope (FIFO); delete the rest.
+// Keep the newest $keep working memories of one session ($session_id; null: the entries
+// without a session) of exactly this scope (a FIFO per session); delete the rest.
 MATCH (m:Memory)
 WHERE m.scope_key = $scope_key AND m.layer = 'working'
+  AND coalesce(m.session_id, '') = coalesce($session_id, '')
 WITH m ORDER BY m.created_at DESC, m.id DESC
 SKIP $keep
 DETACH DELETE m

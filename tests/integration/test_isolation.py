@@ -19,14 +19,20 @@ trees = st.integers(min_value=1, max_value=9).flatmap(
 )
 
 
-def build_scopes(root_id: str, parents: tuple[int, ...]) -> list[Scope]:
+# Ids that are prefixes of each other: a key compared by prefix instead of by exact
+# membership (org:acme vs org:acme2, user:u vs user:u1) lets one scope see or erase another.
+ID_CHOICES = ("u", "u1", "u12", "u2", "acme", "acme2")
+ids = st.lists(st.sampled_from(ID_CHOICES), min_size=9, max_size=9)
+
+
+def build_scopes(root_id: str, parents: tuple[int, ...], names: list[str]) -> list[Scope]:
     scopes: list[Scope] = []
     for i, parent in enumerate(parents):
         if i == 0 or scopes[parent].depth >= len(KINDS):
-            scopes.append(Scope.root("org", f"{root_id}-{i}"))  # a second tenant
+            scopes.append(Scope.root("org", f"{root_id}{names[i]}"))  # another tenant
         else:
             p = scopes[parent]
-            scopes.append(p.child(KINDS[p.depth], f"s{i}"))
+            scopes.append(p.child(KINDS[p.depth], names[i]))
     return scopes
 
 
@@ -38,13 +44,15 @@ def expected_subtree(at: Scope, written: dict[str, Scope]) -> set[str]:
     return {nid for nid, s in written.items() if at.is_ancestor_of(s)}
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(parents=trees, writes=st.lists(st.integers(0, 8), min_size=1, max_size=25), data=st.data())
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    parents=trees, names=ids, writes=st.lists(st.integers(0, 8), min_size=1, max_size=25), data=st.data()
+)
 async def test_reads_see_exactly_own_and_ancestor_memories(
-    store: GraphStore, parents: tuple[int, ...], writes: list[int], data: st.DataObject
+    store: GraphStore, parents: tuple[int, ...], names: list[str], writes: list[int], data: st.DataObject
 ) -> None:
-    root_id = f"iso-{uuid.uuid4().hex[:10]}"
-    scopes = build_scopes(root_id, parents)
+    root_id = f"iso-{uuid.uuid4().hex[:10]}-"
+    scopes = list(dict.fromkeys(build_scopes(root_id, parents, names)))  # equal paths are one scope
     roots = {s.levels[0] for s in scopes}
     written: dict[str, Scope] = {}
     vec = [1.0] + [0.0] * 383

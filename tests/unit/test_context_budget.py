@@ -54,7 +54,10 @@ def test_the_budget_is_never_exceeded_and_everything_left_out_is_reported(budget
 def test_a_long_item_is_dropped_but_shorter_later_ones_still_fit() -> None:
     items = [item("short one", 0.9), item("long " * 200, 0.8), item("short two", 0.7)]
     ctx = assemble(items, RENDER, budget=60)
-    assert [e.text for e in ctx.entries] == ["[semantic] short one", "[semantic] short two"]
+    assert [e.text for e in ctx.entries] == [
+        f"[id:{items[0].node.id[:8]}] [semantic] short one",
+        f"[id:{items[2].node.id[:8]}] [semantic] short two",
+    ]  # each line starts with its memory's handle (issue 9 #5)
     assert ctx.dropped == [items[1].node.id]
 
 
@@ -69,8 +72,10 @@ def test_working_memory_comes_first_then_direct_hits_then_associated_context() -
     turn = MemoryNode(layer=Layer.WORKING, content="User: hi")
     direct, assoc = item("direct hit", 0.9), item("reached by activation", 0.5, activated=True)
     ctx = assemble([direct], RENDER, budget=200, associated=[assoc], working=[turn])
-    assert ctx.text.splitlines() == ["[working] User: hi", "[semantic] direct hit", HEADER,
-                                     "[semantic] reached by activation"]  # fmt: skip
+    assert [line.split("] ", 1)[1] if line != HEADER else line for line in ctx.text.splitlines()] == [
+        "[working] User: hi", "[semantic] direct hit", HEADER,
+        "[semantic] reached by activation (via [id:seed] -NEXT-> this)",  # the path, in words
+    ]  # fmt: skip
     assert [e.id for e in ctx.entries] == [turn.id, direct.node.id, assoc.node.id]
     assert ctx.tokens == sum(e.tokens for e in ctx.entries) + approx_tokens(HEADER) + 1 <= 200
 

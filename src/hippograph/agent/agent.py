@@ -44,6 +44,7 @@ from hippograph.errors import InvalidInputError
 from hippograph.llm.events import MessageEnd, Usage
 from hippograph.llm.provider import ModelProvider
 from hippograph.models import check_id
+from hippograph.retrieval.checks import check_text
 from hippograph.scope import Scope
 
 if TYPE_CHECKING:
@@ -157,6 +158,7 @@ class Agent:
             raise InvalidInputError("message", "must be a non-empty string")
         if len(message) > MAX_MESSAGE_CHARS:
             raise InvalidInputError("message", f"longer than {MAX_MESSAGE_CHARS} characters")
+        check_text(message, "message")
         if session_id is not None:
             check_id(session_id, "session_id")
         return TurnState(scope, message, session_id, StageClock(self._hooks))

@@ -50,7 +50,7 @@ _STOP = frozenset(
         "tell about know remember with this that have has for from",
     )
 )
-_MEMORY_LINE = re.compile(r"^\s*(?:- )?\[(semantic|episodic|procedural|working|prospective)\]\s*")
+_MEMORY_LINE = re.compile(r"^\s*(?:- )?(?:\[id:[^\]]*\]\s*)?\[(semantic|episodic|procedural|working|prospective)\]\s*")
 
 
 def demo_model(*, delay: float = 0.0) -> ScriptedModel:

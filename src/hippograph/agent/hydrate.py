@@ -70,6 +70,7 @@ class Hydrator:
         layers: Collection[Layer] = tuple(Layer),
         *,
         top_k: int | None = None,
+        session_id: str | None = None,
     ) -> Hydration:
         """Recall for ``query`` within ``layers`` and render the context.
 
@@ -88,7 +89,9 @@ class Hydrator:
             if not wanted or not query:
                 return None
             capability = self._memory.for_scope(scope, limit=s.top_k, token_budget=s.token_budget)
-            found = await capability.recall(query, layers=recall_layers, limit=top_k, include_working=working)
+            found = await capability.recall(
+                query, layers=recall_layers, limit=top_k, include_working=working, session_id=session_id
+            )
             return found.result, found.context
 
         recalled, pending = await asyncio.gather(
@@ -100,11 +103,15 @@ class Hydrator:
         if recalled is not None:
             out.recall, out.context = recalled
             out.activation = activation_event(out.recall, out.context, s.max_activation_nodes)
+            out.errors.extend(  # what degraded: the context holds what the other parts found
+                StageFailed(stage=f"hydrate.{d.part}", error_type=d.error_type, message=d.message)
+                for d in out.recall.degraded
+            )
             if out.context.text:
                 lines.append(out.context.text)
             used = out.context.tokens
         elif working:  # recall off for this verdict, or failed: the last turns still help
-            nodes = await _guard("working", self._working(scope), out.errors) or []
+            nodes = await _guard("working", self._working(scope, session_id), out.errors) or []
             for node in nodes:
                 line = scrub_text(self._memory.working.render_for_prompt(node))
                 cost = approx_tokens(line) + 1
@@ -130,8 +137,8 @@ class Hydrator:
     async def _pending(self, scope: Scope) -> list[MemoryNode]:
         return await self._memory.prospective.get_pending(scope)
 
-    async def _working(self, scope: Scope) -> list[MemoryNode]:
-        return await self._memory.working.get_context(scope, self._memory.working.verbatim)
+    async def _working(self, scope: Scope, session_id: str | None) -> list[MemoryNode]:
+        return await self._memory.working.get_context(scope, self._memory.working.verbatim, session_id=session_id)
 
 
 async def _none() -> None:

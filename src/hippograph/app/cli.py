@@ -106,9 +106,13 @@ def consolidate(
     scope: str = ScopeOpt,
     mode: str = typer.Option("run", help="quick_nap | run | nightly_nap"),
 ) -> None:
-    """Run consolidation ("sleep") over a scope and its subtree; print the report."""
+    """Run consolidation ("sleep") over a scope and its subtree; print the report.
+
+    ``nightly_nap`` is what an operator's scheduler (cron, a systemd timer) calls: asking for
+    it here is the operator's decision, so it runs (the library's ``nightly_enabled`` gate is
+    for hosts that call ``nightly_nap`` on their own)."""
     from hippograph.app.runtime import open_memory
-    from hippograph.consolidation import SleepConsolidator
+    from hippograph.consolidation import ConsolidationConfig, SleepConsolidator
 
     if mode not in ("quick_nap", "run", "nightly_nap"):
         console.print("[red]error:[/red] --mode must be quick_nap, run or nightly_nap")
@@ -116,7 +120,8 @@ def consolidate(
 
     async def go() -> Any:
         async with open_memory() as memory:
-            consolidator = SleepConsolidator.for_store(memory.store)
+            config = ConsolidationConfig(nightly_enabled=mode == "nightly_nap")
+            consolidator = SleepConsolidator.for_store(memory.store, config)
             return await getattr(consolidator, mode)(Scope.parse(scope))
 
     typer.echo(_run(go()).model_dump_json(indent=2))
@@ -124,7 +129,8 @@ def consolidate(
 
 @app.command()
 def forget(scope: str = ScopeOpt, yes: bool = typer.Option(False, "--yes", help="Do not ask.")) -> None:
-    """Erase a scope and everything below it (one statement; cannot be undone)."""
+    """Erase a scope and everything below it, completely and in batches (cannot be undone;
+    run it again to finish an erase that was interrupted)."""
     from hippograph.app.runtime import open_memory
 
     target = Scope.parse(scope)

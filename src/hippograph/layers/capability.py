@@ -264,6 +264,7 @@ class MemoryCapability:
         layers: Sequence[Layer] | None = None,
         limit: int | None = None,
         include_working: bool = True,
+        session_id: str | None = None,
     ) -> Recollection:
         """The memory block for a turn whose message is ``query``.
 
@@ -281,7 +282,7 @@ class MemoryCapability:
             budget_tokens = max(self._budget, self._memory.engine.config.token_budget)
         result, context = await self._memory.context(
             self._scope, query, budget=budget_tokens, layers=layers, top_k=limit or self._limit,
-            include_working=include_working,
+            include_working=include_working, session_id=session_id,
         )  # fmt: skip
         if self._budget is None:
             text, ids, dropped = context.text, [e.id for e in context.entries], list(context.dropped)

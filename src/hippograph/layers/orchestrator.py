@@ -5,6 +5,7 @@ and forgetting a scope."""
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -25,12 +26,15 @@ from hippograph.layers.working import WorkingMemory
 from hippograph.models import Layer, MemoryEdge, MemoryNode
 from hippograph.ops import CreateEvent, MemoryOp, RegisterSkill, RetractNode, SetTrigger, UpsertNode
 from hippograph.retrieval.config import RecallConfig
-from hippograph.retrieval.context import MemoryContext, assemble
+from hippograph.retrieval.context import HANDLE_CHARS, HANDLE_PREFIX, MemoryContext, assemble
 from hippograph.retrieval.engine import RecallEngine
-from hippograph.retrieval.types import Channel, RecallResult
+from hippograph.retrieval.types import Channel, Degradation, RecallItem, RecallResult
 from hippograph.scope import Scope
 from hippograph.scrub import scrub_properties, scrub_text
+from hippograph.store.erase import EraseProgress
 from hippograph.store.graph_store import GraphStore
+
+log = logging.getLogger(__name__)
 
 
 class CommitReport(BaseModel):
@@ -206,12 +210,23 @@ class Memory:
         raise InvalidInputError("op", f"unsupported op {op!r:.60}")
 
     async def retract(self, scope: Scope, node_id: str, *, reason: str, actor: str, phase: str | None = None) -> None:
-        """Soft-delete a memory of this scope (or below) with its reason; restorable."""
+        """Soft-delete a memory of this scope (or below) with its reason; restorable.
+
+        ``node_id`` is a memory's id or the handle a prompt showed for it (``[id:<handle>]``,
+        the start of its id, with or without ``id:``) when exactly one memory has it."""
+        repo = LayerRepository(self.store)
         retraction = _json({"reason": reason, "actor": actor, "phase": phase})
-        if not await LayerRepository(self.store).retract(
-            scope, node_id, now=self.services.clock(), retraction=retraction
-        ):
-            raise InvalidInputError("id", f"{node_id} is not a memory of {scope.key}")
+        now = self.services.clock()
+        if await repo.retract(scope, node_id, now=now, retraction=retraction):
+            return
+        handle = node_id.removeprefix(HANDLE_PREFIX)
+        if len(handle) >= HANDLE_CHARS:
+            found = await repo.owned_ids_by_prefix(scope, handle)
+            if len(found) == 1 and await repo.retract(scope, found[0], now=now, retraction=retraction):
+                return
+            if len(found) > 1:
+                raise InvalidInputError("id", f"{node_id} names more than one memory of {scope.key}")
+        raise InvalidInputError("id", f"{node_id} is not a memory of {scope.key}")
 
     # -- read ------------------------------------------------------------------------------
     async def recall(self, scope: Scope, query: str, **kwargs: Any) -> RecallResult:
@@ -227,12 +242,19 @@ class Memory:
         layers: Sequence[Layer] | None = None,
         top_k: int | None = None,
         include_working: bool = True,
+        session_id: str | None = None,
     ) -> tuple[RecallResult, MemoryContext]:
-        """Recall, then render the prompt's memory block within the token budget."""
+        """Recall, then render the prompt's memory block within the token budget. The working
+        memory block is the last turns of ``session_id`` (of the whole scope without one)."""
         result = await self.recall(scope, query, layers=layers, top_k=top_k)
-        direct = [i for i in result.items if Channel.ACTIVATION not in i.channels]
-        associated = [i for i in result.items if Channel.ACTIVATION in i.channels]
-        working = await self.working.get_context(scope, self.working.verbatim) if include_working else []
+        items = self._renderable(result)
+        direct = [i for i in items if Channel.ACTIVATION not in i.channels]
+        associated = [i for i in items if Channel.ACTIVATION in i.channels]
+        working = (
+            await self.working.get_context(scope, self.working.verbatim, session_id=session_id)
+            if include_working
+            else []
+        )
         renderers = {layer: impl.render_for_prompt for layer, impl in self._layers.items()}
         ctx = assemble(
             direct,
@@ -244,10 +266,31 @@ class Memory:
         )
         return result, ctx
 
+    def _renderable(self, result: RecallResult) -> list[RecallItem]:
+        """The items whose layer renders them; a layer that fails is left out of the context
+        (and named in ``result.degraded``) — the other layers' items stand."""
+        failed: set[Layer] = set()
+        kept = []
+        for item in result.items:
+            layer = item.node.layer
+            if layer in failed:
+                continue
+            try:
+                self._layers[layer].render_for_prompt(item)
+            except Exception as exc:
+                log.warning("context: the %s layer failed to render: %s", layer.value, type(exc).__name__)
+                failed.add(layer)
+                result.degraded.append(Degradation.of(f"layer:{layer.value}", exc))
+                continue
+            kept.append(item)
+        return kept
+
     # -- forget ----------------------------------------------------------------------------
-    async def forget(self, scope: Scope) -> int:
-        """Erase the scope and everything below it (GDPR erase), in one statement."""
-        return await self.store.delete_subtree(scope)
+    async def forget(self, scope: Scope, *, progress: EraseProgress | None = None) -> int:
+        """Erase the scope and everything below it (GDPR erase): hidden at once, then deleted
+        in batches (``progress(deleted, total)`` after each), completely — nothing left in the
+        database names the scope or its memories. Erasing again resumes a crashed erase."""
+        return await self.store.delete_subtree(scope, progress=progress)
 
     # -- one scope, for any agent host ----------------------------------------------------
     def for_scope(

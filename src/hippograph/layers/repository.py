@@ -67,8 +67,9 @@ class LayerRepository:
         rows = await self._conn.read(Q.SEARCH_EVENTS, visible=scope.ancestor_keys(), **params)
         return [props_to_node(r["m"]) for r in rows]
 
-    async def delete_working_overflow(self, scope: Scope, keep: int) -> None:
-        await self._conn.write(Q.DELETE_WORKING_OVERFLOW, scope_key=scope.key, keep=keep)
+    async def delete_working_overflow(self, scope: Scope, keep: int, session_id: str | None = None) -> None:
+        """Keep the newest ``keep`` working entries of one session of exactly ``scope``."""
+        await self._conn.write(Q.DELETE_WORKING_OVERFLOW, scope_key=scope.key, keep=keep, session_id=session_id)
 
     async def delete_scope_layer(self, scope: Scope, layer: Layer, session_id: str | None) -> int:
         rows = await self._conn.write_as(
@@ -84,6 +85,13 @@ class LayerRepository:
     async def current_fact(self, scope: Scope, key: str) -> MemoryNode | None:
         rows = await self._conn.read(Q.GET_CURRENT_FACT, scope_key=scope.key, key=key)
         return props_to_node(rows[0]["m"]) if rows else None
+
+    async def owned_ids_by_prefix(self, scope: Scope, prefix: str) -> list[str]:
+        """Up to two ids of memories of ``scope`` or below that start with ``prefix``."""
+        rows = await self._conn.read(
+            Q.GET_OWNED_IDS_BY_PREFIX, prefix=prefix, scope_key=scope.key, subtree_prefix=scope.subtree_prefix
+        )
+        return [str(r["id"]) for r in rows]
 
     async def retract(self, scope: Scope, node_id: str, *, now: float, retraction: str) -> bool:
         """Soft-delete a memory of ``scope`` or below; False when there is none."""

@@ -14,12 +14,14 @@ from typing import Any, ClassVar
 
 from pydantic import JsonValue
 
+from hippograph.cues import cues_of
 from hippograph.errors import InvalidInputError
 from hippograph.layers.base import MemoryLayer, Scrubber, make_node
 from hippograph.models import Layer, MemoryNode, check_id
 from hippograph.retrieval.types import RecallItem
 from hippograph.scope import Scope
 from hippograph.scrub import scrub_properties
+from hippograph.store.locked import DEDUP_LOCK, LockedTx, run_locked
 
 DEDUP_SIMILARITY = 0.85
 DEDUP_CANDIDATES = 5
@@ -70,18 +72,26 @@ class SemanticMemory(MemoryLayer):
         if supersedes is not None:
             await self._check_supersedable(scope, supersedes)
         node = node.model_copy(update={"embedding": await self.services.embedder.embed(node.text)})
-        previous = await self._current_for_key(scope, key) if key and not supersedes else None
-        if previous is not None and _norm(previous.text) == _norm(node.text):
-            return previous  # the same fact again: nothing changes
-        if previous is None and supersedes is None and dedup:
-            duplicate = await self._duplicate_of(scope, node)
-            if duplicate is not None:
-                return await self._merge(scope, duplicate, node)
-        stored = (await self.add(scope, [node]))[0]
-        old = supersedes or (previous.id if previous else None)
-        if old is not None:
-            await self.supersede(scope, old, stored.id)
-        return stored
+        cues = cues_of(node)
+        locks = ([key] if key and not supersedes else []) + ([DEDUP_LOCK] if dedup and supersedes is None else [])
+
+        async def decide(tx: LockedTx) -> MemoryNode:
+            """Under the locks, read the key's current version and the scope's duplicates,
+            then write — nothing another writer does can land in between."""
+            previous = await tx.current_fact(key) if key and not supersedes else None
+            if previous is not None and _norm(previous.text) == _norm(node.text):
+                return previous  # the same fact again: nothing changes
+            if previous is None and supersedes is None and dedup:
+                duplicate = await self._duplicate_in(tx, scope, node)
+                if duplicate is not None:
+                    return await tx.update_node(duplicate, _merge_updates(duplicate, node))
+            stored = await tx.add_node(node, cues)
+            old = supersedes or (previous.id if previous else None)
+            if old is not None:
+                await tx.supersede(old, stored.id, self.services.clock())
+            return stored
+
+        return await run_locked(self.store, scope, locks, decide)
 
     def render_for_prompt(self, entry: MemoryNode | RecallItem, scrubber: Scrubber | None = scrub_properties) -> str:
         """Like every layer, plus a marker on facts that are no longer current, so the model
@@ -118,7 +128,17 @@ class SemanticMemory(MemoryLayer):
     async def history(self, scope: Scope, key: str) -> list[MemoryNode]:
         """Every version of a keyed fact visible from ``scope``, oldest first."""
         facts = await self.store.query_nodes(scope, {"layers": [Layer.SEMANTIC]}, limit=None)
-        return sorted((f for f in facts if f.key == key), key=lambda f: (f.valid_from or f.created_at, f.id))
+        return _in_supersession_order([f for f in facts if f.key == key])
+
+    async def as_of(self, scope: Scope, key: str, at: float) -> MemoryNode | None:
+        """The version of a keyed fact that was current at ``at`` (epoch seconds): the latest
+        version valid from ``at`` or before and not yet superseded then; None before the first."""
+        current = None
+        for fact in await self.history(scope, key):
+            start = fact.valid_from if fact.valid_from is not None else fact.created_at
+            if start <= at and (fact.valid_until is None or at < fact.valid_until):
+                current = fact
+        return current
 
     async def ensure_identity(self, scope: Scope, description: str) -> MemoryNode:
         """The always-on AGENT_IDENTITY persona node of this scope (importance 10)."""
@@ -139,10 +159,10 @@ class SemanticMemory(MemoryLayer):
     async def _current_for_key(self, scope: Scope, key: str) -> MemoryNode | None:
         return await self.repo.current_fact(scope, key)
 
-    async def _duplicate_of(self, scope: Scope, node: MemoryNode) -> MemoryNode | None:
+    async def _duplicate_in(self, tx: LockedTx, scope: Scope, node: MemoryNode) -> MemoryNode | None:
         assert node.embedding is not None
-        score = await self.nearest_own(scope, node.embedding, DEDUP_CANDIDATES)
-        candidates = await self.store.get_nodes(scope, list(score))
+        score = await tx.nearest_own(self.layer, node.embedding, DEDUP_CANDIDATES)
+        candidates = await tx.get_nodes(list(score))
         label = _norm(node.label)
         for other in sorted(candidates, key=lambda c: -score.get(c.id, 0.0)):
             if other.scope_key != scope.key or other.superseded_by or other.retracted or _protected(other):
@@ -156,22 +176,41 @@ class SemanticMemory(MemoryLayer):
                 return other
         return None
 
-    async def _merge(self, scope: Scope, existing: MemoryNode, new: MemoryNode) -> MemoryNode:
-        merges = existing.properties.get("merges", 0)
-        updates: dict[str, Any] = {
-            "content": max(existing.content, new.content, key=len),
-            "label": max(existing.label, new.label, key=len),
-            "importance": max(existing.importance, new.importance),
-            "properties": {
-                **new.properties,
-                **existing.properties,
-                "merges": (merges if isinstance(merges, int) else 0) + 1,
-            },
-        }
-        if updates["content"] != existing.content or updates["label"] != existing.label:
-            updates["embedding"] = new.embedding if updates["content"] == new.content else existing.embedding
-        updates = {k: v for k, v in updates.items() if v is not None}
-        return await self.store.update_node(scope, existing.id, updates)
+
+def _in_supersession_order(facts: list[MemoryNode]) -> list[MemoryNode]:
+    """Versions in the order they superseded each other (each chain from its first version),
+    chains by their first version's start; the order of writing, whatever the clocks said."""
+    by_id = {f.id: f for f in facts}
+    newer = {f.superseded_by for f in facts if f.superseded_by in by_id}
+    start = sorted((f for f in facts if f.id not in newer), key=lambda f: (f.valid_from or f.created_at, f.id))
+    ordered: list[MemoryNode] = []
+    seen: set[str] = set()
+    for first in start:
+        fact: MemoryNode | None = first
+        while fact is not None and fact.id not in seen:
+            ordered.append(fact)
+            seen.add(fact.id)
+            fact = by_id.get(fact.superseded_by) if fact.superseded_by else None
+    ordered.extend(f for f in sorted(facts, key=lambda f: (f.valid_from or f.created_at, f.id)) if f.id not in seen)
+    return ordered
+
+
+def _merge_updates(existing: MemoryNode, new: MemoryNode) -> dict[str, Any]:
+    """The fields a near-duplicate changes on the fact it is merged into."""
+    merges = existing.properties.get("merges", 0)
+    updates: dict[str, Any] = {
+        "content": max(existing.content, new.content, key=len),
+        "label": max(existing.label, new.label, key=len),
+        "importance": max(existing.importance, new.importance),
+        "properties": {
+            **new.properties,
+            **existing.properties,
+            "merges": (merges if isinstance(merges, int) else 0) + 1,
+        },
+    }
+    if updates["content"] != existing.content or updates["label"] != existing.label:
+        updates["embedding"] = new.embedding if updates["content"] == new.content else existing.embedding
+    return {k: v for k, v in updates.items() if v is not None}
 
 
 def _protected(node: MemoryNode) -> bool:

@@ -35,7 +35,7 @@ class WorkingMemory(MemoryLayer):
         session_id: str | None = None,
         ttl: float = DAY,
     ) -> MemoryNode:
-        """Add an entry, then drop the oldest beyond ``capacity``."""
+        """Add an entry, then drop the oldest of its session beyond ``capacity``."""
         if not isinstance(text, str) or not text.strip():
             raise InvalidInputError("text", "must be a non-empty string")
         if kind not in ("turn", "thinking"):
@@ -59,16 +59,22 @@ class WorkingMemory(MemoryLayer):
             },
         )
         stored = (await self.add(scope, [node]))[0]
-        await self.repo.delete_working_overflow(scope, keep=self.capacity)
+        await self.repo.delete_working_overflow(scope, keep=self.capacity, session_id=session_id)
         return stored
 
-    async def get_context(self, scope: Scope, n: int | None = None) -> list[MemoryNode]:
-        """The newest ``n`` (default: capacity) entries of exactly this scope, oldest first."""
+    async def get_context(
+        self, scope: Scope, n: int | None = None, *, session_id: str | None = None
+    ) -> list[MemoryNode]:
+        """The newest ``n`` (default: capacity) entries of exactly this scope, oldest first:
+        of one session and the entries pushed without a session when ``session_id`` is given
+        (two chats never share their last turns), every entry of the scope when it is not."""
         limit = self.capacity if n is None else n
         if not isinstance(limit, int) or limit < 0:
             raise InvalidInputError("n", "must be an integer ≥ 0")
         nodes = await self.store.query_nodes(scope, {"layers": [Layer.WORKING]}, limit=None)
-        own = [m for m in nodes if m.scope_key == scope.key]
+        own = [
+            m for m in nodes if m.scope_key == scope.key and (session_id is None or m.session_id in (None, session_id))
+        ]
         own.sort(key=lambda m: (m.created_at, m.id))
         return own[-limit:] if limit else []
 
@@ -82,10 +88,10 @@ class WorkingMemory(MemoryLayer):
         text = node.content or node.label
         return f"{kind} {scrub_text(text) if scrubber else text}"
 
-    async def render_context(self, scope: Scope, mode: SummaryMode = "off") -> str:
-        """The working block of a prompt: older entries summarised (per ``mode``), the last
-        ``verbatim`` entries word for word."""
-        entries = await self.get_context(scope)
+    async def render_context(self, scope: Scope, mode: SummaryMode = "off", *, session_id: str | None = None) -> str:
+        """The working block of a prompt (of one session when ``session_id`` is given): older
+        entries summarised (per ``mode``), the last ``verbatim`` entries word for word."""
+        entries = await self.get_context(scope, session_id=session_id)
         older, recent = entries[: -self.verbatim] or [], entries[-self.verbatim :]
         lines = []
         if older and mode == "extractive":

@@ -4,7 +4,8 @@ Two kinds of spreading, both one query per step:
 
 * over memory edges (``NEXT``, ``MENTIONS``, ``RELATES_TO`` …): from every seed, at most
   ``fan_out`` strongest neighbours per node, activation = parent × ``base_decay`` × edge
-  factor per hop, breadth-first to ``max_hops + 1`` hops, at most ``max_nodes`` new memories,
+  factor per hop, breadth-first to ``max_hops`` hops (0 and 1: first-degree neighbours
+  only, as the reference's ``hydration_max_hops``), at most ``max_nodes`` new memories,
   nothing below ``threshold``. A memory keeps the strongest activation that reaches it.
 * through shared cues (``(:Memory)-[:HAS_CUE]->(:Cue)<-[:HAS_CUE]-(:Memory)``): a session
   passes ``session_decay`` × its best member to every member; a keyword or name passes
@@ -109,7 +110,7 @@ async def spread_edges(
     spread = Spread()
     frontier = seed_frontier(seeds)
     layer_values = [layer.value for layer in layers] if layers else None
-    for hop in range(1, config.max_hops + 2):
+    for hop in range(1, max(1, config.max_hops) + 1):
         if not frontier:
             break
         rows = await repo.activation_step(

@@ -11,12 +11,22 @@ MAX_QUERY_CHARS = 4000
 DEFAULT_LAYERS = (Layer.SEMANTIC, Layer.EPISODIC, Layer.PROCEDURAL)
 
 
+def check_text(text: str, field: str) -> None:
+    """Refuse text that is not valid Unicode: a lone surrogate (``"\\ud800"``) cannot be
+    encoded, tokenized or stored, so it is the caller's mistake, not a store fault."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidQueryError(field, f"is not valid Unicode (a lone surrogate at {exc.start})") from None
+
+
 def check_request(query: str, layers: Sequence[Layer | str] | None, k: int) -> list[Layer]:
     """Return the layers to search; raise InvalidQueryError for anything unusable."""
     if not isinstance(query, str) or not query.strip():
         raise InvalidQueryError("query", "must be a non-empty string")
     if len(query) > MAX_QUERY_CHARS:
         raise InvalidQueryError("query", f"longer than {MAX_QUERY_CHARS} characters")
+    check_text(query, "query")
     if not 1 <= k <= 500:
         raise InvalidQueryError("top_k", "must be between 1 and 500")
     if layers is None:

@@ -31,7 +31,8 @@ class ActivationConfig(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     max_hops: int = Field(default=0, ge=0, le=4)
-    """0 = first-degree neighbours only; N = breadth-first to N+1 hops."""
+    """The reference's meaning: 0 = first-degree neighbours only; N = breadth-first to N hops
+    (so 0 and 1 walk the same). Before issue 9, N walked N + 1 hops."""
     base_decay: float = Field(default=0.5, gt=0, le=1)
     """Activation passed per hop (reference: 0.5, 0.25, …)."""
     fan_out: int = Field(default=5, ge=1, le=50)

@@ -20,12 +20,47 @@ def approx_tokens(text: str) -> int:
     return max(1, -(-len(text) // CHARS_PER_TOKEN)) if text else 0
 
 
+HANDLE_CHARS = 8
+"""A memory's handle is the start of its id: short, and the same in every turn."""
+HANDLE_PREFIX = "id:"
+
+
+def handle_of(memory_id: str, taken: Mapping[str, str] | None = None) -> str:
+    """The short stable handle of a memory: the first 8 characters of its id, longer only
+    when another memory of the same context already has that start (``taken``: handle → id)."""
+    taken = taken or {}
+    size = HANDLE_CHARS
+    while size < len(memory_id) and taken.get(memory_id[:size], memory_id) != memory_id:
+        size += 2
+    return memory_id[:size]
+
+
+def path_in_words(item: RecallItem, labels: Mapping[str, str]) -> str:
+    """How activation reached an item, e.g. ``via "Bob's city" -RELATES_TO-> this``: memories
+    by their label (or handle), shared cues by what they share, edges by their type."""
+    if len(item.path) < 2:
+        return ""
+    words: list[str] = []
+    for step, nxt in zip(item.path[:-1], item.path[1:], strict=True):
+        if step.node_id.startswith("cue:"):
+            kind, _, value = step.node_id[4:].partition(":")
+            words.append(f'shared {kind} "{value}"')
+        else:
+            label = labels.get(step.node_id)
+            words.append(f'"{label[:60]}"' if label else f"[{HANDLE_PREFIX}{handle_of(step.node_id)}]")
+        rel = nxt.relationship
+        words.append(f"-{rel}->" if rel and rel != "HAS_CUE" else "->")
+    return "via " + " ".join(words) + " this"
+
+
 class ContextEntry(BaseModel):
     id: str
     layer: Layer
     text: str
     tokens: int
     explanation: str
+    handle: str = ""
+    """The short id the line starts with (``[id:<handle>]``): what a model names to retract it."""
 
 
 class MemoryContext(BaseModel):
@@ -49,22 +84,30 @@ def assemble(
     working_renderer: Callable[[MemoryNode], str] | None = None,
 ) -> MemoryContext:
     """Render items best first until the budget is spent; activation-only items go under
-    "Associated Context". Every line is scrubbed of credentials."""
+    "Associated Context" with the path that reached them, in words. Every line starts with
+    its memory's handle, ``[id:<handle>]``, and is scrubbed of credentials."""
     entries: list[ContextEntry] = []
     dropped: list[str] = []
     lines: list[str] = []
     used = 0
+    handles: dict[str, str] = {}
+    labels = {i.node.id: i.node.label for i in (*items, *associated) if i.node.label}
+
+    def tagged(text: str, item_id: str) -> tuple[str, str]:
+        handle = handle_of(item_id, handles)
+        return f"[{HANDLE_PREFIX}{handle}] {scrub_text(text)}", handle
 
     def take(text: str, item_id: str, layer: Layer, why: str) -> None:
         nonlocal used
-        text = scrub_text(text)
+        text, handle = tagged(text, item_id)
         cost = approx_tokens(text) + 1
         if used + cost > budget:
             dropped.append(item_id)
             return
         used += cost
+        handles[handle] = item_id
         lines.append(text)
-        entries.append(ContextEntry(id=item_id, layer=layer, text=text, tokens=cost, explanation=why))
+        entries.append(ContextEntry(id=item_id, layer=layer, text=text, tokens=cost, explanation=why, handle=handle))
 
     for node in working:
         render = working_renderer or (lambda n: f"[working] {n.content}")
@@ -75,9 +118,10 @@ def assemble(
         header = "Associated Context:"
         header_cost = approx_tokens(header) + 1
         for item in associated:
-            text = scrub_text(renderers[item.node.layer](item))
+            via = path_in_words(item, labels)
+            text = renderers[item.node.layer](item) + (f" ({via})" if via else "")
             first = header not in lines
-            if used + approx_tokens(text) + 1 + (header_cost if first else 0) > budget:
+            if used + approx_tokens(tagged(text, item.node.id)[0]) + 1 + (header_cost if first else 0) > budget:
                 dropped.append(item.node.id)
                 continue
             if first:

@@ -18,10 +18,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TypeVar
 
 from hippograph.cues import query_names
 from hippograph.embeddings.base import EmbeddingProvider
+from hippograph.errors import StoreError
 from hippograph.models import Layer, MemoryNode
 from hippograph.retrieval import scoring
 from hippograph.retrieval.activation import (
@@ -44,6 +46,7 @@ from hippograph.retrieval.types import (
     ActivatedNode,
     ActivationLog,
     Channel,
+    Degradation,
     PathStep,
     RecallItem,
     RecallResult,
@@ -54,6 +57,29 @@ from hippograph.scope import Scope
 from hippograph.store.graph_store import GraphStore
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+async def _degrade(part: str, work: Awaitable[T], fallback: T, degraded: list[Degradation]) -> T:
+    """``work``'s result, or ``fallback`` with the failure noted: one part of recall failing
+    never costs the others."""
+    try:
+        return await work
+    except (asyncio.CancelledError, KeyboardInterrupt):
+        raise
+    except Exception as exc:
+        log.warning("recall: %s failed: %s", part, type(exc).__name__, exc_info=True)
+        degraded.append(Degradation.of(part, exc))
+        return fallback
+
+
+def _first_failure(degraded: list[Degradation]) -> Exception:
+    first = degraded[0]
+    return StoreError(f"recall failed: {first.part}: {first.error_type}: {first.message}", retryable=True)
+
+
+def _without_spreading(cfg: RecallConfig) -> RecallConfig:
+    return cfg.model_copy(update={"activation": cfg.activation.model_copy(update={"max_nodes": 0})})
 POPULATION_TTL = 10.0
 EXACT_SCAN_BELOW = 5000
 """Scopes that see fewer memories than this are scanned exactly: cheaper than asking the
@@ -95,19 +121,33 @@ class RecallEngine:
         wanted = check_request(query, layers, k)
         now = self.clock() if now is None else now
         t0 = time.perf_counter()
-        vector = await self.embedder.embed(query)
+        vector, erasing = await asyncio.gather(
+            self.embedder.embed(query), self.repo.erasing(visible=scope.ancestor_keys())
+        )
         t_embed = time.perf_counter()
 
-        visible = scope.ancestor_keys()
-        population = await self._population_of(scope, visible, wanted)
-        hits, named = await asyncio.gather(
-            self._channels(query, vector, visible, wanted, cfg.candidates_per_channel, population),
-            self._named_people(query, visible),
+        visible = [key for key in scope.ancestor_keys() if key not in erasing]  # an erase hides at once
+        degraded: list[Degradation] = []
+        population = await _degrade(
+            "population", self._population_of(scope, visible, wanted), EXACT_SCAN_BELOW + 1, degraded
         )
+        hits, named = await asyncio.gather(
+            self._channels(query, vector, visible, wanted, cfg.candidates_per_channel, population, degraded),
+            _degrade("people", self._named_people(query, visible), [], degraded),
+        )
+        if {"fulltext", "vector"} <= {d.part for d in degraded}:
+            raise _first_failure(degraded)  # nothing found anything: the recall failed
         evidence = _evidence(hits, named, cfg)
         t_cand = time.perf_counter()
 
-        state = await self._activate(hits, evidence, visible, wanted, population, cfg)
+        try:
+            state = await self._activate(hits, evidence, visible, wanted, population, cfg)
+        except (asyncio.CancelledError, KeyboardInterrupt):
+            raise
+        except Exception as exc:  # the direct hits still answer: activation only adds to them
+            log.warning("recall: activation failed: %s", type(exc).__name__, exc_info=True)
+            degraded.append(Degradation.of("activation", exc))
+            state = await self._activate(hits, evidence, visible, wanted, population, _without_spreading(cfg))
         t_act = time.perf_counter()
 
         ranked = sorted(state.total, key=lambda i: (-state.total[i], i))[: max(3 * k, 50)]
@@ -125,16 +165,31 @@ class RecallEngine:
             scoring_ms=(t_end - t_act) * 1000,
             total_ms=(t_end - t0) * 1000,
         )
-        return RecallResult(query=query, scope_key=scope.key, items=items, activation=state.log, timings=timings)
+        return RecallResult(
+            query=query,
+            scope_key=scope.key,
+            items=items,
+            activation=state.log,
+            timings=timings,
+            degraded=degraded,
+        )
 
     # -- stages ----------------------------------------------------------------------------
     async def _channels(
-        self, query: str, vector: list[float], visible: list[str], layers: list[Layer], n: int, population: int
+        self,
+        query: str,
+        vector: list[float],
+        visible: list[str],
+        layers: list[Layer],
+        n: int,
+        population: int,
+        degraded: list[Degradation],
     ) -> _Hits:
-        lucene = build_query(query, visible, layers)
+        """Both channels, each on its own: one failing leaves the other's candidates."""
         layer_values = [layer.value for layer in layers]
 
         async def fulltext() -> list[CandidateRow]:
+            lucene = build_query(query, visible, layers)
             if lucene is None:
                 return []
             return await self.repo.fulltext(lucene=lucene, visible=visible, k=n, vector=vector)
@@ -149,7 +204,9 @@ class RecallEngine:
                 exact_first=population <= EXACT_SCAN_BELOW,
             )
 
-        vec_rows, ft_rows = await asyncio.gather(vectors(), fulltext())
+        vec_rows, ft_rows = await asyncio.gather(
+            _degrade("vector", vectors(), [], degraded), _degrade("fulltext", fulltext(), [], degraded)
+        )
         hits = _Hits()
         for rank, row in enumerate(ft_rows, 1):
             hits.add(row, fulltext_rank=rank)

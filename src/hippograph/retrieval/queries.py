@@ -25,3 +25,4 @@ class RetrievalQuery(CypherQuery):
     UPSERT_PENDING_LINKS = auto()
     GET_PERSON_CUES = auto()
     GET_SCOPE_SIZE = auto()
+    GET_ERASING_SCOPES = auto()

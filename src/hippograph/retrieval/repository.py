@@ -95,6 +95,10 @@ class RecallRepository:
     async def person_cues(self, *, visible: list[str], keys: list[str]) -> list[str]:
         return [r.key for r in await self._conn.read_as(Q.GET_PERSON_CUES, _Key, visible=visible, keys=keys)]
 
+    async def erasing(self, *, visible: list[str]) -> set[str]:
+        """The keys among ``visible`` whose erase has started (their tombstone is set)."""
+        return {r.key for r in await self._conn.read_as(Q.GET_ERASING_SCOPES, _Key, visible=visible)}
+
     async def scope_size(self, *, visible: list[str], layers: list[str]) -> int:
         return (await self._conn.read_as(Q.GET_SCOPE_SIZE, _Count, visible=visible, layers=layers))[0].n
 

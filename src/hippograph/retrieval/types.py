@@ -119,12 +119,28 @@ class RecallTimings(BaseModel):
     total_ms: float = 0.0
 
 
+class Degradation(BaseModel):
+    """A part of recall that failed and was left out; the rest of the recall stands."""
+
+    part: str
+    """``fulltext``, ``vector``, ``people``, ``population``, ``activation`` or ``layer:<name>``."""
+    error_type: str
+    message: str
+
+    @classmethod
+    def of(cls, part: str, exc: BaseException) -> Degradation:
+        return cls(part=part, error_type=type(exc).__name__, message=str(exc)[:300])
+
+
 class RecallResult(BaseModel):
     query: str
     scope_key: str
     items: list[RecallItem]
     activation: ActivationLog
     timings: RecallTimings
+    degraded: list[Degradation] = Field(default_factory=list)
+    """Parts that failed (a channel, activation, a layer's rendering): the items come from the
+    parts that worked. Empty when nothing failed."""
 
     @property
     def ids(self) -> list[str]:

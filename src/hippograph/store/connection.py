@@ -183,6 +183,11 @@ def _neo4j_error(exc: BaseException, uri: str) -> HippographError:
     return StoreError(f"Neo4j error {err.code}: {err.message}", retryable=err.is_retryable())
 
 
+def _not_unicode(exc: BaseException, uri: str) -> HippographError:
+    # the driver cannot encode a parameter (a lone surrogate): the caller's text, not a fault
+    return InvalidInputError("text", "is not valid Unicode (a lone surrogate); nothing was written")
+
+
 def _driver_error(exc: BaseException, uri: str) -> HippographError:
     return StoreError(f"Neo4j driver error: {type(exc).__name__}: {exc}", retryable=False)
 
@@ -195,6 +200,7 @@ ERROR_TABLE: tuple[tuple[type[BaseException] | tuple[type[BaseException], ...], 
     (neo4j_errors.ConstraintError, _conflict),
     (neo4j_errors.Neo4jError, _neo4j_error),
     (neo4j_errors.DriverError, _driver_error),
+    (UnicodeEncodeError, _not_unicode),
 )
 """How driver errors become hippograph errors: by class (and the server's code), never by text.
 Only ``Exception``s are looked up; cancellation and other ``BaseException``s pass untouched."""

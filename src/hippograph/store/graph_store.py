@@ -18,6 +18,7 @@ from hippograph.errors import ConflictError, InvalidInputError, NotFoundError, v
 from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship, check_id, now
 from hippograph.scope import Scope
 from hippograph.store.connection import Neo4jConnection, Row
+from hippograph.store.erase import EraseProgress, erase_subtree
 from hippograph.store.filters import NodeFilter
 from hippograph.store.mapping import (
     edge_to_props,
@@ -221,12 +222,15 @@ class GraphStore:
         )
         return [props_to_node(r["m"]) for r in rows]
 
-    async def delete_subtree(self, scope: Scope) -> int:
-        """Erase ``scope`` and everything below it in one statement; return the memory count."""
-        rows = await self.conn.write_as(Q.DELETE_SUBTREE, _Deleted, scope_key=scope.key)
+    async def delete_subtree(self, scope: Scope, *, progress: EraseProgress | None = None) -> int:
+        """Erase ``scope`` and everything below it, completely and at any size (see
+        :mod:`hippograph.store.erase`); return the memory count. Resumes a crashed erase."""
         prefix = scope.subtree_prefix
         self._known_scopes = {k for k in self._known_scopes if k != scope.key and not k.startswith(prefix)}
-        return int(rows[0].deleted) if rows else 0
+        try:
+            return await erase_subtree(self.conn, scope, now=now(), progress=progress)
+        finally:
+            self._known_scopes = {k for k in self._known_scopes if k != scope.key and not k.startswith(prefix)}
 
     # -- edges ---------------------------------------------------------------------------
     async def add_edge(self, scope: Scope, edge: MemoryEdge) -> MemoryEdge:

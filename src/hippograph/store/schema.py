@@ -35,6 +35,13 @@ SCHEMA_STEPS: tuple[tuple[int, tuple[Q, ...]], ...] = (
             Q.CREATE_FULLTEXT_INDEX_MEMORY_TEXT,
         ),
     ),
+    (
+        2,  # issue 9: fact-key write locks (one history per key under concurrency), erase markers
+        (
+            Q.CREATE_CONSTRAINT_FACT_LOCK_KEY,
+            Q.CREATE_CONSTRAINT_ERASURE_KEY,
+        ),
+    ),
 )
 SCHEMA_VERSION = SCHEMA_STEPS[-1][0]
 

@@ -60,7 +60,8 @@ async def test_activation_raising_still_replies(
     agent = make_agent(demo_model())
     events = [e async for e in agent.stream(tenant, "What is my dog called?")]
     errors = [e for e in events if isinstance(e, StageFailed)]
-    assert [(e.stage, e.message) for e in errors] == [("hydrate", "injected failure")]
+    # only activation degraded (issue 9 #9): the direct hits still reach the prompt
+    assert [(e.stage, e.message) for e in errors] == [("hydrate.activation", "injected failure")]
     assert events[-1].type == "message_end"
     assert any(e.type == "text_delta" for e in events)
 

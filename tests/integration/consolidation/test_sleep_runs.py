@@ -129,11 +129,16 @@ async def test_lease_covers_the_subtree_and_waiting_works(store: GraphStore, ten
 
 
 async def test_an_expired_lease_is_free_again(store: GraphStore, tenant: Scope, make: Make) -> None:
-    await Lease.acquire(store.conn, tenant, holder="crashed-run", ttl=0.3)
+    # No race with the server clock: the crashed run's lease is live for an hour, then its
+    # last renewal is moved an hour into the past (a renewal sets expires_at = now + ttl).
+    crashed = await Lease.acquire(store.conn, tenant, holder="crashed-run", ttl=3600)
     with pytest.raises(AlreadyRunningError):
         await make().run(tenant)
-    await asyncio.sleep(0.5)
+    crashed.ttl = -3600
+    await crashed.renew()
     assert (await make().run(tenant)).status is RunStatus.COMPLETED
+    with pytest.raises(AlreadyRunningError):  # the lost lease cannot be renewed any more
+        await crashed.renew()
 
 
 async def test_note_turn_says_when_a_quick_nap_is_due(tenant: Scope, make: Make) -> None:

@@ -58,7 +58,7 @@ async def test_activation_halves_per_hop_along_a_chain(
     memory: MemoryOrchestrator, tenant: Scope, hashing: HashingEmbeddings
 ) -> None:
     await build_chain(memory, tenant, hashing)
-    result = await recall(memory, tenant, max_hops=2)
+    result = await recall(memory, tenant, max_hops=3)
     assert result.activation.seeds[0] == "S"
     assert activations(result) == {"A1": (0.5, 1), "A2": (0.25, 2), "A3": (0.125, 3)}
     paths = {
@@ -79,10 +79,11 @@ async def test_activation_halves_per_hop_along_a_chain(
     ("config", "expected"),
     [
         ({}, {"A1": (0.5, 1)}),  # max_hops 0: first-degree neighbours only
-        ({"max_hops": 1}, {"A1": (0.5, 1), "A2": (0.25, 2)}),
+        ({"max_hops": 1}, {"A1": (0.5, 1)}),  # the reference: N hops (0 and 1 alike)
+        ({"max_hops": 2}, {"A1": (0.5, 1), "A2": (0.25, 2)}),
         ({"max_hops": 4, "threshold": 0.2}, {"A1": (0.5, 1), "A2": (0.25, 2)}),
         ({"max_hops": 4, "threshold": 0.125}, {"A1": (0.5, 1), "A2": (0.25, 2), "A3": (0.125, 3)}),
-        ({"max_hops": 2, "base_decay": 0.8}, {"A1": (0.8, 1), "A2": (0.64, 2), "A3": (0.512, 3)}),
+        ({"max_hops": 3, "base_decay": 0.8}, {"A1": (0.8, 1), "A2": (0.64, 2), "A3": (0.512, 3)}),
         ({"max_hops": 4, "max_nodes": 2}, {"A1": (0.5, 1), "A2": (0.25, 2)}),
         ({"max_nodes": 0}, {}),
     ],
@@ -169,7 +170,7 @@ async def test_recall_bumps_access_and_spreading_counts(
     memory: MemoryOrchestrator, tenant: Scope, hashing: HashingEmbeddings
 ) -> None:
     await build_chain(memory, tenant, hashing)
-    cfg = RecallConfig(activation=ActivationConfig(max_hops=1))
+    cfg = RecallConfig(activation=ActivationConfig(max_hops=2))
     result = await memory.engine.recall(tenant, QUERY, top_k=2, config=cfg)
     await memory.engine.drain()
     returned = set(result.ids)

@@ -84,11 +84,11 @@ async def test_every_entry_explains_how_it_was_found(
     await memory.working.push(tenant, "User: what colour is the lantern?")
     result, ctx = await memory.context(tenant, "harbor lantern")
     entries = {e.id: e for e in ctx.entries}
-    assert entries[fact.id].text == "[semantic] harbor lantern colour: the harbor lantern is green"
+    assert entries[fact.id].text == f"[id:{fact.id[:8]}] [semantic] harbor lantern colour: the harbor lantern is green"
     assert entries[fact.id].explanation == result.items[0].explain()
     assert "found by fulltext #1, vector #1" in entries[fact.id].explanation
     working = [e for e in ctx.entries if e.layer is Layer.WORKING]
-    assert [e.text for e in working] == ["[working] User: what colour is the lantern?"]
+    assert [e.text.split("] ", 1)[1] for e in working] == ["[working] User: what colour is the lantern?"]
     _, without = await memory.context(tenant, "harbor lantern", include_working=False)
     assert all(e.layer is not Layer.WORKING for e in without.entries)
 

@@ -76,10 +76,19 @@ async def test_recall_prefers_the_current_fact(memory: MemoryOrchestrator, tenan
     await memory.remember(tenant, "the cafeteria serves soup on mondays")
     result = await memory.recall(tenant, "where does Bob live near the river")
     by_id = {i.node.id: i for i in result.items}
-    assert result.ids[0] == new.id and old.id in by_id
+    assert result.ids[0] == new.id and old.id not in by_id  # old versions are history (issue 9 #4)
     assert by_id[new.id].parts.currency == 1.0
-    assert by_id[old.id].parts.currency == SUPERSEDED_FACTOR < 1.0
-    assert by_id[old.id].score < by_id[new.id].score
+    assert [f.id for f in await memory.semantic.history(tenant, "bob.city")] == [old.id, new.id]
+
+
+async def test_a_fact_past_its_validity_ranks_below_a_current_one(
+    memory: MemoryOrchestrator, tenant: Scope
+) -> None:
+    ended = await memory.remember(tenant, "Bob rents a flat near the river")
+    await memory.store.update_node(tenant, ended.id, {"valid_until": 1.0})
+    current = await memory.remember(tenant, "Bob owns a house near the river")
+    by_id = {i.node.id: i for i in (await memory.recall(tenant, "Bob near the river")).items}
+    assert by_id[ended.id].parts.currency == SUPERSEDED_FACTOR < 1.0 == by_id[current.id].parts.currency
 
 
 async def test_explicit_supersedes_links_two_facts(
@@ -112,5 +121,5 @@ async def test_recall_prefers_the_current_fact_even_when_the_versions_are_alone(
     old = await memory.remember(tenant, "Bob lives in Porto near the river", key="bob.city")
     new = await memory.remember(tenant, "Bob lives in Berlin near the river", key="bob.city")
     result = await memory.recall(tenant, "where does Bob live near the river")
-    assert result.ids == [new.id, old.id]
-    assert result.items[0].score > result.items[1].score
+    assert result.ids == [new.id]  # the old version is history, not an answer (issue 9 #4)
+    assert old.id in {f.id for f in await memory.semantic.history(tenant, "bob.city")}

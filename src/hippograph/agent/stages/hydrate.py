@@ -23,7 +23,9 @@ async def run(t: TurnState, d: StageDeps) -> AsyncIterator[AgentEvent]:
     memory_text = ""
     if c.hydrate.enabled and not t.jit:
         with t.clock.time(Stage.HYDRATE):
-            hydration = await d.hydrator.hydrate(t.scope, t.message, t.require_decision().layers)
+            hydration = await d.hydrator.hydrate(
+                t.scope, t.message, t.require_decision().layers, session_id=t.require_session().id
+            )
         for error in hydration.errors:
             yield error
         if hydration.activation is not None:

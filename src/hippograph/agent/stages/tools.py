@@ -33,9 +33,9 @@ def by_name(tools: Sequence[AgentTool]) -> dict[str, AgentTool]:
     return named
 
 
-async def run(t: TurnState, d: StageDeps, calls: list[ToolUseBlock], results: list[ToolResultBlock]) -> AsyncIterator[
-    AgentEvent
-]:
+async def run(
+    t: TurnState, d: StageDeps, calls: list[ToolUseBlock], results: list[ToolResultBlock]
+) -> AsyncIterator[AgentEvent]:
     """Run ``calls``; yield their events and results, and append the results to ``results``."""
     t.stage = Stage.TOOLS
     layers = t.require_decision().layers
@@ -77,7 +77,7 @@ async def _hydrate_tool(
         wanted &= {names[a] for a in asked if isinstance(a, str) and a in names}
     top_k = args.get("top_k")
     k = top_k if isinstance(top_k, int) and 1 <= top_k <= MAX_HYDRATE_TOP_K else None
-    hydration = await d.hydrator.hydrate(t.scope, query, wanted, top_k=k)
+    hydration = await d.hydrator.hydrate(t.scope, query, wanted, top_k=k, session_id=t.require_session().id)
     t.memory_texts.append(hydration.text)
     events: list[AgentEvent] = [*hydration.errors]
     if hydration.activation is not None:

@@ -16,10 +16,14 @@ log = logging.getLogger(__name__)
 
 
 def _survivor_first(pair: dict[str, Any]) -> tuple[str, str]:
-    """(survivor, absorbed): more important, then more used, then older, then smaller id."""
+    """(survivor, absorbed): the shallower scope's fact first — a merge never hides an
+    ancestor's fact (which every sibling of the deeper scope sees) behind one scope's
+    duplicate; within one scope the more important, then more used, then older, then
+    smaller id."""
 
-    def rank(side: str) -> tuple[float, int, float, str]:
+    def rank(side: str) -> tuple[int, float, int, float, str]:
         return (
+            str(pair.get(f"{side}_scope") or "").count("/"),
             -float(pair[f"{side}_importance"] or 5.0),
             -int(pair[f"{side}_seen"] or 0),
             float(pair[f"{side}_created"] or 0.0),

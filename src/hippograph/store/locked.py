@@ -1,0 +1,109 @@
+"""Read-decide-write in one transaction under database locks.
+
+A semantic write reads the current fact of its key and the scope's near-duplicates, then
+writes and supersedes. Done in separate transactions, concurrent writers (several API
+workers, not one Python process) each see "no current fact" and fork the key's history or
+duplicate the fact. :meth:`LockedWrites.run` takes ``(:FactLock {scope_key, key})`` locks
+(a uniquely constrained node, MERGEd and written) first, inside the transaction that then
+reads and writes through a :class:`LockedTx`: writers of one key, or of one scope's dedup,
+queue in the database. The transaction function is retried on transient faults (deadlocks
+included), so it only decides from what it reads.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any, TypeVar
+
+from hippograph.cues import Cue
+from hippograph.errors import ConflictError, InvalidInputError, NotFoundError
+from hippograph.models import Layer, MemoryNode, now
+from hippograph.scope import Scope
+from hippograph.store.mapping import layer_label, node_to_props, props_to_node
+from hippograph.store.queries import MemoryQuery as Q
+
+T = TypeVar("T")
+DEDUP_LOCK = ""
+"""The lock key of a scope's write-time dedup (fact keys are never empty)."""
+
+
+class LockedTx:
+    """The reads and writes a locked semantic write needs, inside its transaction."""
+
+    def __init__(self, tx: Any, scope: Scope) -> None:
+        self._tx = tx
+        self.scope = scope
+
+    async def _rows(self, query: Q, **params: Any) -> list[dict[str, Any]]:
+        result = await self._tx.run(query.text, params)
+        return [r.data() async for r in result]
+
+    async def current_fact(self, key: str) -> MemoryNode | None:
+        rows = await self._rows(Q.GET_CURRENT_FACT, scope_key=self.scope.key, key=key)
+        return props_to_node(rows[0]["m"]) if rows else None
+
+    async def nearest_own(self, layer: Layer, vector: Sequence[float], k: int) -> dict[str, float]:
+        """Cosine of the ``k`` memories of ``layer`` in exactly this scope nearest ``vector``
+        (an exact scan: it sees what the writers before this one committed)."""
+        rows = await self._rows(
+            Q.SEARCH_VECTOR_EXACT,
+            visible=[self.scope.key],
+            layers=[layer.value],
+            k=k,
+            vector=[float(x) for x in vector],
+        )
+        return {r["id"]: 2 * float(r["score"]) - 1 for r in rows}  # (1 + cos) / 2 → cosine
+
+    async def get_nodes(self, ids: Sequence[str]) -> list[MemoryNode]:
+        rows = await self._rows(Q.GET_NODES, ids=list(ids), visible=self.scope.ancestor_keys(), with_embedding=False)
+        return [props_to_node(r["m"]) for r in rows]
+
+    async def add_node(self, node: MemoryNode, cues: Sequence[Cue]) -> MemoryNode:
+        node = node.model_copy(update={"scope_key": self.scope.key})
+        token = uuid.uuid4().hex
+        row = {"id": node.id, "layer_label": layer_label(node.layer), "props": node_to_props(node, self.scope)}
+        [record] = await self._rows(Q.UPSERT_NODES, scope_key=self.scope.key, rows=[row], tx_token=token)
+        if not record["ours"]:
+            raise ConflictError(f"id already used in another scope: {node.id}")
+        if record["created"] and cues:
+            rows = [{"id": node.id, "cues": [c.row() for c in cues]}]
+            await self._rows(Q.UPSERT_CUES, scope_key=self.scope.key, rows=rows, now=now(), tx_token=token)
+        return node
+
+    async def update_node(self, current: MemoryNode, updates: Mapping[str, Any]) -> MemoryNode:
+        merged = MemoryNode.model_validate({**current.model_dump(), **updates, "updated_at": now()})
+        props = node_to_props(merged, Scope.parse(current.scope_key))
+        changed = {k: v for k, v in props.items() if k in updates or k in ("updated_at", "search_text", "scope_tag")}
+        rows = await self._rows(
+            Q.UPDATE_NODE,
+            id=current.id,
+            props=changed,
+            scope_key=self.scope.key,
+            subtree_prefix=self.scope.subtree_prefix,
+        )
+        if not rows:
+            raise NotFoundError(f"memory {current.id} is not owned by {self.scope.key}")
+        return props_to_node(rows[0]["m"])
+
+    async def supersede(self, old_id: str, new_id: str, at: float) -> None:
+        rows = await self._rows(Q.UPDATE_SUPERSESSION, old_id=old_id, new_id=new_id, scope_key=self.scope.key, now=at)
+        if not rows:
+            raise InvalidInputError("supersedes", f"{old_id} is not a fact of {self.scope.key}")
+
+
+async def run_locked(
+    store: Any, scope: Scope, locks: Sequence[str], work: Callable[[LockedTx], Awaitable[T]]
+) -> T:
+    """Run ``work`` in one write transaction holding the ``locks`` of ``scope`` (sorted, so
+    two writers never take them in opposite orders)."""
+    await store.ensure_scope(scope)
+    stamp = now()
+
+    async def tx_work(tx: Any) -> T:
+        for key in sorted(set(locks)):
+            await (await tx.run(Q.UPSERT_FACT_LOCK.text, scope_key=scope.key, key=key, now=stamp)).consume()
+        return await work(LockedTx(tx, scope))
+
+    result: T = await store.conn.write_tx(tx_work)
+    return result

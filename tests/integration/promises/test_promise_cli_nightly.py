@@ -1,0 +1,49 @@
+"""Issue 9 #7: ``hippograph consolidate --mode nightly_nap`` runs the nightly nap. The CLI is
+what an operator's scheduler (cron, a systemd timer) calls, so asking for a nightly nap there
+is the operator's decision; it used to always report "skipped"."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from hippograph.layers import MemoryOrchestrator
+from hippograph.scope import Scope
+
+CLI = [sys.executable, "-m", "hippograph.app.cli"]
+
+
+def _env(neo4j_server: tuple[str, str], tmp_path: Path) -> dict[str, str]:
+    uri, password = neo4j_server
+    return {
+        **os.environ,
+        "HIPPOGRAPH_NEO4J_URI": uri,
+        "HIPPOGRAPH_NEO4J_PASSWORD": password,
+        "HIPPOGRAPH_DATA_DIR": str(tmp_path),
+        "HF_HUB_OFFLINE": "1",
+        "COLUMNS": "160",
+    }
+
+
+async def test_the_cli_nightly_nap_runs_every_phase(
+    memory: MemoryOrchestrator, tenant: Scope, neo4j_server: tuple[str, str], tmp_path: Path
+) -> None:
+    user = tenant.child("user", "ana")
+    await memory.remember(user, "Ana's cat", "Ana has a grey cat called Miso.")
+    done = subprocess.run(
+        [*CLI, "consolidate", "--scope", user.key, "--mode", "nightly_nap"],
+        env=_env(neo4j_server, tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    report = json.loads(done.stdout)
+    assert report["entry_point"] == "nightly_nap"
+    assert report["status"] == "completed", report.get("skip_reason")
+    ran = [p["name"] for p in report["phases_run"] if p["status"] == "ran"]
+    assert "semantic_merge" in ran and "strengthen" in ran
