@@ -18,6 +18,7 @@ with requires_extra("cli"):
 
 from hippograph.app.api.cli import register as register_api_commands
 from hippograph.app.cli_neo4j import neo4j_app
+from hippograph.app.mcp.cli import register as register_mcp_command
 from hippograph.app.settings import Settings
 from hippograph.errors import HippographError
 from hippograph.scope import Scope
@@ -25,6 +26,7 @@ from hippograph.scope import Scope
 app = typer.Typer(no_args_is_help=True, help="hippograph: long-term memory for LLM agents, in Neo4j.")
 app.add_typer(neo4j_app, name="neo4j")
 register_api_commands(app)
+register_mcp_command(app)
 console = Console()
 
 ScopeOpt = typer.Option(..., "--scope", help="Scope key, e.g. org:acme/user:bob")

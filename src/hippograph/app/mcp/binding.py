@@ -1,0 +1,56 @@
+"""The one API key an MCP server acts for: its memory, its consolidator and the key store.
+
+The token is kept in memory only (never logged, never in a tool's output). Every tool call
+authenticates it again through the API's key store — revocation and the key's rate limit
+apply at once — and resolves the scope the call names with the API's own rule
+(:meth:`Principal.target`): the key's scope or a scope below it; anything else is *not found*.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+from hippograph.app.api.auth import Principal, Role
+from hippograph.app.api.limits import authenticate
+from hippograph.app.api.repository import ApiRepository
+from hippograph.app.runtime import open_memory
+from hippograph.app.settings import Settings
+from hippograph.consolidation import SleepConsolidator
+from hippograph.embeddings.base import EmbeddingProvider
+from hippograph.layers import MemoryOrchestrator
+from hippograph.scope import Scope
+
+
+@dataclass(frozen=True)
+class KeyBinding:
+    memory: MemoryOrchestrator
+    consolidator: SleepConsolidator
+    repo: ApiRepository
+    token: str
+    rate_limit: int
+
+    async def principal(self) -> Principal:
+        """The key's principal now (raises ApiAuthError when revoked, RateLimitedError when over)."""
+        return await authenticate(self.repo, self.token, default_limit=self.rate_limit)
+
+    async def target(self, scope: str | None, role: Role) -> Scope:
+        """The scope a call acts on: ``scope`` (or the key's own when None) if the key reaches it."""
+        principal = await self.principal()
+        assert principal.scope is not None  # a key's principal always has its scope
+        return principal.target(scope or principal.scope.key, role)
+
+
+@asynccontextmanager
+async def open_binding(
+    token: str, settings: Settings | None = None, *, embedder: EmbeddingProvider | None = None, rate_limit: int = 600
+) -> AsyncIterator[KeyBinding]:
+    """Connect (the configured Neo4j, else the local one), apply the schemas, check the key once
+    up front (an unknown or revoked key fails here, before anything is served)."""
+    async with open_memory(settings, embedder=embedder) as memory:
+        repo = ApiRepository(memory.store.conn)
+        await repo.apply_schema()
+        binding = KeyBinding(memory, SleepConsolidator.for_store(memory.store), repo, token, rate_limit)
+        await binding.principal()
+        yield binding
