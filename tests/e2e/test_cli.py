@@ -39,6 +39,8 @@ def test_neo4j_start_status_stop(tmp_path: Path) -> None:
         assert "HIPPOGRAPH_NEO4J_URI=bolt://127.0.0.1:" in started.stdout
         status = run(["neo4j", "status", "--data-dir", data], env)
         assert status.returncode == 0 and "ready at bolt://" in status.stdout
+        as_json = json.loads(run(["neo4j", "status", "--data-dir", data, "--json"], env).stdout)
+        assert as_json["ready"] is True and as_json["uri"].startswith("bolt://127.0.0.1:")
         again = run(["neo4j", "start", "--data-dir", data], env)  # idempotent
         assert again.returncode == 0
     finally:
@@ -46,6 +48,8 @@ def test_neo4j_start_status_stop(tmp_path: Path) -> None:
     assert stopped.returncode == 0 and "stopped" in stopped.stdout
     status = run(["neo4j", "status", "--data-dir", data], env)
     assert status.returncode == 1 and "stopped" in status.stdout
+    stopped_json = run(["neo4j", "status", "--data-dir", data, "--json"], env)
+    assert stopped_json.returncode == 1 and json.loads(stopped_json.stdout)["running"] is False
 
 
 def test_ingest_recall_consolidate_forget(neo4j_server: tuple[str, str], tmp_path: Path) -> None:
@@ -61,16 +65,22 @@ def test_ingest_recall_consolidate_forget(neo4j_server: tuple[str, str], tmp_pat
     ingested = run(["ingest", str(file), "--scope", scope], env)
     assert ingested.returncode == 0, ingested.stderr
     assert "stored 3 turns" in ingested.stdout
+    again = run(["ingest", str(file), "--scope", scope, "--json"], env)  # idempotent by turn id
+    assert again.returncode == 0 and json.loads(again.stdout) == {"stored": 3, "scope": scope}
     recalled = run(["recall", "What is the name of Ana's cat?", "--scope", scope, "--json", "--top-k", "2"], env)
     assert recalled.returncode == 0, recalled.stderr
     result = json.loads(recalled.stdout)
     assert "Miso" in result["items"][0]["node"]["content"]
     assert result["items"][0]["channels"]
-    report = run(["consolidate", "--scope", scope, "--mode", "quick_nap"], env)
+    tree = run(["recall", "What is the name of Ana's cat?", "--scope", scope, "--tree", "--top-k", "3"], env)
+    assert tree.returncode == 0 and "found by" in tree.stdout and "Miso" in tree.stdout
+    report = run(["consolidate", "--scope", scope, "--mode", "quick_nap", "--json"], env)
     assert report.returncode == 0, report.stderr
     assert json.loads(report.stdout)["entry_point"] == "quick_nap"
-    erased = run(["forget", "--scope", scope.split("/")[0], "--yes"], env)
-    assert erased.returncode == 0 and "erased 3 memories" in erased.stdout
+    table = run(["consolidate", "--scope", scope, "--mode", "quick_nap"], env)
+    assert table.returncode == 0 and "consolidation quick_nap" in table.stdout
+    erased = run(["forget", "--scope", scope.split("/")[0], "--yes", "--json"], env)
+    assert erased.returncode == 0 and json.loads(erased.stdout) == {"erased": 3, "scope": scope.split("/")[0]}
 
 
 def test_bad_input_gets_a_clear_error(neo4j_server: tuple[str, str], tmp_path: Path) -> None:
@@ -95,3 +105,52 @@ def test_the_demo_runs_end_to_end(neo4j_server: tuple[str, str], tmp_path: Path)
     assert "Ingested 22 turns" in out
     assert "bacalhau" in out.split("What is my favourite food?")[-1]
     assert "consolidation run" in out
+
+
+def test_every_command_has_an_example_in_its_help() -> None:
+    from hippograph.app.cli import app
+    from hippograph.app.cli_examples import EXAMPLES, command_names
+
+    names = command_names(app)
+    assert set(names) == set(EXAMPLES)  # a new command needs its example
+    env = {**os.environ, "COLUMNS": "200"}
+    for name in names:
+        shown = run([*name.split(), "--help"], env, timeout=120)
+        assert shown.returncode == 0, shown.stderr
+        assert "Example:" in shown.stdout and f"hippograph {name}" in shown.stdout, name
+
+
+def checks_of(done: subprocess.CompletedProcess[str]) -> dict[str, dict[str, str]]:
+    return {c["name"]: c for c in json.loads(done.stdout)["checks"]}
+
+
+def test_doctor_reports_each_check_with_a_fix(neo4j_server: tuple[str, str], tmp_path: Path) -> None:
+    env = env_for(neo4j_server, tmp_path)
+    healthy = run(["doctor", "--json"], env)
+    assert healthy.returncode == 0, healthy.stdout + healthy.stderr
+    checks = checks_of(healthy)
+    assert json.loads(healthy.stdout)["ok"] is True
+    assert checks["neo4j"]["status"] == "ok"
+    assert checks["neo4j version"]["status"] == "ok" and "≥ 5.26" in checks["neo4j version"]["detail"]
+    assert checks["neo4j schema"]["status"] == "ok"
+    assert checks["embedder"]["status"] == "ok" and "384 dims" in checks["embedder"]["detail"]
+    assert {"java", "local neo4j launcher", "model", "api", "dashboard", "extra: mcp"} <= checks.keys()
+    assert all(c["fix"] for c in checks.values() if c["status"] != "ok")
+    table = run(["doctor", "--no-embedder"], env)
+    assert table.returncode == 0 and "neo4j version" in table.stdout and "ready" in table.stdout
+
+    unreachable = {**env, "HIPPOGRAPH_NEO4J_URI": "bolt://127.0.0.1:1"}
+    down = run(["doctor", "--json", "--no-embedder"], unreachable)
+    assert down.returncode == 1 and json.loads(down.stdout)["ok"] is False
+    neo4j = checks_of(down)["neo4j"]
+    assert neo4j["status"] == "fail" and "bolt://127.0.0.1:1" in neo4j["detail"] and neo4j["fix"]
+
+
+def test_doctor_without_java_or_a_server_says_how_to_fix_it(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("HIPPOGRAPH_NEO4J_URI", "JAVA_HOME")}
+    env.update({"PATH": str(tmp_path), "HIPPOGRAPH_DATA_DIR": str(tmp_path), "COLUMNS": "200"})
+    done = run(["doctor", "--json", "--no-embedder"], env)
+    assert done.returncode == 1
+    checks = checks_of(done)
+    assert checks["java"]["status"] == "fail" and "JDK" in checks["java"]["fix"]
+    assert checks["neo4j"]["status"] == "warn" and "hippograph neo4j start" in checks["neo4j"]["fix"]

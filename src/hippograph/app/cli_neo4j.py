@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from hippograph._extras import requires_extra
@@ -12,11 +13,12 @@ with requires_extra("cli"):
 
 from hippograph.app.settings import Settings
 from hippograph.errors import HippographError
-from hippograph.store.local_server import BrowserSetup, LocalNeo4j
+from hippograph.store.local_server import BrowserSetup, LocalNeo4j, ServerStatus
 
 neo4j_app = typer.Typer(no_args_is_help=True, help="Run the local Neo4j (no Docker needed).")
 console = Console()
 
+JsonOpt = typer.Option(False, "--json", help="Machine-readable output (JSON on stdout).")
 DataDir = typer.Option(None, "--data-dir", help="Folder for the database (default: $HIPPOGRAPH_DATA_DIR/neo4j).")
 
 
@@ -39,11 +41,9 @@ def start(
         False, "--browser", help="Also serve Neo4j Browser over HTTP on 127.0.0.1, with hippograph's style and guide."
     ),
     http_port: int | None = typer.Option(None, help="HTTP port for --browser (default: a free one)."),
+    as_json: bool = JsonOpt,
 ) -> None:
-    """Build the launcher once (Maven), start Neo4j in the background, wait until ready.
-
-    Example: hippograph neo4j start --browser
-    """
+    """Build the launcher once (Maven), start Neo4j in the background, wait until ready."""
     setup = None
     if browser:
         from hippograph.analysis.browser import local_browser
@@ -56,6 +56,9 @@ def start(
     except HippographError as exc:
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(1) from None
+    if as_json:
+        typer.echo(json.dumps({**_status_dict(status), "password_file": str(server.password_file)}))
+        return
     console.print(f"[green]ready[/green] {status.uri}  user neo4j, password in {server.password_file}")
     if status.browser_url:
         console.print(
@@ -74,9 +77,24 @@ def stop(data_dir: Path | None = DataDir) -> None:
 
 
 @neo4j_app.command()
-def status(data_dir: Path | None = DataDir) -> None:
+def status(data_dir: Path | None = DataDir, as_json: bool = JsonOpt) -> None:
     """Say whether the local Neo4j runs and answers Bolt; exit 1 when it does not."""
     st = local_server(data_dir).status()
-    console.print(st.describe())
+    if as_json:
+        typer.echo(json.dumps(_status_dict(st)))
+    else:
+        console.print(st.describe())
     if not st.ready:
         raise typer.Exit(1)
+
+
+def _status_dict(st: ServerStatus) -> dict[str, object]:
+    return {
+        "running": st.running,
+        "ready": st.ready,
+        "pid": st.pid,
+        "uri": st.uri,
+        "browser_url": st.browser_url,
+        "data_dir": str(st.data_dir),
+        "log_file": str(st.log_file),
+    }

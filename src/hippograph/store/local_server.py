@@ -148,10 +148,8 @@ class LocalNeo4j:
         source = files("hippograph").joinpath("store", "launcher")
         with as_file(source) as src:
             src_path = Path(src)
-            digest = _tree_digest(src_path)
-            target = self.cache_dir / f"launcher-{digest}"
-            built = ("lib", "classes", "browser-root")
-            if all((target / "target" / part).is_dir() for part in built):
+            target = self._launcher_dir(src_path)
+            if self._is_built(target):
                 return target
             mvn = shutil.which("mvn")
             if mvn is None:
@@ -159,7 +157,7 @@ class LocalNeo4j:
                     "Maven (mvn) is needed once to build the local Neo4j launcher: "
                     "install it (e.g. `apt-get install maven`) or set HIPPOGRAPH_NEO4J_URI"
                 )
-            _java()  # fail early with a clear message
+            find_java()  # fail early with a clear message
             tmp = target.with_name(target.name + f".tmp{os.getpid()}")
             shutil.rmtree(tmp, ignore_errors=True)
             shutil.copytree(src_path, tmp, ignore=shutil.ignore_patterns("target"))
@@ -173,6 +171,19 @@ class LocalNeo4j:
             else:
                 tmp.rename(target)
             return target
+
+    def built_launcher(self) -> Path | None:
+        """The launcher's folder when this version of it is already built (no Maven needed)."""
+        with as_file(files("hippograph").joinpath("store", "launcher")) as src:
+            target = self._launcher_dir(Path(src))
+        return target if self._is_built(target) else None
+
+    def _launcher_dir(self, sources: Path) -> Path:
+        return self.cache_dir / f"launcher-{_tree_digest(sources)}"
+
+    @staticmethod
+    def _is_built(target: Path) -> bool:
+        return all((target / "target" / part).is_dir() for part in ("lib", "classes", "browser-root"))
 
     # -- lifecycle -----------------------------------------------------------------------
     def status(self) -> ServerStatus:
@@ -218,7 +229,7 @@ class LocalNeo4j:
             browser_args = ["--http-port", str(http_port), "--browser-post-connect", post_connect]
         classpath = os.pathsep.join(str(p) for p in parts)
         cmd = [
-            _java(),
+            find_java(),
             f"-Xms{self.heap}",
             f"-Xmx{self.heap}",
             *JVM_FLAGS,
@@ -325,7 +336,8 @@ def _write_browser_files(folder: Path, files: Mapping[str, str]) -> None:
         os.replace(tmp, folder / name)
 
 
-def _java() -> str:
+def find_java() -> str:
+    """The ``java`` the launcher runs on: ``$JAVA_HOME/bin/java``, else the one on PATH."""
     home = os.environ.get("JAVA_HOME")
     candidate = str(Path(home) / "bin" / "java") if home else shutil.which("java")
     if not candidate or not Path(candidate).exists():

@@ -37,6 +37,9 @@ class SchemaQuery(CypherQuery):
     AWAIT_INDEXES = auto()
     GET_SCHEMA_VERSION = auto()
     UPSERT_SCHEMA_VERSION = auto()
+    GET_SERVER_VERSION = auto()
+    GET_INDEXES = auto()
+    GET_CONSTRAINTS = auto()
 
 
 class MemoryQuery(CypherQuery):

