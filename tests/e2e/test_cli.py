@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
+from typing import IO
 
+import httpx
 import pytest
+
+from tests.e2e.api.harness import free_port
 
 CLI = [sys.executable, "-m", "hippograph.app.cli"]
 
@@ -98,13 +105,78 @@ def test_bad_input_gets_a_clear_error(neo4j_server: tuple[str, str], tmp_path: P
 def test_the_demo_runs_end_to_end(neo4j_server: tuple[str, str], tmp_path: Path) -> None:
     env = env_for(neo4j_server, tmp_path)
     env.pop("ANTHROPIC_API_KEY", None)
-    demo = run(["demo"], env, timeout=900)
+    try:
+        demo = run(["demo", "--no-serve"], env, timeout=900)
+    finally:
+        run(["forget", "--scope", "org:demo", "--yes"], env)
     assert demo.returncode == 0, demo.stdout[-3000:] + demo.stderr[-3000:]
     out = demo.stdout
     assert "scripted (offline" in out
-    assert "Ingested 22 turns" in out
+    assert "Ingested 34 turns of 5 sessions" in out
+    changed = out.split("facts that changed")[1].split("pending triggers")[0]
+    assert "Sam lives in Lisbon." in changed and "Sam lives in Porto" in changed  # superseded → current
+    assert "Alfa Pendular tickets" in out.split("pending triggers")[1]
+    assert "recalled across sessions: events of s" in out
+    tree = out.split("Activation paths of one recall")[1].split("4. Agent turns")[0]
+    assert "recall “Who is Ana" in tree and "—NEXT→" in tree and "found by meaning (vector index)" in tree
     assert "bacalhau" in out.split("What is my favourite food?")[-1]
-    assert "consolidation run" in out
+    report = out.split("5. Sleep")[1]
+    assert "consolidation run of org:demo/user:sam: completed" in report
+    assert "procedural_promotion" in report and "drafts=1" in report
+    assert "draft procedure “release the drone firmware” (seen 3 times" in report
+
+
+def read_lines(stream: IO[str], into: list[str]) -> None:
+    for line in stream:
+        into.append(line)
+
+
+@pytest.mark.timeout(900)
+def test_the_demo_serves_until_ctrl_c(neo4j_server: tuple[str, str], tmp_path: Path) -> None:
+    env = env_for(neo4j_server, tmp_path)
+    env.pop("ANTHROPIC_API_KEY", None)
+    port = free_port()
+    demo = subprocess.Popen(
+        [*CLI, "demo", "--port", str(port)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    lines: list[str] = []
+    assert demo.stdout is not None
+    threading.Thread(target=read_lines, args=(demo.stdout, lines), daemon=True).start()
+    try:
+        key = None
+        while key is None:
+            assert demo.poll() is None, "".join(lines)[-3000:]
+            key = next((x.split("=", 1)[1].strip() for x in lines if x.startswith("DEV_API_KEY=")), None)
+            time.sleep(1)
+        url = f"http://127.0.0.1:{port}"
+        while True:
+            assert demo.poll() is None, "".join(lines)[-3000:]
+            try:
+                if httpx.get(url + "/readyz", timeout=5).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            time.sleep(1)
+        shown = "".join(lines)
+        assert f"{url}/graphql" in shown and f"{url}/" in shown and "Neo4j Browser" in shown
+        query = """query { recall(scope: "org:demo/user:sam", query: "Where does Sam live now?", first: 3) {
+                     items { memory { content } explanation } } }"""
+        answer = httpx.post(
+            url + "/graphql", json={"query": query}, headers={"Authorization": f"Bearer {key}"}, timeout=120
+        )
+        assert answer.status_code == 200, answer.text
+        items = answer.json()["data"]["recall"]["items"]
+        assert any("Porto" in i["memory"]["content"] for i in items) and all(i["explanation"] for i in items)
+        assert httpx.post(url + "/graphql", json={"query": query}, timeout=30).status_code == 401
+        demo.send_signal(signal.SIGINT)
+        assert demo.wait(timeout=120) == 0, "".join(lines)[-3000:]
+    finally:
+        if demo.poll() is None:
+            demo.kill()
+            demo.wait()
+        run(["forget", "--scope", "org:demo", "--yes"], env)
+    time.sleep(0.5)  # the reader thread drains the last lines
+    assert "stopped serving" in "".join(lines)
 
 
 def test_every_command_has_an_example_in_its_help() -> None:

@@ -52,12 +52,15 @@ def demo(
     weeks of sessions ingested, agent turns, consolidation, recall as a tree of activation paths;
     then serve everything until Ctrl-C."""
     from hippograph.app.demo import run_demo
-    from hippograph.app.demo_serve import serve_demo
+    from hippograph.app.demo_serve import browser_address, serve_demo
 
     settings = Settings()
+    browser = browser_address(settings, console) if serve else ""
     figures = _run(run_demo(settings, console))
     if serve:
-        serve_demo(settings, console, port=port, scope_key=figures["scope"])
+        serve_demo(
+            settings, console, port=port, dev_key=figures["dev_key"], scope_key=figures["scope"], browser=browser
+        )
 
 
 @app.command()

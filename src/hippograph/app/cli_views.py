@@ -9,9 +9,9 @@ from rich.table import Table
 from rich.tree import Tree
 
 from hippograph.app.doctor import Check, Status
-from hippograph.app.recall_view import channels_in_words, score_in_words, snippet
+from hippograph.app.recall_view import channels_in_words, path_in_words, score_in_words, snippet
 from hippograph.consolidation.report import ConsolidationReport
-from hippograph.retrieval.types import PathStep, RecallItem, RecallResult
+from hippograph.retrieval.types import RecallItem, RecallResult
 
 STATUS_STYLE = {Status.OK: "[green]ok[/green]", Status.WARN: "[yellow]warn[/yellow]", Status.FAIL: "[red]FAIL[/red]"}
 
@@ -37,29 +37,44 @@ def recall_table(result: RecallResult) -> Table:
 
 
 def activation_tree(result: RecallResult, labels: Mapping[str, str]) -> Tree:
-    """The recall as a tree: each seed (found by a channel) with the memories activation
-    reached from it, hop by hop, each with its score and why."""
+    """The recall as a tree of activation paths, every recalled memory once, best first: a
+    memory hangs under the memory its activation path came from (intermediate memories that
+    were not recalled are shown dimmed); one whose path starts at a memory placed later stays
+    at the top and says where activation also reached it from."""
     root = Tree(f"[bold]recall[/bold] “{result.query}” in {result.scope_key}")
-    by_id = {i.node.id: i for i in result.items}
-    branches: dict[tuple[str, ...], Tree] = {}
+    recalled = {i.node.id for i in result.items}
+    placed: dict[tuple[str, ...], Tree] = {}
+    where: dict[str, tuple[str, ...]] = {}
 
-    def label(item: RecallItem | None, node_id: str) -> str:
-        if item is None:
-            return f"[dim]“{labels.get(node_id, node_id[:8])}” (on the path, not recalled)[/dim]"
+    def described(item: RecallItem) -> str:
         head = f"[bold]{item.score:.2f}[/bold] [cyan]{item.node.layer.value}[/cyan] “{snippet(item.node, 70)}”"
         return f"{head}\n[dim]{channels_in_words(item)}; {score_in_words(item)}[/dim]"
 
-    ordered = sorted(result.items, key=lambda i: (len(i.path) > 1, -i.score))
-    for item in ordered:
-        steps = item.path if len(item.path) > 1 else [PathStep(node_id=item.node.id)]
-        parent: Tree = root
-        key: tuple[str, ...] = ()
-        for step in steps:
-            key = (*key, step.node_id)
-            if key not in branches:
+    for item in sorted(result.items, key=lambda i: -i.score):
+        before = item.path[:-1] if len(item.path) > 1 else []
+        if not before or any(s.node_id in recalled and s.node_id not in where for s in before):
+            text = described(item)
+            if before:
+                text += f"\n[dim]also reached by activation: {path_in_words(item, labels)}[/dim]"
+            where[item.node.id] = (item.node.id,)
+            placed[where[item.node.id]] = root.add(text)
+            continue
+        key = where.get(before[0].node_id, ("~", before[0].node_id))
+        if key not in placed:
+            placed[key] = root.add(
+                f"[dim]“{labels.get(before[0].node_id, before[0].node_id[:8])}” (not recalled)[/dim]"
+            )
+        for step in [*before[1:], item.path[-1]]:
+            parent, key = placed[key], (*key, step.node_id)
+            if key not in placed:
                 via = f"—{step.relationship}→ " if step.relationship else ""
-                branches[key] = parent.add(via + label(by_id.get(step.node_id), step.node_id))
-            parent = branches[key]
+                text = (
+                    described(item)
+                    if step is item.path[-1]
+                    else f"[dim]“{labels.get(step.node_id, step.node_id[:8])}”[/dim]"
+                )
+                placed[key] = parent.add(via + text)
+        where[item.node.id] = key
     return root
 
 

@@ -1,14 +1,13 @@
-"""The demo: a small conversation remembered, recalled with explanations, an agent that
-learns a fact in one session and uses it in the next, and a night of consolidation — all on
-a real Neo4j. Offline it uses a scripted model (and says so); with ANTHROPIC_API_KEY, Claude.
-"""
+"""The demo: eight weeks of a made-up conversation remembered, facts that change, a plan that
+becomes a trigger, a routine that consolidation turns into a draft procedure, recall with its
+activation paths as a tree, and an agent that learns in one session and answers in the next —
+all on a real Neo4j. Offline it uses a scripted model (and says so); with ANTHROPIC_API_KEY,
+Claude. :mod:`hippograph.app.demo_serve` then serves it all until Ctrl-C."""
 
 from __future__ import annotations
 
-import json
 import time
 from datetime import datetime
-from importlib.resources import files
 from typing import Any
 
 from hippograph._extras import requires_extra
@@ -16,41 +15,45 @@ from hippograph._extras import requires_extra
 with requires_extra("cli"):
     from rich.console import Console
     from rich.panel import Panel
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     from rich.table import Table
 
 from hippograph.agent import Agent, AgentConfig, demo_model
+from hippograph.app.cli_views import activation_tree, consolidation_table, recall_table
+from hippograph.app.demo_story import Session, load_story, sample_turns
+from hippograph.app.recall_view import path_labels, snippet
 from hippograph.app.runtime import open_memory
 from hippograph.app.settings import Settings
 from hippograph.consolidation import SleepConsolidator
-from hippograph.layers import ConversationTurn, MemoryOrchestrator
+from hippograph.layers import MemoryOrchestrator
 from hippograph.llm.provider import ModelProvider
-from hippograph.retrieval.types import RecallResult
+from hippograph.models import Layer, MemoryNode
+from hippograph.retrieval.types import RecallItem
 from hippograph.scope import Scope
 
-QUESTIONS = (
-    "Where does Sam work now?",
-    "What breed is Pixel and what is she learning?",
-    "When is Ana's birthday and how will Sam get to Porto?",
-    "What food must Sam avoid?",
+__all__ = ["DEMO_ORG", "DEMO_USER", "model_for", "recall_table", "run_demo", "sample_turns"]
+
+DEMO_ORG = Scope.root("org", "demo")
+DEMO_USER = DEMO_ORG.child("user", "sam")
+QUESTIONS = ("Where does Sam live now?", "What is Pixel learning, and where?")
+TREE_QUESTION = "Who is Ana and when is the trip to Lisbon?"
+AGENT_TURNS = (
+    ("My favourite food is bacalhau with chickpeas.", True),
+    ("What is my favourite food?", True),
+    ("Where do I live now?", False),
 )
 
 
-def sample_turns() -> list[ConversationTurn]:
-    data = json.loads(files("hippograph.app").joinpath("demo_data", "conversation.json").read_text())
-    turns = []
-    for session in data["sessions"]:
-        at = datetime.fromisoformat(session["date"].replace("Z", "+00:00")).timestamp()
-        for i, (speaker, text) in enumerate(session["turns"]):
-            turns.append(
-                ConversationTurn(
-                    turn_id=f"{session['id']}:{i}",
-                    session_id=session["id"],
-                    speaker=speaker,
-                    text=text,
-                    occurred_at=at + 60 * i,
-                )
-            )
-    return turns
+def progress_bar(console: Console) -> Progress:
+    """The bar every long step of the demo shows."""
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=False,
+    )
 
 
 def model_for(settings: Settings, console: Console) -> ModelProvider:
@@ -63,107 +66,193 @@ def model_for(settings: Settings, console: Console) -> ModelProvider:
     return demo_model()
 
 
-def recall_table(result: RecallResult) -> Table:
-    table = Table(title=f"recall: “{result.query}”  ({result.timings.total_ms:.0f} ms)", show_lines=False)
-    for col in ("#", "score", "layer", "memory", "found by", "why"):
-        table.add_column(col, overflow="fold")
-    for n, item in enumerate(result.items, 1):
-        p = item.parts
-        found = ", ".join(f"{c.value}#{r}" for c, r in item.channels.items())
-        why = f"z vec {p.z_vector:+.1f} · z text {p.z_fulltext:+.1f}"
-        if p.person:
-            why += f" · person +{p.person:.0f}"
-        if p.edges or p.session or p.cues:
-            why += f" · spread {p.edges + p.session + p.cues:.2f}"
-        if len(item.path) > 1:
-            why += " · path " + " → ".join(s.relationship or "seed" for s in item.path)
-        text = item.node.content or item.node.label
-        table.add_row(str(n), f"{item.score:.2f}", item.node.layer.value, text[:90], found, why)
-    return table
-
-
 async def run_demo(settings: Settings | None = None, console: Console | None = None) -> dict[str, Any]:
-    """Run the whole demo; returns a few figures (used by the e2e test)."""
+    """Run the whole demo on ``org:demo/user:sam`` (erased first); returns a few figures."""
     settings = settings or Settings()
     console = console or Console()
     console.print(Panel.fit("hippograph demo — long-term memory for agents, in Neo4j", style="bold cyan"))
-    figures: dict[str, Any] = {}
-    with console.status("Starting Neo4j and loading the embedding model…"):
+    model = model_for(settings, console)
+    with console.status("Starting Neo4j (built with Maven the first time: a few minutes) and loading the embedder…"):
         memory_cm = open_memory(settings)
         memory: MemoryOrchestrator = await memory_cm.__aenter__()
     try:
-        org = Scope.root("org", "demo")
-        sam = org.child("user", "sam")
-        await memory.forget(org)  # a fresh demo every time
-
-        turns = sample_turns()
-        t0 = time.perf_counter()
-        await memory.ingest(sam, turns)
-        figures["ingested"] = len(turns)
-        console.print(
-            f"1. Ingested {len(turns)} turns of 3 sessions as episodic memories "
-            f"(chained by NEXT, linked by cues) in {time.perf_counter() - t0:.1f} s — no model call."
-        )
-
-        old = await memory.remember(sam, "Sam's employer", "Sam works at Orbital Arms.", key="sam.employer")
-        new = await memory.remember(
-            sam, "Sam's employer", "Sam works at Tidewater Labs (since November 2026).", key="sam.employer"
-        )
-        await memory.remember(org, "Company policy", "Dogs are welcome in every demo office.")
-        console.print(
-            "2. Brought our own facts: the employer fact changed, so the new one supersedes the old "
-            f"({old.id[:8]} → {new.id[:8]}); an org-wide fact is visible to every user of the org."
-        )
-
-        console.print("3. Recall — hybrid channels, spreading activation, every item explained:")
-        for question in QUESTIONS:
-            result = await memory.recall(sam, question, top_k=4)
-            console.print(recall_table(result))
-        figures["recall_ms"] = result.timings.total_ms
-
-        console.print(
-            "4. The agent turn (triage → hydrate → model → fabrication check → extraction → background consolidation):"
-        )
-        consolidator = SleepConsolidator.for_store(memory.store)
-        agent = Agent(memory, model_for(settings, console), AgentConfig(agent_name="Hippo"), consolidator=consolidator)
-        first = await agent.run(sam, "My favourite food is bacalhau with chickpeas.")
-        await agent.drain()
-        console.print(
-            f"   [dim]session {first.session_id[:8]}[/dim] Sam: My favourite food is bacalhau with chickpeas."
-        )
-        console.print(f"   Hippo: {first.text}")
-        if first.memory:
-            console.print(f"   → extracted {len(first.memory.ops)} memory op(s) by {first.memory.strategy}")
-        second = await agent.run(sam, "What is my favourite food?")
-        console.print(f"   [dim]new session {second.session_id[:8]}[/dim] Sam: What is my favourite food?")
-        console.print(f"   Hippo: {second.text}")
-        activated = sum(len(a.nodes) for a in second.activations)
-        stages = ", ".join(f"{k} {v:.0f} ms" for k, v in second.timings.stages.items())
-        console.print(
-            f"   ({activated} memories activated; pipeline overhead {second.timings.overhead_ms:.0f} ms: {stages})"
-        )
-        figures["answer"] = second.text
-        await agent.drain()
-
-        console.print("5. Sleep: a full consolidation run over the user's scope:")
-        report = await consolidator.run(sam)
-        table = Table(title=f"consolidation {report.entry_point.value} in {report.duration_ms:.0f} ms")
-        for col in ("phase", "status", "counts"):
-            table.add_column(col)
-        for phase in report.phases_run:
-            counts = ", ".join(f"{k}={v}" for k, v in phase.counts.items() if v) or "-"
-            table.add_row(
-                phase.name.value, phase.status.value + (f" ({phase.skip_reason})" if phase.skip_reason else ""), counts
-            )
-        console.print(table)
-        figures["phases"] = len(report.phases_run)
-        console.print(
-            Panel.fit(
-                f"Everything above lives in Neo4j: scope {sam.key}.\n"
-                'Try: hippograph recall --scope org:demo/user:sam "Who is Ana?"',
-                title="done",
-            )
-        )
+        figures = await _story(memory, model, console)
+        figures["dev_key"] = await _dev_key(memory)
     finally:
         await memory_cm.__aexit__(None, None, None)
     return figures
+
+
+async def _story(memory: MemoryOrchestrator, model: ModelProvider, console: Console) -> dict[str, Any]:
+    sam = DEMO_USER
+    with progress_bar(console) as bar:
+        erase = bar.add_task("0. Erasing the previous demo (org:demo)", total=None)
+        await memory.forget(DEMO_ORG, progress=lambda done, total: bar.update(erase, completed=done, total=total))
+        bar.update(erase, total=1, completed=1)
+    sessions = load_story()
+    figures: dict[str, Any] = {"scope": sam.key}
+    await _ingest(memory, sessions, console, figures)
+    changed = await _remember(memory, sessions, console)
+    _show_changes(changed, console)
+    await _show_triggers(memory, console)
+
+    console.rule("3. Recall across sessions — hybrid channels, spreading activation, every item explained")
+    for question in QUESTIONS:
+        found = await memory.recall(sam, question, top_k=4)
+        console.print(recall_table(found))
+        console.print(f"   → {_sessions_of(found.items, {s.id: s.at for s in sessions})}")
+    result = await memory.recall(sam, TREE_QUESTION, top_k=6)
+    console.print(
+        "Activation paths of one recall, as a tree (seeds found by the indexes; branches reached by activation):"
+    )
+    console.print(activation_tree(result, await path_labels(memory, sam, result)))
+    figures["recall_ms"] = result.timings.total_ms
+
+    consolidator = SleepConsolidator.for_store(memory.store)
+    await _agent_turns(memory, model, consolidator, console, figures)
+    await _consolidate(memory, consolidator, console, figures)
+    console.print(
+        Panel.fit(
+            f"Everything above lives in Neo4j, in scope {sam.key}.\n"
+            'Try: hippograph recall "Where does Sam live now?" --scope org:demo/user:sam --tree',
+            title="done",
+        )
+    )
+    return figures
+
+
+def _sessions_of(items: list[RecallItem], dates: dict[str, float]) -> str:
+    """Where a recall's memories come from: the sessions of its events, and its facts."""
+    seen = sorted({i.node.session_id for i in items if i.node.session_id in dates}, key=lambda s: dates[s])
+    facts = sum(1 for i in items if i.node.layer is Layer.SEMANTIC)
+    when = ", ".join(f"{s} ({datetime.fromtimestamp(dates[s]):%d %b})" for s in seen) or "none"
+    return f"recalled across sessions: events of {when}; {facts} fact(s) kept from earlier sessions"
+
+
+async def _ingest(
+    memory: MemoryOrchestrator, sessions: list[Session], console: Console, figures: dict[str, Any]
+) -> None:
+    turns = [t for s in sessions for t in s.turns]
+    first, last = (datetime.fromtimestamp(s.at).strftime("%d %b") for s in (sessions[0], sessions[-1]))
+    with progress_bar(console) as bar:
+        task = bar.add_task(f"1. Ingesting {len(turns)} turns of {len(sessions)} sessions", total=len(turns))
+        await memory.ingest(DEMO_USER, turns, progress=lambda done, total: bar.update(task, completed=done))
+    figures["ingested"] = len(turns)
+    console.print(
+        f"   Ingested {len(turns)} turns of {len(sessions)} sessions ({first} → {last}) as episodic memories: "
+        "chained by NEXT, linked by shared names and keywords — no model call."
+    )
+
+
+async def _remember(
+    memory: MemoryOrchestrator, sessions: list[Session], console: Console
+) -> list[tuple[MemoryNode, MemoryNode]]:
+    """Each session's facts, events and plans; returns the (old, new) pairs of changed facts."""
+    current: dict[str, MemoryNode] = {}
+    changed: list[tuple[MemoryNode, MemoryNode]] = []
+    total = sum(len(s.facts) + len(s.events) + len(s.plans) for s in sessions)
+    with progress_bar(console) as bar:
+        task = bar.add_task("2. Storing what the agent kept from each session", total=total)
+        for session in sessions:
+            for fact in session.facts:
+                node = await memory.remember(DEMO_USER, fact.label, fact.content, key=fact.key)
+                if fact.key in current:
+                    changed.append((current[fact.key], node))
+                current[fact.key] = node
+                bar.advance(task)
+            for event in session.events:
+                await memory.episodic.store_event(
+                    DEMO_USER, event.content, label=event.label, occurred_at=session.at + 3600, session_id=session.id
+                )
+                bar.advance(task)
+            for plan in session.plans:
+                await memory.prospective.set_trigger(DEMO_USER, plan.condition, plan.task, due_at=plan.due_at)
+                bar.advance(task)
+    await memory.remember(DEMO_ORG, "Company policy", "Dogs are welcome in every demo office.")
+    return changed
+
+
+def _show_changes(changed: list[tuple[MemoryNode, MemoryNode]], console: Console) -> None:
+    table = Table(title="facts that changed: the newer fact supersedes the older (kept as history)")
+    for col in ("key", "superseded", "current"):
+        table.add_column(col, overflow="fold")
+    for old, new in changed:
+        table.add_row(new.key or "", f"[strike]{snippet(old, 60)}[/strike]", snippet(new, 60))
+    console.print(table)
+
+
+async def _show_triggers(memory: MemoryOrchestrator, console: Console) -> None:
+    pending = await memory.prospective.get_pending(DEMO_USER)
+    table = Table(title="prospective memory: pending triggers (from plans made in conversation)")
+    for col in ("due", "when", "do"):
+        table.add_column(col, overflow="fold")
+    for node in pending:
+        due = node.properties.get("due_at")
+        when = datetime.fromtimestamp(float(due)).strftime("%a %d %b %Y") if isinstance(due, int | float) else "-"
+        table.add_row(when, str(node.properties.get("condition", "")), str(node.properties.get("task", "")))
+    console.print(table)
+
+
+async def _agent_turns(
+    memory: MemoryOrchestrator,
+    model: ModelProvider,
+    consolidator: SleepConsolidator,
+    console: Console,
+    figures: dict[str, Any],
+) -> None:
+    console.rule("4. Agent turns: triage → hydrate → model → fabrication check → extraction → background consolidation")
+    agent = Agent(memory, model, AgentConfig(agent_name="Hippo"), consolidator=consolidator)
+    answers = []
+    for message, new_session in AGENT_TURNS:
+        response = await agent.run(DEMO_USER, message, session_id=None if new_session else figures.get("session"))
+        await agent.drain()
+        figures["session"] = response.session_id
+        console.print(f"   [dim]session {response.session_id[:8]}[/dim] Sam: {message}")
+        console.print(f"   Hippo: {response.text}")
+        if response.memory and response.memory.ops:
+            console.print(f"   → extracted {len(response.memory.ops)} memory op(s) by {response.memory.strategy}")
+        activated = sum(len(a.nodes) for a in response.activations)
+        console.print(
+            f"   [dim]({activated} memories activated, pipeline overhead {response.timings.overhead_ms:.0f} ms)[/dim]"
+        )
+        answers.append(response.text)
+    figures["answers"] = answers
+
+
+async def _consolidate(
+    memory: MemoryOrchestrator, consolidator: SleepConsolidator, console: Console, figures: dict[str, Any]
+) -> None:
+    console.rule("5. Sleep: a full consolidation run over Sam's scope")
+    with progress_bar(console) as bar:
+        bar.add_task("consolidating (15 phases, each one Cypher batch job)", total=None)
+        t0 = time.perf_counter()
+        report = await consolidator.run(DEMO_USER)
+    console.print(consolidation_table(report))
+    drafts = [
+        s
+        for s in await memory.procedural.query_skills(DEMO_USER, include_inactive=True)
+        if s.properties.get("status") == "draft"
+    ]
+    for skill in drafts:
+        steps = skill.properties.get("steps") or []
+        context = skill.properties.get("context", "")
+        console.print(f"   draft procedure “{skill.label}” ({context}) — review it in the dashboard or GraphQL:")
+        for step in steps if isinstance(steps, list) else []:
+            console.print(f"     · {step}")
+    figures["phases"] = len(report.phases_run)
+    figures["drafts"] = [s.label for s in drafts]
+    figures["consolidation_s"] = time.perf_counter() - t0
+
+
+async def _dev_key(memory: MemoryOrchestrator) -> str:
+    """A fresh admin key of org:demo for the served API (earlier demo keys are revoked)."""
+    from hippograph.app.api.auth import create_key, list_keys, revoke_key
+    from hippograph.app.api.repository import ApiRepository
+
+    repo = ApiRepository(memory.store.conn)
+    await repo.apply_schema()
+    for old in await list_keys(repo, DEMO_ORG):
+        if old.name == "hippograph demo":
+            await revoke_key(repo, old.id)
+    _, token = await create_key(repo, DEMO_ORG, "admin", name="hippograph demo")
+    return token

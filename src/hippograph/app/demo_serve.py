@@ -1,0 +1,71 @@
+"""After the demo: serve the API (GraphiQL at ``/graphql``, the dashboard at ``/``) on
+127.0.0.1 beside Neo4j Browser, print the addresses and the development key, and run until
+Ctrl-C (uvicorn stops cleanly on SIGINT and SIGTERM)."""
+
+from __future__ import annotations
+
+import os
+
+from rich.console import Console
+from rich.panel import Panel
+
+from hippograph.app.settings import Settings
+from hippograph.errors import HippographError
+
+LOCALHOST = "127.0.0.1"
+
+
+def browser_address(settings: Settings, console: Console) -> str:
+    """Neo4j Browser's address: the local Neo4j is started with Browser when it is not running
+    (call this before the demo opens the memory); when it already runs without Browser, how to
+    get it (a restart, which the demo does not do behind your back)."""
+    if settings.neo4j_uri:
+        return f"not served here: HIPPOGRAPH_NEO4J_URI names {settings.neo4j_uri} — open that server's Browser"
+    from hippograph.analysis.browser import local_browser
+    from hippograph.app.runtime import local_server
+
+    server = local_server(settings)
+    status = server.status()
+    if status.browser_url:
+        return f"{status.browser_url}  (user neo4j, password in {server.password_file})"
+    if status.running:
+        return (
+            "not enabled on the running local Neo4j — `hippograph neo4j stop && hippograph neo4j start --browser`, "
+            "then run the demo again"
+        )
+    server.browser = local_browser()
+    try:
+        with console.status("Starting Neo4j with Browser…"):
+            status = server.start()
+    except HippographError as exc:
+        return f"could not start: {exc}"
+    return f"{status.browser_url}  (user neo4j, password in {server.password_file})"
+
+
+def serve_demo(settings: Settings, console: Console, *, port: int, dev_key: str, scope_key: str, browser: str) -> None:
+    """Serve until Ctrl-C; returns when uvicorn has shut down."""
+    import uvicorn
+
+    from hippograph.app.api.app import create_app
+    from hippograph.app.api.settings import ApiSettings
+
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    base = f"http://{LOCALHOST}:{port}"
+    console.print(
+        Panel.fit(
+            f"[bold]dashboard[/bold]      {base}/\n"
+            f"[bold]GraphiQL[/bold]       {base}/graphql  — headers: "
+            f'{{"Authorization": "Bearer {dev_key}"}}\n'
+            f"[bold]Neo4j Browser[/bold]  {browser}\n"
+            f"[bold]development API key[/bold] (admin of org:demo): {dev_key}\n"
+            f"[bold]try[/bold]  recall on {scope_key}, the draft procedure, the pending trigger, the last run\n"
+            "Ctrl-C stops the API (the local Neo4j keeps running: `hippograph neo4j stop`).",
+            title="serving — 127.0.0.1 only",
+        ),
+        soft_wrap=True,
+    )
+    console.print(f"DEV_API_KEY={dev_key}", soft_wrap=True)
+    console.print(f"API_URL={base}", soft_wrap=True)
+    app = create_app(settings, ApiSettings(host=LOCALHOST, port=port))
+    uvicorn.run(app, host=LOCALHOST, port=port, log_level="warning", ws="websockets-sansio")
+    console.print("stopped serving")
