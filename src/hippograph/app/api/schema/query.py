@@ -33,6 +33,7 @@ from hippograph.app.api.schema.types import (
     ScopeNode,
     ScopeStats,
 )
+from hippograph.app.api.schema.viewer import Viewer
 from hippograph.errors import InvalidInputError
 from hippograph.models import Layer as _Layer
 from hippograph.models import check_id
@@ -89,6 +90,10 @@ class ProcedureStatus(Enum):
 
 @strawberry.type
 class Query:
+    @strawberry.field(description="The key of this request: its role, its scope and the scopes it acts on.")
+    def viewer(self, info: strawberry.Info) -> Viewer:
+        return Viewer.of(ctx(info).principal)
+
     @strawberry.field(description="A scope of the tree the key acts on; null when outside it or never used.")
     async def scope(self, info: strawberry.Info, key: str) -> ScopeNode | None:
         context = ctx(info)
