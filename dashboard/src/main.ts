@@ -97,8 +97,11 @@ function renderHeader(s: Session): void {
   who.replaceChildren(h("label", {}, "scope ", picker), h("span", { class: "role" }, `${keyName} · ${s.viewer.role}${canWrite(s) ? "" : " (read-only)"}`), leave);
 }
 
+let renders = 0; // a newer render (another scope or view) wins over one still loading
+
 async function render(): Promise<void> {
   if (!session) return showKeyForm();
+  const ticket = ++renders;
   renderHeader(session);
   const name = route();
   const { title, view } = VIEWS[name];
@@ -110,9 +113,11 @@ async function render(): Promise<void> {
   main.replaceChildren(h("p", { class: "status" }, "loading…"));
   try {
     const content = await view(session);
+    if (ticket !== renders) return;
     content.dataset.view = name;
     main.replaceChildren(content);
   } catch (error) {
+    if (ticket !== renders) return;
     main.replaceChildren(h("section", { "data-view": name }, h("h2", {}, title), errorBox(error)));
   }
 }

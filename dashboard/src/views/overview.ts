@@ -31,14 +31,15 @@ const QUERY = `query($scope: String!) {
 export const LAYERS = ["WORKING", "EPISODIC", "SEMANTIC", "PROCEDURAL", "PROSPECTIVE"];
 
 export async function overviewView(session: Session): Promise<HTMLElement> {
-  const { stats, scope } = await session.api.query<Overview>(QUERY, { scope: session.scope });
+  const key = session.scope;
+  const { stats, scope } = await session.api.query<Overview>(QUERY, { scope: key });
   const byLayer = new Map(stats.counts.byLayer.map((c) => [c.layer, c]));
   const rows = LAYERS.map((layer) => byLayer.get(layer) ?? { layer, total: 0, retracted: 0, superseded: 0 });
   const peak = Math.max(1, ...stats.growth.map((g) => g.created));
   return h(
     "section",
     {},
-    h("h2", {}, "Overview of ", h("code", {}, session.scope), " and below"),
+    h("h2", { "data-testid": "overview-title" }, "Overview of ", h("code", {}, key), " and below"),
     h(
       "div",
       { class: "cards" },

@@ -141,7 +141,7 @@ export async function recallView(session: Session): Promise<HTMLElement> {
               pathOf(item.path),
             )
           : h("p", {}, "Reached by spreading activation but not among the recalled items."),
-        act ? h("p", {}, `activation ${round(act.activation)} at hop ${act.hop}`) : null,
+        act ? h("p", {}, `activation ${round(act.activation)} ${act.hop > 0 ? `at hop ${act.hop}` : "at the seeds"}`) : null,
         !item && act ? pathOf(act.path) : null,
         recall.activation.seeds.includes(id) ? h("p", {}, "A seed of spreading activation.") : null,
       );

@@ -32,8 +32,9 @@ function summary(event: TurnEvent): string {
   const { __typename, ...fields } = event;
   void __typename;
   if ("nodes" in fields) {
-    const nodes = fields.nodes as { label: string | null; score: number }[];
-    return nodes.map((n) => `${n.label ?? "?"} (${n.score.toFixed(2)})`).join(", ") || "nothing activated";
+    const nodes = fields.nodes as { id: string; label: string | null; layer: string | null; score: number }[];
+    const name = (n: (typeof nodes)[number]) => n.label || `${n.layer?.toLowerCase() ?? "memory"} ${n.id.slice(0, 8)}`;
+    return nodes.map((n) => `${name(n)} (${n.score.toFixed(2)})`).join(", ") || "nothing activated";
   }
   return JSON.stringify(fields);
 }

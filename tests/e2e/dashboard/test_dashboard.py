@@ -33,6 +33,8 @@ pytestmark = [
     ),
 ]
 
+STATS = "query($scope: String!) { stats(scope: $scope) { counts { byLayer { layer total } } } }"
+LAYERS = ("working", "episodic", "semantic", "procedural", "prospective")
 WAIT = 60_000  # ms; generous, the machine is shared
 
 
@@ -99,14 +101,16 @@ async def test_every_view_works_with_a_key(api_tenant: Tenant, store: GraphStore
             assert options == sorted([t.org.key, t.user.key]), options
             await picker.select_option(t.user.key)
 
-            # overview: counts by layer
+            # overview: counts by layer of the picked scope
+            await page.get_by_test_id("overview-title").get_by_text(t.user.key).wait_for()
             counts = page.get_by_test_id("layer-counts")
-            await counts.wait_for()
             rows = dict(
                 [cells[0], int(cells[1])]
                 for cells in [(await r.locator("td").all_inner_texts()) for r in await counts.locator("tbody tr").all()]
             )
-            assert rows["episodic"] > 0 and rows["semantic"] >= 2 and rows["procedural"] == 1, rows
+            by_layer = t.client(token).data(STATS, scope=t.user.key)["stats"]["counts"]["byLayer"]
+            assert rows == {layer: 0 for layer in LAYERS} | {c["layer"].lower(): c["total"] for c in by_layer}
+            assert rows["episodic"] > 0 and rows["semantic"] == 2 and rows["procedural"] == 1, rows
             await page.screenshot(path=str(shots / "1-overview.png"), full_page=True)
 
             # memories: a search returns the rows that match
