@@ -9,7 +9,8 @@ from tests.e2e.api.test_api_graph import remember
 
 VIEWER = """query($first: Int!, $after: String) {
   viewer { keyId keyName role scopeKey
-    scopes(first: $first, after: $after) { pageInfo { hasNextPage endCursor } edges { cursor node { key depth } } } } }"""
+    scopes(first: $first, after: $after) {
+      pageInfo { hasNextPage endCursor } edges { cursor node { key depth } } } } }"""
 
 
 async def test_viewer_names_the_key_and_lists_the_scopes_it_acts_on(api_tenant: Tenant) -> None:
