@@ -132,12 +132,7 @@ class Query:
         edges = [MemoryEdgeCursor(cursor=encode_cursor(n.created_at, n.id), node=Memory.of(n)) for n in page]
         return MemoryConnection(
             edges=edges,
-            page_info=PageInfo(
-                has_next_page=len(nodes) > first,
-                has_previous_page=after is not None,
-                start_cursor=edges[0].cursor if edges else None,
-                end_cursor=edges[-1].cursor if edges else None,
-            ),
+            page_info=PageInfo.of([e.cursor for e in edges], len(nodes) > first, after),
             count_args=(listing, flt),
         )
 
