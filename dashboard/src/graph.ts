@@ -26,6 +26,8 @@ export interface GraphEdge {
 }
 
 export class ActivationGraph {
+  /** One graph on the page at a time: a new one (or leaving the view) ends the last one's rendering. */
+  private static current: ActivationGraph | null = null;
   private readonly nvl: NVL;
 
   /** Draws into a frame of its own inside `host` (NVL takes over its frame's attributes). */
@@ -42,6 +44,7 @@ export class ActivationGraph {
       size: 18 + 22 * Math.min(1, Math.max(0, n.weight)),
     }));
     const rels: Relationship[] = edges.map((e, i) => ({ id: `r${i}`, from: e.from, to: e.to, caption: e.type }));
+    ActivationGraph.current?.destroy();
     const frame = document.createElement("div");
     frame.className = "nvl-frame";
     host.replaceChildren(frame);
@@ -58,6 +61,7 @@ export class ActivationGraph {
     // what NVL holds, for people and tests reading the page
     host.dataset.nodeCount = String(this.nvl.getNodes().length);
     host.dataset.relationshipCount = String(this.nvl.getRelationships().length);
+    ActivationGraph.current = this;
     frame.addEventListener("click", (event) => {
       const hit = this.nvl.getHits(event, ["node"]).nvlTargets.nodes[0];
       if (hit) onSelect(hit.data.id);
@@ -71,5 +75,10 @@ export class ActivationGraph {
 
   destroy(): void {
     this.nvl.destroy();
+    if (ActivationGraph.current === this) ActivationGraph.current = null;
+  }
+
+  static destroyCurrent(): void {
+    ActivationGraph.current?.destroy();
   }
 }

@@ -3,6 +3,7 @@
 
 import "./style.css";
 import { errorBox, h } from "./dom";
+import { ActivationGraph } from "./graph";
 import { canWrite, forget, openSession, pickScope, rememberedKey, type Session } from "./session";
 import { consolidationView } from "./views/consolidation";
 import { memoriesView } from "./views/memories";
@@ -102,6 +103,7 @@ let renders = 0; // a newer render (another scope or view) wins over one still l
 async function render(): Promise<void> {
   if (!session) return showKeyForm();
   const ticket = ++renders;
+  ActivationGraph.destroyCurrent(); // a recall's graph stops drawing when its view goes
   renderHeader(session);
   const name = route();
   const { title, view } = VIEWS[name];

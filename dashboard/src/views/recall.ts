@@ -77,7 +77,7 @@ export async function recallView(session: Session): Promise<HTMLElement> {
   const graphBox = h("div", { class: "graph", "data-testid": "recall-graph" });
   const itemsBox = h("div", { class: "items" });
   const explanation = h("aside", { class: "explanation", "data-testid": "explanation" }, h("p", { class: "empty" }, "Click a node or an item to see why it was recalled."));
-  let graph: ActivationGraph | null = null;
+  let graph: ActivationGraph | null = null; // this view's graph, for selecting its nodes
 
   async function run(values: Record<string, string>): Promise<void> {
     const { recall } = await session.api.query<Recall>(RECALL, {
@@ -147,7 +147,6 @@ export async function recallView(session: Session): Promise<HTMLElement> {
       );
     }
 
-    graph?.destroy();
     graph = new ActivationGraph(graphBox, nodes, [...edges.values()], explain);
     itemsBox.replaceChildren(
       h("p", {}, `${recall.items.length} items in ${recall.timings.totalMs.toFixed(0)} ms; ${recall.activation.activated.length} activated${recall.activation.capped ? " (capped)" : ""}.`),
