@@ -12,6 +12,7 @@ if ! command -v java >/dev/null 2>&1 || [ "$(java_major)" -lt 17 ] 2>/dev/null; 
   need_apt+=(openjdk-17-jdk-headless)  # Neo4j 5.26 runs on Java 17 (or 21)
 fi
 command -v mvn >/dev/null 2>&1 || need_apt+=(maven)
+command -v npm >/dev/null 2>&1 || need_apt+=(nodejs npm)  # builds the dashboard (needs Node.js 20.19+)
 BASE_PY=${PYTHON:-python3}
 "$BASE_PY" -c "import ensurepip, venv" >/dev/null 2>&1 || need_apt+=(python3-venv)
 # The test suite drives Neo4j Browser in Debian's headless Chromium (scripts/test.sh asks for it).
@@ -47,3 +48,17 @@ from hippograph.store.local_server import LocalNeo4j
 import tempfile
 print("setup: Neo4j launcher at", LocalNeo4j(tempfile.mkdtemp()).build())
 PYEOF
+
+# Build the dashboard (dashboard/: TypeScript + vite) into the package, where the API serves it
+# at /; skipped when the build is newer than every source file. Without Node.js 20.19+ the API
+# still runs, and / says how to build it.
+DASH_OUT=src/hippograph/app/api/dashboard_dist/index.html
+node_major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
+if [ "$(node_major)" -lt 20 ]; then
+  echo "setup: the dashboard needs Node.js 20.19 or newer (found: $(node --version 2>/dev/null || echo none)); not building it" >&2
+  if [ "${HIPPOGRAPH_SETUP_DASHBOARD:-0}" = 1 ]; then exit 1; fi  # scripts/test.sh: its browser tests need it
+elif [ ! -f "$DASH_OUT" ] || [ -n "$(find dashboard/src dashboard/index.html dashboard/package-lock.json \
+     dashboard/vite.config.ts dashboard/tsconfig.json -newer "$DASH_OUT" -print -quit)" ]; then
+  echo "setup: building the dashboard (npm ci && npm run build in dashboard/)"
+  (cd dashboard && npm ci --no-audit --no-fund --loglevel=error && npm run build --silent)
+fi

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -28,8 +27,9 @@ from hippograph.embeddings.hashing import HashingEmbeddings
 from hippograph.layers.orchestrator import MemoryOrchestrator
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection, migrate
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS
+from tests.support.browser import artifacts as test_artifacts
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 playwright_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright (drives Debian's chromium)")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is needed: apt-get install -y chromium")
 
@@ -38,10 +38,7 @@ SAM = Scope.root("org", "demo").child("user", "sam")
 
 
 def artifacts() -> Path:
-    root = Path(os.environ.get("HIPPOGRAPH_TEST_ARTIFACTS", Path(__file__).resolve().parents[2] / "test-artifacts"))
-    folder = root / "browser"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+    return test_artifacts("browser")
 
 
 def cli(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -142,7 +139,7 @@ def test_browser_logs_in_runs_saved_query_and_draws_graph(browser_server: dict[s
     out = artifacts()
     colours = style_json()
     with playwright_api.sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-dev-shm-usage"])
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             page = chromium.new_page(viewport={"width": 1400, "height": 1000})
             page.goto(browser_server["url"])

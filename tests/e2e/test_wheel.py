@@ -101,6 +101,18 @@ def test_every_catalog_query_and_every_resource_is_in_the_wheel(wheel: Path) -> 
     assert not [line for line in core if any(p in line for p in ("torch", "sentence", "anthropic", "fastapi", "typer"))]
 
 
+def test_the_wheel_carries_the_built_dashboard(wheel: Path) -> None:
+    built = ROOT / "src/hippograph/app/api/dashboard_dist"
+    if not (built / "index.html").is_file():
+        pytest.skip("the dashboard is not built: cd dashboard && npm ci && npm run build")
+    with zipfile.ZipFile(wheel) as zf:
+        names = set(zf.namelist())
+    expected = {f"hippograph/app/api/dashboard_dist/{f.relative_to(built)}" for f in built.rglob("*") if f.is_file()}
+    assert "hippograph/app/api/dashboard_dist/index.html" in expected
+    assert expected <= names
+    assert not [n for n in names if "node_modules" in n or n.startswith("dashboard/")]
+
+
 async def test_the_installed_wheel_runs_a_readme_example_outside_the_checkout(
     venv: Path, neo4j_server: tuple[str, str], store: GraphStore, tmp_path: Path
 ) -> None:

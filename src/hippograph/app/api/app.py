@@ -1,6 +1,6 @@
 """The FastAPI app: GraphQL (GraphiQL at ``/graphql``, subscriptions over graphql-transport-ws
-only), the SSE turn route, export / import, health, readiness and Prometheus metrics. The
-lifespan owns the Neo4j driver, the memory, the consolidator and the agent."""
+only), the SSE turn route, export / import, health, readiness, Prometheus metrics and the
+dashboard at ``/``. The lifespan owns the Neo4j driver, the memory, the consolidator and the agent."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from strawberry.types.unset import UNSET, UnsetType
 from hippograph.agent import Agent, AgentConfig, demo_model
 from hippograph.app.api.auth import ApiAuthError, PermissionDeniedError, Principal, bearer_token
 from hippograph.app.api.context import ApiContext
+from hippograph.app.api.dashboard import install_dashboard
 from hippograph.app.api.errors import code_of
 from hippograph.app.api.limits import BudgetExceededError, RateLimitedError, authenticate
 from hippograph.app.api.metrics import ApiMetrics, CountingConnection, MetricsMiddleware
@@ -184,6 +185,7 @@ def create_app(
         return metrics.render()
 
     _install_error_handlers(app)
+    install_dashboard(app)
     return app
 
 

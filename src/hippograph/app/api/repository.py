@@ -225,6 +225,10 @@ class ApiRepository:
         rows = await self.conn.read(ApiQuery.SEARCH_SCOPE_CHILDREN, key=key, after=after, limit=limit)
         return [ScopeRow(**r["scope"]) for r in rows]
 
+    async def scopes(self, key: str, prefix: str, after: str | None, limit: int) -> list[ScopeRow]:
+        rows = await self.conn.read(ApiQuery.SEARCH_SCOPES, key=key, prefix=prefix, after=after, limit=limit)
+        return [ScopeRow(**r["scope"]) for r in rows]
+
     async def scope_counts(
         self, scopes: Sequence[tuple[str, str | None]]
     ) -> dict[tuple[str, str | None], list[LayerCount]]:

@@ -33,6 +33,7 @@ from hippograph.app.api.schema.types import (
     ScopeNode,
     ScopeStats,
 )
+from hippograph.app.api.schema.viewer import Viewer
 from hippograph.errors import InvalidInputError
 from hippograph.models import Layer as _Layer
 from hippograph.models import check_id
@@ -89,6 +90,10 @@ class ProcedureStatus(Enum):
 
 @strawberry.type
 class Query:
+    @strawberry.field(description="The key of this request: its role, its scope and the scopes it acts on.")
+    def viewer(self, info: strawberry.Info) -> Viewer:
+        return Viewer.of(ctx(info).principal)
+
     @strawberry.field(description="A scope of the tree the key acts on; null when outside it or never used.")
     async def scope(self, info: strawberry.Info, key: str) -> ScopeNode | None:
         context = ctx(info)
@@ -127,12 +132,7 @@ class Query:
         edges = [MemoryEdgeCursor(cursor=encode_cursor(n.created_at, n.id), node=Memory.of(n)) for n in page]
         return MemoryConnection(
             edges=edges,
-            page_info=PageInfo(
-                has_next_page=len(nodes) > first,
-                has_previous_page=after is not None,
-                start_cursor=edges[0].cursor if edges else None,
-                end_cursor=edges[-1].cursor if edges else None,
-            ),
+            page_info=PageInfo.of([e.cursor for e in edges], len(nodes) > first, after),
             count_args=(listing, flt),
         )
 

@@ -184,6 +184,16 @@ class PageInfo:
     start_cursor: str | None
     end_cursor: str | None
 
+    @classmethod
+    def of(cls, cursors: list[str], has_next_page: bool, after: str | None) -> PageInfo:
+        """The page info of a keyset page whose edges have ``cursors``, asked for after ``after``."""
+        return cls(
+            has_next_page=has_next_page,
+            has_previous_page=after is not None,
+            start_cursor=cursors[0] if cursors else None,
+            end_cursor=cursors[-1] if cursors else None,
+        )
+
 
 @strawberry.type
 class MemoryEdgeCursor:
@@ -251,6 +261,12 @@ class ScopeConnection:
     edges: list[ScopeChildEdge]
     page_info: PageInfo
 
+    @classmethod
+    def page(cls, rows: list[ScopeRow], first: int, after: str | None) -> ScopeConnection:
+        """A page of scopes from ``first + 1`` rows in key order (the extra row says there is more)."""
+        edges = [ScopeChildEdge(cursor=r.key, node=ScopeNode.of(r)) for r in rows[:first]]
+        return cls(edges=edges, page_info=PageInfo.of([e.cursor for e in edges], len(rows) > first, after))
+
 
 @strawberry.type(description="A scope of the tenant tree the key acts on.")
 class ScopeNode:
@@ -277,17 +293,7 @@ class ScopeNode:
         context = ctx(info)
         check_first(first, context.services.settings.max_first)
         rows = await context.services.repo.scope_children(self.key, after, first + 1)
-        page = rows[:first]
-        edges = [ScopeChildEdge(cursor=r.key, node=ScopeNode.of(r)) for r in page]
-        return ScopeConnection(
-            edges=edges,
-            page_info=PageInfo(
-                has_next_page=len(rows) > first,
-                has_previous_page=after is not None,
-                start_cursor=edges[0].cursor if edges else None,
-                end_cursor=edges[-1].cursor if edges else None,
-            ),
-        )
+        return ScopeConnection.page(rows, first, after)
 
     @strawberry.field(description="Memory counts: OWN (default) or the whole SUBTREE of this scope.")
     async def counts(self, info: strawberry.Info, listing: Listing = _Listing.OWN) -> ScopeCounts:  # type: ignore[valid-type]

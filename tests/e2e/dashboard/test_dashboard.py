@@ -1,0 +1,184 @@
+"""The dashboard as a person uses it: the real API on 127.0.0.1 serves it at ``/``; headless
+Chromium opens it, enters a writer key, picks a scope, and walks every view — counts by layer,
+a memory search, a recall whose activation graph NVL draws and whose nodes explain
+themselves on click, procedure review, a consolidation report, a turn streamed over the
+websocket — with no console error anywhere. Screenshots go to ``test-artifacts/dashboard/``.
+
+Needs the built dashboard (``cd dashboard && npm ci && npm run build``; scripts/test.sh builds
+it), Debian's ``chromium`` and the ``playwright`` package.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from hippograph.app.api.auth import Role
+from hippograph.app.api.dashboard import dashboard_dir
+from hippograph.app.demo import sample_turns
+from hippograph.embeddings.hashing import HashingEmbeddings
+from hippograph.layers.orchestrator import MemoryOrchestrator
+from hippograph.store import GraphStore
+from tests.e2e.api.harness import Tenant
+from tests.e2e.api.test_api_graph import remember
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, artifacts
+
+playwright = pytest.importorskip("playwright.async_api", reason="pip install playwright (drives Debian's chromium)")
+pytestmark = [
+    pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is needed: apt-get install -y chromium"),
+    pytest.mark.skipif(
+        not (dashboard_dir() / "index.html").is_file(),
+        reason="the dashboard is not built: cd dashboard && npm ci && npm run build",
+    ),
+]
+
+STATS = "query($scope: String!) { stats(scope: $scope) { counts { byLayer { layer total } } } }"
+LAYERS = ("working", "episodic", "semantic", "procedural", "prospective")
+WAIT = 60_000  # ms; generous, the machine is shared
+
+
+async def seed(t: Tenant, store: GraphStore, token: str) -> None:
+    """Sam's three sessions in the user scope, a changed fact, a draft procedure, a note above."""
+    memory = MemoryOrchestrator(store, HashingEmbeddings())
+    await memory.ingest(t.user, sample_turns())
+    client = t.client(token)
+    for employer in ("Orbital Arms", "Tidewater Labs"):
+        remember(
+            client,
+            t.user.key,
+            layer="SEMANTIC",
+            label="Sam's employer",
+            content=f"Sam works at {employer}.",
+            key="sam.employer",
+        )
+    remember(
+        client,
+        t.user.key,
+        layer="PROCEDURAL",
+        label="walk Pixel",
+        content="before work",
+        steps=["Take the lead", "Avoid the tram", "Walk along the river"],
+    )
+    remember(client, t.org.key, layer="SEMANTIC", label="Office", content="The office allows dogs.", key="office.dogs")
+
+
+async def click_a_node(page: Any, graph: Any) -> bool:
+    """Clicks the drawn graph on a grid until a click lands on a node (the explanation changes)."""
+    box = await graph.bounding_box()
+    before = await page.get_by_test_id("explanation").inner_text()
+    for y in range(20, int(box["height"]) - 10, 24):
+        for x in range(20, int(box["width"]) - 10, 24):
+            await page.mouse.click(box["x"] + x, box["y"] + y)
+            if await page.get_by_test_id("explanation").inner_text() != before:
+                return True
+    return False
+
+
+async def test_every_view_works_with_a_key(api_tenant: Tenant, store: GraphStore) -> None:
+    t = api_tenant
+    token = await t.key(t.org, Role.WRITER, name="dashboard test")
+    await seed(t, store, token)
+    shots = artifacts("dashboard")
+    errors: list[str] = []
+
+    async with playwright.async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = await browser.new_page(viewport={"width": 1500, "height": 1000})
+        try:
+            page.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
+            page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+            page.set_default_timeout(WAIT)
+
+            await page.goto(t.url + "/")
+            await page.get_by_test_id("key-input").fill(token)
+            await page.get_by_test_id("key-form").locator("button[type=submit]").click()
+
+            # the scopes the key acts on: the org and the user scope the memories went to
+            picker = page.get_by_test_id("scope-picker")
+            await picker.wait_for()
+            options = await picker.locator("option").all_inner_texts()
+            assert options == sorted([t.org.key, t.user.key]), options
+            await picker.select_option(t.user.key)
+
+            # overview: counts by layer of the picked scope
+            await page.get_by_test_id("overview-title").get_by_text(t.user.key).wait_for()
+            counts = page.get_by_test_id("layer-counts")
+            rows = dict(
+                [cells[0], int(cells[1])]
+                for cells in [(await r.locator("td").all_inner_texts()) for r in await counts.locator("tbody tr").all()]
+            )
+            by_layer = t.client(token).data(STATS, scope=t.user.key)["stats"]["counts"]["byLayer"]
+            assert rows == {layer: 0 for layer in LAYERS} | {c["layer"].lower(): c["total"] for c in by_layer}
+            assert rows["episodic"] > 0 and rows["semantic"] == 2 and rows["procedural"] == 1, rows
+            await page.screenshot(path=str(shots / "1-overview.png"), full_page=True)
+
+            # memories: a search returns the rows that match
+            await page.get_by_test_id("nav-memories").click()
+            await page.get_by_test_id("search-text").fill("Pixel")
+            await page.get_by_test_id("search-text").press("Enter")
+            results = page.get_by_test_id("memory-results")
+            await page.wait_for_function(
+                "() => { const rows = [...document.querySelectorAll('[data-testid=memory-rows] tbody tr')];"
+                " return rows.length > 0 && rows.every(r => r.innerText.toLowerCase().includes('pixel')); }"
+            )
+            found = await results.locator("[data-testid=memory-rows] tbody tr").count()
+            assert found >= 2
+            await results.locator("[data-testid=memory-rows] tbody tr").first.get_by_text("open").click()
+            await page.locator(".detail h4", has_text="Neighbours").wait_for()
+            await page.screenshot(path=str(shots / "2-memories.png"), full_page=True)
+
+            # recall: NVL draws the activation graph; an item and a node explain themselves
+            await page.get_by_test_id("nav-recall").click()
+            await page.get_by_test_id("recall-query").fill("Where does Sam work now and what is Pixel afraid of?")
+            await page.get_by_test_id("recall-query").press("Enter")
+            graph = page.locator("[data-testid=recall-graph][data-node-count]")
+            await graph.locator("canvas:visible").first.wait_for()
+            items = await page.get_by_test_id("recall-items").locator("li").count()
+            assert items > 0
+            assert int(await graph.get_attribute("data-node-count") or 0) >= items
+            await page.get_by_test_id("recall-items").locator("li button").first.click()
+            parts = page.get_by_test_id("explanation").get_by_test_id("score-parts")
+            await parts.wait_for()
+            assert "relevance" in await parts.inner_text()
+            await page.get_by_test_id("explanation").locator(".why").wait_for()
+            await page.screenshot(path=str(shots / "3-recall-item.png"), full_page=True)
+            assert await click_a_node(page, graph), "no click on the drawn graph selected a node"
+            await page.screenshot(path=str(shots / "4-recall-node-clicked.png"), full_page=True)
+
+            # procedures: the draft is approved through the API's mutation
+            await page.get_by_test_id("nav-procedures").click()
+            draft = page.get_by_test_id("procedure-rows").locator("tbody tr", has_text="walk Pixel")
+            await draft.wait_for()
+            await page.screenshot(path=str(shots / "5-procedures.png"), full_page=True)
+            await draft.get_by_role("button", name="approve").click()
+            await page.locator("section", has_text="Procedures").get_by_text("Nothing here yet.").wait_for()
+            await page.get_by_test_id("procedure-status").select_option("APPROVED")
+            approved = page.get_by_test_id("procedure-rows").locator("tbody tr", has_text="walk Pixel")
+            await approved.get_by_text("approved").wait_for()
+
+            # consolidation: a quick run from the page, its report listed
+            await page.get_by_test_id("nav-consolidation").click()
+            await page.get_by_test_id("consolidate").click()
+            report = page.get_by_test_id("consolidation-report").first
+            await report.wait_for()
+            await report.locator("summary").click()
+            await page.screenshot(path=str(shots / "6-consolidation.png"), full_page=True)
+
+            # turn stream: the scripted model's typed events arrive over the websocket
+            await page.get_by_test_id("nav-turn").click()
+            await page.get_by_test_id("turn-message").fill("My cat is called Miso.")
+            await page.get_by_test_id("turn-message").press("Enter")
+            events = page.get_by_test_id("turn-events")
+            await events.locator("li[data-type=MessageEndEvent]").wait_for()
+            types = await events.locator("li").evaluate_all("els => els.map(e => e.dataset.type)")
+            assert {"MessageStartEvent", "ActivationEvent", "TextDeltaEvent", "MessageEndEvent"} <= set(types), types
+            assert (await page.get_by_test_id("turn-reply").inner_text()).strip()
+            await page.screenshot(path=str(shots / "7-turn-stream.png"), full_page=True)
+        except Exception as exc:
+            await page.screenshot(path=str(shots / "failed.png"), full_page=True)
+            (shots / "failed.html").write_text(await page.content())
+            raise AssertionError(f"{exc}\nbrowser errors: {errors}") from exc
+        finally:
+            await browser.close()
+    assert errors == []
