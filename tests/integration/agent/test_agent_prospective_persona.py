@@ -120,7 +120,8 @@ async def test_the_identity_is_seeded_once_per_scope_under_concurrency_and_rende
     agents = [make_agent(m, config) for m in models]
     users = [tenant.child("user", f"u{i}") for i in range(6)]
     await asyncio.gather(*(a.run(u, "Hello there.") for a, u in zip(agents, users, strict=True)))
-    identities = [f for f in await memory.semantic.query_facts(tenant, label=AGENT_IDENTITY) if f.scope_key == tenant.key]
+    facts = await memory.semantic.query_facts(tenant, label=AGENT_IDENTITY)
+    identities = [f for f in facts if f.scope_key == tenant.key]
     assert len(identities) == 1 and identities[0].content == "I am Juno. A travel assistant."
     for model in models:
         assert "## PERSONA\nI am Juno. A travel assistant." in model.requests[0].system.text  # type: ignore[union-attr]
@@ -183,5 +184,5 @@ async def test_working_summary_llm_asks_the_model_and_long_sessions_compact(
 
 def test_unknown_summary_modes_are_refused_by_config_validation() -> None:
     for bad in ({"hydrate": {"working_summary": "abstractive"}}, {"sessions": {"compaction": "smart"}}):
-        with pytest.raises(ValueError, match="literal_error|Input should be"):
+        with pytest.raises(ValueError, match=r"literal_error|Input should be"):
             AgentConfig.model_validate(bad)
