@@ -92,7 +92,7 @@ class Hydrator:
             )
             return found.result, found.context
 
-        recalled = await _guard("hydrate", recall(), out.errors)
+        recalled = await guarded("hydrate", recall(), out.errors)
         used = 0
         lines: list[str] = []
         if recalled is not None:
@@ -106,7 +106,7 @@ class Hydrator:
                 lines.append(out.context.text)
             used = out.context.tokens
         elif working:  # recall off for this verdict, or failed: the last turns still help
-            nodes = await _guard("working", self._working(scope, session_id), out.errors) or []
+            nodes = await guarded("working", self._working(scope, session_id), out.errors) or []
             for node in nodes:
                 line = scrub_text(self._memory.working.render_for_prompt(node))
                 cost = approx_tokens(line) + 1
@@ -121,7 +121,8 @@ class Hydrator:
         return await self._memory.working.get_context(scope, self._memory.working.verbatim, session_id=session_id)
 
 
-async def _guard(stage: str, work: Awaitable[T], errors: list[StageFailed]) -> T | None:
+async def guarded(stage: str, work: Awaitable[T], errors: list[StageFailed]) -> T | None:
+    """The result of ``work``, or None with its failure appended to ``errors`` as a StageFailed."""
     try:
         return await work
     except asyncio.CancelledError:

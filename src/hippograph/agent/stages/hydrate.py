@@ -10,12 +10,10 @@ the context when their modes are on.
 
 from __future__ import annotations
 
-import asyncio
-import logging
-from collections.abc import AsyncIterator, Awaitable
-from typing import TypeVar
+from collections.abc import AsyncIterator
 
 from hippograph.agent.events import AgentEvent, StageFailed
+from hippograph.agent.hydrate import guarded
 from hippograph.agent.prompts import full_system_prompt, jit_system_prompt
 from hippograph.agent.prompts.sections import with_sections
 from hippograph.agent.reminders import Reminders, reminders
@@ -27,10 +25,7 @@ from hippograph.layers.working import SUMMARY_MARK
 from hippograph.llm.types import ChatMessage
 from hippograph.models import Layer
 
-log = logging.getLogger(__name__)
-
 EARLIER_HEADER = "## EARLIER IN THIS CONVERSATION"
-T = TypeVar("T")
 
 
 async def run(t: TurnState, d: StageDeps) -> AsyncIterator[AgentEvent]:
@@ -51,9 +46,9 @@ async def run(t: TurnState, d: StageDeps) -> AsyncIterator[AgentEvent]:
 
     errors: list[StageFailed] = []
     with t.clock.time(Stage.HYDRATE):
-        due = await _guarded("hydrate.triggers", _reminders(t, d), errors) or Reminders()
-        persona = await _guarded("hydrate.persona", d.persona.text(t.scope), errors) if c.persona.enabled else ""
-        earlier = await _guarded("hydrate.summaries", _summaries(t, d), errors) or ""
+        due = await guarded("hydrate.triggers", _reminders(t, d), errors) or Reminders()
+        persona = await guarded("hydrate.persona", d.persona.text(t.scope), errors) if c.persona.enabled else ""
+        earlier = await guarded("hydrate.summaries", _summaries(t, d), errors) or ""
         errors.extend(d.summarizer.errors)
         d.summarizer.errors.clear()
     for error in errors:
@@ -100,14 +95,3 @@ async def _summaries(t: TurnState, d: StageDeps) -> str:
         if text:
             lines.append(SUMMARY_MARK + text)
     return "\n".join([EARLIER_HEADER, *lines]) if lines else ""
-
-
-async def _guarded(stage: str, work: Awaitable[T], errors: list[StageFailed]) -> T | None:
-    try:
-        return await work
-    except asyncio.CancelledError:
-        raise
-    except Exception as exc:
-        log.warning("%s failed: %s", stage, type(exc).__name__, exc_info=True)
-        errors.append(StageFailed.from_exception(stage, exc))
-        return None
