@@ -3,7 +3,8 @@
 // importance < $importance_below, idle for more than $idle seconds and at most
 // $max_neighbors live neighbours. Never SOUL:, AGENT_IDENTITY or META: memories, never
 // retracted ones (those wait for phase 9.5, restorable until then), never superseded versions
-// (a fact's history is kept).
+// and never keyed facts, however unimportant (a key's versions are its history: deleting the
+// current one would leave the key without a present and as-of queries wrong).
 CYPHER replan=skip
 MATCH (m:Memory)
 WHERE m.scope_key STARTS WITH $scope_key
@@ -13,6 +14,7 @@ WHERE m.scope_key STARTS WITH $scope_key
 WITH m, m.ttl IS NOT NULL AND m.created_at + m.ttl <= $now AS expired
 WHERE expired OR (
   m.layer IN $layers
+  AND m.key IS NULL
   AND coalesce(m.importance, 5.0) < $importance_below
   AND $now - coalesce(m.last_accessed_at, m.updated_at, m.created_at) > $idle
   AND NOT m.label STARTS WITH 'SOUL:' AND NOT m.label STARTS WITH 'AGENT_IDENTITY'

@@ -5,7 +5,8 @@
 // instead. Candidates: facts of the subtree on the same scope line whose exact score,
 // (1 + cosine) / 2 as vector.similarity.cosine gives it, is >= $min_score. META:, SOUL:,
 // AGENT_IDENTITY, retracted, superseded (history) and person-restored facts never merge. Each
-// pair carries both scope keys (the caller keeps the shallower fact). Also returns the
+// pair carries both scope keys (the caller keeps the shallower fact) and both subject keys (a
+// keyed fact is a version in a key's history: the caller never absorbs one). Also returns the
 // watermark reached and how many facts were probed.
 CYPHER replan=skip
 MATCH (a:Memory:Semantic)
@@ -47,7 +48,7 @@ CALL (a) {
   RETURN collect({a: a.id, b: b.id, score: score, a_scope: a.scope_key, b_scope: b.scope_key,
                   a_importance: a.importance, b_importance: b.importance,
                   a_seen: coalesce(a.access_count, 0), b_seen: coalesce(b.access_count, 0),
-                  a_created: a.created_at, b_created: b.created_at,
+                  a_created: a.created_at, b_created: b.created_at, a_key: a.key, b_key: b.key,
                   a_text: coalesce(a.label, '') + ': ' + coalesce(a.content, ''),
                   b_text: coalesce(b.label, '') + ': ' + coalesce(b.content, '')}) AS found
 }

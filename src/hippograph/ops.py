@@ -7,12 +7,17 @@ One pydantic model per op, told apart by ``op``; each op belongs to one layer:
     set_trigger    → prospective  a condition to watch and the task to do then
     register_skill → procedural   a how-to (a draft unless auto-approve is configured)
     retract_node   → (any)        soft-delete a memory by id, with a reason
+    resolve_trigger → prospective mark a trigger done (by id or prompt handle)
+    snooze_trigger → prospective  keep a trigger from firing until a time
+    correct_profile → semantic    record a correction of a ``SOUL:<name>`` profile key
+                                  (applied by consolidation's soul_corrections phase)
 
 Unknown keys are ignored (models add them); known keys are validated strictly.
 """
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, field_validator
@@ -84,7 +89,56 @@ class SetTrigger(_Op):
     condition: str = Field(min_length=1, max_length=MAX_TEXT)
     task: str = Field(min_length=1, max_length=MAX_TEXT)
     due_at: float | None = None
+    """When a time trigger is due: epoch seconds or an ISO 8601 date/time (UTC if no zone)."""
+    about: list[Annotated[str, Field(min_length=1, max_length=MAX_LABEL)]] = Field(
+        default_factory=list, max_length=MAX_RELATIONSHIPS
+    )
+    """Topics, keywords or people whose mention makes the condition hold (default: the
+    condition's own names and content words)."""
     importance: Importance = 5.0
+
+    @field_validator("due_at", mode="before")
+    @classmethod
+    def _due_at(cls, value: Any) -> Any:
+        return epoch_seconds(value)
+
+
+class ResolveTrigger(_Op):
+    """Mark the trigger ``id`` (its id or the handle the prompt showed) done."""
+
+    layer: ClassVar[Layer | None] = Layer.PROSPECTIVE
+
+    op: Literal["resolve_trigger"]
+    id: str = Field(min_length=1, max_length=100)
+    outcome: str = Field(default="", max_length=MAX_TEXT)
+
+
+class SnoozeTrigger(_Op):
+    """Keep the trigger ``id`` from firing until ``until`` (epoch seconds or ISO 8601)."""
+
+    layer: ClassVar[Layer | None] = Layer.PROSPECTIVE
+
+    op: Literal["snooze_trigger"]
+    id: str = Field(min_length=1, max_length=100)
+    until: float
+
+    @field_validator("until", mode="before")
+    @classmethod
+    def _until(cls, value: Any) -> Any:
+        return epoch_seconds(value)
+
+
+class CorrectProfile(_Op):
+    """A correction of one key of the ``SOUL:<name>`` profile (how the agent should be, what
+    to call the user…); consolidation applies it when the profile schema allows the key."""
+
+    layer: ClassVar[Layer | None] = Layer.SEMANTIC
+
+    op: Literal["correct_profile"]
+    name: str = Field(min_length=1, max_length=MAX_LABEL)
+    key: str = Field(min_length=1, max_length=MAX_LABEL)
+    value: JsonValue
+    reason: str = Field(default="", max_length=MAX_TEXT)
 
 
 class RegisterSkill(_Op):
@@ -115,7 +169,14 @@ class RetractNode(_Op):
 
 
 MemoryOp = Annotated[
-    UpsertNode | CreateEvent | SetTrigger | RegisterSkill | RetractNode,
+    UpsertNode
+    | CreateEvent
+    | SetTrigger
+    | RegisterSkill
+    | RetractNode
+    | ResolveTrigger
+    | SnoozeTrigger
+    | CorrectProfile,
     Field(discriminator="op"),
 ]
 """Any memory operation, discriminated by ``op``."""
@@ -126,6 +187,21 @@ OP_NAMES: tuple[str, ...] = (
     "set_trigger",
     "register_skill",
     "retract_node",
+    "resolve_trigger",
+    "snooze_trigger",
+    "correct_profile",
 )
 
 MEMORY_OP_ADAPTER: TypeAdapter[MemoryOp] = TypeAdapter(MemoryOp)
+
+
+def epoch_seconds(value: Any) -> Any:
+    """An ISO 8601 date or date-time (UTC when it names no zone) as epoch seconds; anything
+    else unchanged, for the field's own validation."""
+    if not isinstance(value, str):
+        return value
+    try:
+        at = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise ValueError("must be epoch seconds or an ISO 8601 date/time") from None
+    return (at if at.tzinfo else at.replace(tzinfo=UTC)).timestamp()

@@ -45,6 +45,7 @@ SAMPLES: list[ev.AgentEvent] = [
     ev.ToolRoutingDecision(verdict="knowledge", mode="enforce", kept=["a"], dropped=["b"]),
     ev.MessageEnd(message_id="msg_1", stop_reason="end_turn"),
     ev.StageFailed(stage="recall", error_type="StoreError", message="boom"),
+    ev.TriggerFired(id="t1", handle="t1", reason="condition", condition="Bob", task="ask", matched=["Bob"]),
 ]
 
 

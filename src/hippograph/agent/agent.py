@@ -32,11 +32,13 @@ from hippograph.agent.events import AgentEvent, StageFailed
 from hippograph.agent.fabrication import FabricationChecker
 from hippograph.agent.hydrate import Hydrator
 from hippograph.agent.observability import AgentHooks, HookSet, StageClock
+from hippograph.agent.reminders import PersonaSeeder
 from hippograph.agent.response import AgentResponse
 from hippograph.agent.sessions import SessionManager
 from hippograph.agent.stages import Stage, extraction, fabrication, hydrate, model_loop, schedule, session, triage
 from hippograph.agent.stages import tools as tool_stage
 from hippograph.agent.stages.deps import StageDeps
+from hippograph.agent.summaries import TurnSummarizer
 from hippograph.agent.tools import AgentTool
 from hippograph.agent.triage import IntentClassifier
 from hippograph.agent.turn_state import TurnState
@@ -111,6 +113,8 @@ class Agent:
                 safe_reply=c.fabrication.safe_reply,
             ),
             sessions=self.sessions, background=self._background,
+            persona=PersonaSeeder(memory, c, consolidator.config.soul_schema if consolidator is not None else None),
+            summarizer=TurnSummarizer(model, c.model),
         )  # fmt: skip
 
     # -- public ---------------------------------------------------------------------------

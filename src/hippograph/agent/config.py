@@ -32,13 +32,17 @@ __all__ = [
     "ExtractionSettings",
     "FabricationSettings",
     "HydrateSettings",
+    "PersonaSettings",
     "PromptMode",
     "SessionSettings",
+    "SummaryMode",
     "ToolLoopSettings",
     "TriageSettings",
 ]
 
 PromptMode = Literal["full", "jit"]
+SummaryMode = Literal["off", "extractive", "llm"]
+"""How older turns are summarised: not at all, first and last sentences, or by the model."""
 DAY = 86_400.0
 
 
@@ -79,6 +83,22 @@ class HydrateSettings(_Settings):
     """The recall query is the user's message cut to this length."""
     max_activation_nodes: int = Field(default=50, ge=0, le=1000)
     """Most nodes listed in one Activation event."""
+    working_summary: SummaryMode = "off"
+    """Working memory's older entries (before the last 2) as one summary line: ``off`` (the
+    reference's default), ``extractive`` or ``llm`` (the agent's model)."""
+
+
+class PersonaSettings(_Settings):
+    """The persona: ``AGENT_IDENTITY`` seeded once per scope, shown with the scope's
+    ``SOUL:<name>`` profiles in the prompt."""
+
+    enabled: bool = True
+    seed_identity: bool = True
+    seed_at: Literal["root", "scope"] = "root"
+    """Seed the identity at the root of the turn's scope (the tenant: every scope below sees
+    it) or at the turn's own scope."""
+    identity: str | None = Field(default=None, min_length=1, max_length=2000)
+    """The identity text; None: "I am <agent_name>. <agent_description>"."""
 
 
 class ToolLoopSettings(_Settings):
@@ -146,6 +166,10 @@ class SessionSettings(_Settings):
     """Earlier turns of the session sent to the model as messages (0: none)."""
     resume_from_graph: bool = True
     """An unknown session id is resumed from the episodic chain of that session."""
+    compaction: SummaryMode = "off"
+    """A long session's turns beyond ``history_turns`` are folded into a running summary
+    sent before the kept turns: ``extractive`` or ``llm`` (the agent's model); ``off`` drops
+    them (the reference's default)."""
 
 
 class AgentConfig(_Settings):
@@ -179,6 +203,7 @@ class AgentConfig(_Settings):
     extraction: ExtractionSettings = ExtractionSettings()
     consolidation: ConsolidationSettings = ConsolidationSettings()
     sessions: SessionSettings = SessionSettings()
+    persona: PersonaSettings = PersonaSettings()
 
     @model_validator(mode="after")
     def _thinking_below_max(self) -> AgentConfig:

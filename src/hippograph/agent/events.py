@@ -52,6 +52,7 @@ __all__ = [
     "ToolCallStart",
     "ToolResult",
     "ToolRoutingDecision",
+    "TriggerFired",
     "Usage",
 ]
 
@@ -212,6 +213,21 @@ class ToolRoutingDecision(_Event):
         )
 
 
+class TriggerFired(_Event):
+    """A prospective trigger of the scope fired at hydration: it is due (``reason`` ``due``)
+    or the message named its condition (``condition``, with the ``matched`` terms). It is in
+    the prompt until the model (or a person) resolves or snoozes it."""
+
+    type: Literal["trigger_fired"] = "trigger_fired"
+    id: str
+    handle: str
+    reason: Literal["due", "condition"]
+    condition: str
+    task: str
+    due_at: float | None = None
+    matched: list[str] = Field(default_factory=list)
+
+
 class StageFailed(_Event):
     """A stage of the turn (or of its background work) failed. With ``recoverable`` the
     turn goes on and the reply arrives; only a model failure is not recoverable.
@@ -252,6 +268,7 @@ AgentEvent = Annotated[
     | FabricationDetected
     | IntentClassified
     | ToolRoutingDecision
+    | TriggerFired
     | MessageEnd
     | StageFailed,
     Field(discriminator="type"),

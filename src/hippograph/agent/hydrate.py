@@ -1,9 +1,9 @@
 """Hydrate: recall + spreading activation into a token-budgeted, scrubbed memory context.
 
 The layers come from triage: recall searches the semantic, episodic and procedural layers the
-verdict keeps; working memory adds the last turns verbatim; prospective memory adds the
-scope's pending triggers (never found by recall, read with ``get_pending``). Everything fits
-in the token budget. A failing recall never fails the turn: the failure becomes an
+verdict keeps; working memory adds the last turns verbatim. Everything fits in the token
+budget. (Prospective triggers are evaluated beside hydration, in their own prompt section:
+:mod:`hippograph.agent.reminders`.) A failing recall never fails the turn: the failure becomes an
 :class:`~hippograph.agent.events.StageFailed` and the context falls back to working memory.
 """
 
@@ -32,7 +32,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 RECALL_LAYERS = (Layer.SEMANTIC, Layer.EPISODIC, Layer.PROCEDURAL)
-TRIGGERS_HEADER = "Pending triggers:"
 MAX_LABEL_CHARS = 120
 T = TypeVar("T")
 
@@ -82,7 +81,6 @@ class Hydrator:
         query = query.strip()[: s.max_query_chars]
         wanted = [layer for layer in RECALL_LAYERS if layer in layers]
         working = s.include_working and Layer.WORKING in layers
-        triggers = s.include_triggers and s.max_triggers > 0 and Layer.PROSPECTIVE in layers
         recall_layers = None if len(wanted) == len(RECALL_LAYERS) else wanted
 
         async def recall() -> tuple[RecallResult, MemoryContext] | None:
@@ -94,10 +92,7 @@ class Hydrator:
             )
             return found.result, found.context
 
-        recalled, pending = await asyncio.gather(
-            _guard("hydrate", recall(), out.errors),
-            _guard("triggers", self._pending(scope) if triggers else _none(), out.errors),
-        )
+        recalled = await guarded("hydrate", recall(), out.errors)
         used = 0
         lines: list[str] = []
         if recalled is not None:
@@ -111,41 +106,23 @@ class Hydrator:
                 lines.append(out.context.text)
             used = out.context.tokens
         elif working:  # recall off for this verdict, or failed: the last turns still help
-            nodes = await _guard("working", self._working(scope, session_id), out.errors) or []
+            nodes = await guarded("working", self._working(scope, session_id), out.errors) or []
             for node in nodes:
                 line = scrub_text(self._memory.working.render_for_prompt(node))
                 cost = approx_tokens(line) + 1
                 if used + cost <= s.token_budget:
                     lines.append(line)
                     used += cost
-        if pending:
-            block = [TRIGGERS_HEADER]
-            used += approx_tokens(TRIGGERS_HEADER) + 1
-            for node in pending[: s.max_triggers]:
-                line = "- " + scrub_text(self._memory.prospective.render_for_prompt(node))
-                cost = approx_tokens(line) + 1
-                if used + cost > s.token_budget:
-                    break
-                block.append(line)
-                used += cost
-            if len(block) > 1:
-                lines.append("\n".join(block))
         out.text = "\n".join(lines)
         out.ms = (time.perf_counter() - started) * 1000.0
         return out
-
-    async def _pending(self, scope: Scope) -> list[MemoryNode]:
-        return await self._memory.prospective.get_pending(scope)
 
     async def _working(self, scope: Scope, session_id: str | None) -> list[MemoryNode]:
         return await self._memory.working.get_context(scope, self._memory.working.verbatim, session_id=session_id)
 
 
-async def _none() -> None:
-    return None
-
-
-async def _guard(stage: str, work: Awaitable[T], errors: list[StageFailed]) -> T | None:
+async def guarded(stage: str, work: Awaitable[T], errors: list[StageFailed]) -> T | None:
+    """The result of ``work``, or None with its failure appended to ``errors`` as a StageFailed."""
     try:
         return await work
     except asyncio.CancelledError:

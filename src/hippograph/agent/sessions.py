@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 TURN_USER_PREFIX = "User: "
 TURN_SEPARATOR = " | Agent: "
 MAX_PENDING_ERRORS = 20
+MAX_OVERFLOW = 50
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +62,10 @@ class Session:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     tail: asyncio.Task[None] | None = field(default=None, repr=False)
     pending_errors: list[StageFailed] = field(default_factory=list, repr=False)
+    overflow: list[Turn] = field(default_factory=list, repr=False)
+    """Turns pushed out of ``history`` and not yet folded into ``summary`` (compaction)."""
+    summary: str = ""
+    """The compacted summary of the turns before ``history`` (empty without compaction)."""
 
     def messages(self) -> list[ChatMessage]:
         """The history as alternating user / assistant messages."""
@@ -72,7 +77,10 @@ class Session:
         return out
 
     def record(self, turn: Turn) -> None:
-        """Remember a finished turn."""
+        """Remember a finished turn; the oldest one it pushes out waits in ``overflow`` for
+        the compaction (the newest ``MAX_OVERFLOW`` of them)."""
+        if self.history.maxlen is not None and len(self.history) == self.history.maxlen:
+            self.overflow = [*self.overflow, self.history[0]][-MAX_OVERFLOW:]
         self.history.append(turn)
         self.turns += 1
         self.last_used_at = time.time()
@@ -179,6 +187,11 @@ class SessionManager:
             turn = parse_turn(event.content)
             if turn is not None:
                 session.history.append(turn)
+
+
+def turn_text(turn: Turn) -> str:
+    """A turn as stored in the graph, ``User: … | Agent: …``."""
+    return f"{TURN_USER_PREFIX}{turn.user}{TURN_SEPARATOR}{turn.agent}"
 
 
 def parse_turn(text: str) -> Turn | None:

@@ -24,7 +24,17 @@ from hippograph.layers.repository import LayerRepository
 from hippograph.layers.semantic import SemanticMemory
 from hippograph.layers.working import WorkingMemory
 from hippograph.models import Layer, MemoryEdge, MemoryNode
-from hippograph.ops import CreateEvent, MemoryOp, RegisterSkill, RetractNode, SetTrigger, UpsertNode
+from hippograph.ops import (
+    CorrectProfile,
+    CreateEvent,
+    MemoryOp,
+    RegisterSkill,
+    ResolveTrigger,
+    RetractNode,
+    SetTrigger,
+    SnoozeTrigger,
+    UpsertNode,
+)
 from hippograph.retrieval.config import RecallConfig
 from hippograph.retrieval.context import HANDLE_CHARS, HANDLE_PREFIX, MemoryContext, assemble
 from hippograph.retrieval.engine import RecallEngine
@@ -191,7 +201,19 @@ class Memory:
         if isinstance(op, SetTrigger):
             return (
                 await self.prospective.set_trigger(
-                    scope, scrub_text(op.condition), scrub_text(op.task), due_at=op.due_at, importance=op.importance
+                    scope, scrub_text(op.condition), scrub_text(op.task), due_at=op.due_at, importance=op.importance,
+                    about=[scrub_text(a) for a in op.about] or None,
+                )
+            ).id  # fmt: skip
+        if isinstance(op, ResolveTrigger):
+            return (await self.prospective.resolve_trigger(scope, op.id, outcome=op.outcome, actor="model")).id
+        if isinstance(op, SnoozeTrigger):
+            return (await self.prospective.snooze_trigger(scope, op.id, op.until, actor="model")).id
+        if isinstance(op, CorrectProfile):
+            value = scrub_text(op.value) if isinstance(op.value, str) else op.value
+            return (
+                await self.semantic.correct_profile(
+                    scope, op.name, op.key, value, reason=scrub_text(op.reason), actor="model"
                 )
             ).id
         if isinstance(op, RegisterSkill):

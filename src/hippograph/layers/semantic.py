@@ -1,7 +1,9 @@
 """Semantic memory ("what"): facts and entities as a graph.
 
 Write-time dedup: a fact whose text is ≥ 0.85 similar to a live fact of the same scope, or
-whose label contains (or is contained in) one, is merged into it. Facts change by
+whose label contains (or is contained in) one, is merged into it — never into a version of
+another subject ``key`` (a keyed write merged into an unkeyed duplicate gives it the key, as
+the key's first version, so the key's history lists what the write returned). Facts change by
 supersession, never by overwrite: a fact with the same subject ``key`` (or an explicit
 ``supersedes``) becomes current and the old one keeps its text with ``superseded_by`` and
 ``valid_until`` — recall prefers the current one.
@@ -10,6 +12,7 @@ supersession, never by overwrite: a fact with the same subject ``key`` (or an ex
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from pydantic import JsonValue
@@ -28,6 +31,25 @@ DEDUP_CANDIDATES = 5
 MIN_CONTAINMENT_CHARS = 4
 AGENT_IDENTITY = "AGENT_IDENTITY"
 SOUL_PREFIX = "SOUL:"
+PROFILE_BOOKKEEPING = frozenset({"corrections", "rejected_corrections", "corrected_at", "merges"})
+"""Properties of a SOUL profile that are the phase's bookkeeping, not the profile."""
+MAX_QUEUED_CORRECTIONS = 50
+MAX_PERSONA_NODES = 50
+
+
+@dataclass(frozen=True)
+class Persona:
+    """The persona a scope sees: its AGENT_IDENTITY node and its SOUL profiles by name."""
+
+    identity: MemoryNode | None
+    profiles: dict[str, dict[str, JsonValue]]
+
+
+def soul_label(name: str) -> str:
+    """``SOUL:<name>`` for a profile name."""
+    if not isinstance(name, str) or not name.strip() or len(name) > 80:
+        raise InvalidInputError("name", "a profile name is a non-empty string of at most 80 characters")
+    return f"{SOUL_PREFIX}{name.strip()}"
 
 
 def _norm(text: str) -> str:
@@ -83,8 +105,9 @@ class SemanticMemory(MemoryLayer):
                 return previous  # the same fact again: nothing changes
             if previous is None and supersedes is None and dedup:
                 duplicate = await self._duplicate_in(tx, scope, node)
-                if duplicate is not None:
-                    return await tx.update_node(duplicate, _merge_updates(duplicate, node))
+                if duplicate is not None:  # a keyed write names its duplicate's subject: its first version
+                    adopt = {"key": key} if key and duplicate.key is None else {}
+                    return await tx.update_node(duplicate, {**_merge_updates(duplicate, node), **adopt})
             stored = await tx.add_node(node, cues)
             old = supersedes or (previous.id if previous else None)
             if old is not None:
@@ -141,20 +164,81 @@ class SemanticMemory(MemoryLayer):
         return current
 
     async def ensure_identity(self, scope: Scope, description: str) -> MemoryNode:
-        """The always-on AGENT_IDENTITY persona node of this scope (importance 10)."""
-        return await self._singleton(scope, AGENT_IDENTITY, description)
+        """The always-on AGENT_IDENTITY persona node of this scope (importance 10), seeded
+        once: concurrent callers queue on a database lock and all get the one node; a later
+        call with another description leaves the seeded one as it is."""
+        if not isinstance(description, str) or not description.strip():
+            raise InvalidInputError("description", "a persona needs a non-empty description")
+        return await self._singleton(scope, AGENT_IDENTITY, description.strip())
 
     async def soul(self, scope: Scope, name: str, profile: dict[str, JsonValue] | None = None) -> MemoryNode:
-        """The SOUL:<name> profile node of this scope, created on first use."""
-        return await self._singleton(scope, f"{SOUL_PREFIX}{name}", f"Profile of {name}", profile or {})
+        """The SOUL:<name> profile node of this scope, created on first use (once, as above)."""
+        return await self._singleton(scope, soul_label(name), f"Profile of {name.strip()}", profile or {})
+
+    async def correct_profile(
+        self, scope: Scope, name: str, key: str, value: JsonValue, *, reason: str = "", actor: str = "user"
+    ) -> MemoryNode:
+        """Record a correction of ``key`` on this scope's ``SOUL:<name>`` profile (created if
+        missing). Consolidation's soul_corrections phase applies it when the profile schema
+        allows the key and keeps it aside otherwise; audited."""
+        if not isinstance(key, str) or not key.strip():
+            raise InvalidInputError("key", "a correction names a profile key")
+        label = soul_label(name)
+        correction: dict[str, JsonValue] = {"key": key.strip(), "value": value}
+
+        async def decide(tx: LockedTx) -> MemoryNode:
+            profile = await tx.current_fact(label)
+            if profile is None:
+                node = self._singleton_node(label, f"Profile of {name.strip()}", {"corrections": [correction]})
+                return await tx.add_node(node, cues_of(node))
+            pending = profile.properties.get("corrections")
+            queued = pending if isinstance(pending, list) else []
+            corrections: list[JsonValue] = [*queued, correction][-MAX_QUEUED_CORRECTIONS:]
+            return await tx.update_node(profile, {"properties": {**profile.properties, "corrections": corrections}})
+
+        profile = await run_locked(self.store, scope, [label], decide)
+        await self.repo.record_audit(
+            scope, actor=actor, action="profile.correct", target=profile.id, detail={**correction, "reason": reason}
+        )
+        return profile
+
+    async def persona(self, scope: Scope) -> Persona:
+        """What the prompt shows of the agent's persona from ``scope``: the deepest visible
+        AGENT_IDENTITY, and each SOUL:<name> profile with its keys merged from the root down
+        (a deeper scope's value wins); pending corrections are not applied yet."""
+        nodes = await self.store.query_nodes(
+            scope, {"layers": [Layer.SEMANTIC], "label_prefix": SOUL_PREFIX}, limit=MAX_PERSONA_NODES
+        )
+        nodes += await self.query_facts(scope, label=AGENT_IDENTITY, limit=MAX_PERSONA_NODES)
+        nodes.sort(key=lambda n: (Scope.parse(n.scope_key).depth, n.created_at, n.id))
+        identity = None
+        profiles: dict[str, dict[str, JsonValue]] = {}
+        for node in nodes:
+            if node.superseded_by is not None:
+                continue
+            if node.label == AGENT_IDENTITY:
+                identity = node
+            elif node.label.startswith(SOUL_PREFIX):
+                shown = {k: v for k, v in node.properties.items() if k not in PROFILE_BOOKKEEPING}
+                profiles.setdefault(node.label.removeprefix(SOUL_PREFIX), {}).update(shown)
+        return Persona(identity, profiles)
+
+    def _singleton_node(self, label: str, content: str, props: dict[str, JsonValue]) -> MemoryNode:
+        now = self.services.clock()
+        fields = {"label": label, "content": content, "properties": props, "importance": 10.0, "key": label}
+        return make_node(self.layer, {**fields, "valid_from": now, "created_at": now, "updated_at": now})
 
     async def _singleton(
         self, scope: Scope, label: str, content: str, props: dict[str, JsonValue] | None = None
     ) -> MemoryNode:
-        existing = [f for f in await self.query_facts(scope, label=label) if f.scope_key == scope.key]
-        if existing:
-            return existing[0]
-        return await self.store_fact(scope, label, content, properties=props, importance=10.0, dedup=False)
+        node = self._singleton_node(label, content, props or {})
+
+        async def decide(tx: LockedTx) -> MemoryNode:
+            existing = await tx.current_fact(label)
+            return existing if existing is not None else await tx.add_node(node, cues_of(node))
+
+        seeded = await self.repo.current_fact(scope, label)  # the common case: no lock, no write
+        return seeded if seeded is not None else await run_locked(self.store, scope, [label], decide)
 
     async def _current_for_key(self, scope: Scope, key: str) -> MemoryNode | None:
         return await self.repo.current_fact(scope, key)
@@ -167,6 +251,8 @@ class SemanticMemory(MemoryLayer):
         for other in sorted(candidates, key=lambda c: -score.get(c.id, 0.0)):
             if other.scope_key != scope.key or other.superseded_by or other.retracted or _protected(other):
                 continue
+            if other.key is not None and other.key != node.key:
+                continue  # a version of another subject: merging would rewrite its history
             if score.get(other.id, 0.0) >= DEDUP_SIMILARITY:
                 return other
             other_label = _norm(other.label)

@@ -1,12 +1,14 @@
-"""Working memory ("now"): the last turns and the model's thinking, per scope.
+"""Working memory ("now"): the last turns and the model's thinking, per session of a scope.
 
 A FIFO of ``capacity`` (10) entries per full scope path; thinking text is capped at 500
 characters and kept 24 hours; the last ``verbatim`` (2) entries go into the prompt verbatim.
-Seen only from its own scope.
+Seen only from its own scope. Older entries can be summarised: ``off``, ``extractive`` (first
+and last sentence) or ``llm`` (a summarize function, e.g. the agent's model).
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import ClassVar, Literal
 
 from hippograph.errors import InvalidInputError
@@ -19,6 +21,10 @@ from hippograph.scrub import scrub_properties, scrub_text
 THINKING_MAX_CHARS = 500
 DAY = 86_400.0
 SummaryMode = Literal["off", "extractive", "llm"]
+SUMMARY_MODES: tuple[str, ...] = ("off", "extractive", "llm")
+SUMMARY_MARK = "[working summary] "
+Summarize = Callable[[list[str]], Awaitable[str]]
+"""Summarises texts (``llm`` mode: a model call)."""
 
 
 class WorkingMemory(MemoryLayer):
@@ -88,13 +94,37 @@ class WorkingMemory(MemoryLayer):
         text = node.content or node.label
         return f"{kind} {scrub_text(text) if scrubber else text}"
 
-    async def render_context(self, scope: Scope, mode: SummaryMode = "off", *, session_id: str | None = None) -> str:
+    async def older(self, scope: Scope, *, session_id: str | None = None) -> list[MemoryNode]:
+        """The entries of the working block that are not shown verbatim (oldest first)."""
+        entries = await self.get_context(scope, session_id=session_id)
+        return entries[: -self.verbatim] if self.verbatim else entries
+
+    async def render_context(
+        self,
+        scope: Scope,
+        mode: SummaryMode = "off",
+        *,
+        session_id: str | None = None,
+        summarize: Summarize | None = None,
+    ) -> str:
         """The working block of a prompt (of one session when ``session_id`` is given): older
-        entries summarised (per ``mode``), the last ``verbatim`` entries word for word."""
+        entries summarised per ``mode`` (``llm`` through ``summarize``, e.g. a model call),
+        the last ``verbatim`` entries word for word.
+
+        Raises:
+            InvalidInputError: An unknown mode, or ``llm`` without ``summarize``.
+        """
+        if mode not in SUMMARY_MODES:
+            raise InvalidInputError("mode", f"unknown summary mode {mode!r:.40}; one of {', '.join(SUMMARY_MODES)}")
+        if mode == "llm" and summarize is None:
+            raise InvalidInputError("summarize", "summary mode 'llm' needs a summarize function (a model)")
         entries = await self.get_context(scope, session_id=session_id)
         older, recent = entries[: -self.verbatim] or [], entries[-self.verbatim :]
         lines = []
-        if older and mode == "extractive":
-            lines.append("[working summary] " + extractive_summary([m.content for m in older]).replace("\n", " "))
+        texts = [m.content for m in older]
+        if texts and mode == "extractive":
+            lines.append(SUMMARY_MARK + extractive_summary(texts).replace("\n", " "))
+        elif texts and mode == "llm" and summarize is not None:
+            lines.append(SUMMARY_MARK + scrub_text(await summarize(texts)).replace("\n", " "))
         lines.extend(self.render_for_prompt(m) for m in recent)
         return "\n".join(lines)

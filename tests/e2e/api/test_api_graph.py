@@ -173,6 +173,13 @@ async def test_procedures_triggers_consolidation_stats_scopes_and_forget(api_ten
     )["setTrigger"]["memory"]
     pending = admin.data("query($s: String!) { triggers(scope: $s) { id } }", s=user)["triggers"]
     assert [p["id"] for p in pending] == [trig["id"]]
+    snoozed = admin.data(
+        """mutation($s: String!, $id: ID!) { snoozeTrigger(scope: $s, id: $id, until: 4102444800)
+          { __typename ... on MemoryPayload { memory { properties } } } }""",
+        s=user,
+        id=trig["id"],
+    )["snoozeTrigger"]
+    assert snoozed["memory"]["properties"]["snoozed_until"] == 4102444800.0
     admin.data(
         'mutation($s: String!, $id: ID!) { resolveTrigger(scope: $s, id: $id, outcome: "asked") { __typename } }',
         s=user,

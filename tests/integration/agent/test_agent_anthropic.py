@@ -198,3 +198,29 @@ async def test_a_failing_model_ends_the_turn_with_an_error_and_stores_nothing(
         await agent.run(tenant, "Hello again?")
     assert await agent.drain() == []
     assert await memory.store.query_subtree(tenant) == []
+
+
+async def test_llm_summaries_of_a_long_session_go_through_claude(
+    tenant: Scope,
+    make_agent: MakeAgent,
+    claude: AnthropicModel,
+    fake_anthropic: FakeAnthropic,  # noqa: F811
+) -> None:
+    config = AgentConfig.model_validate({"sessions": {"history_turns": 1, "compaction": "llm"}})
+    agent = make_agent(claude, config)
+    fake_anthropic.enqueue(FakeReply.of_text("First answer."), FakeReply.of_text("Second answer."))
+    first = await agent.run(tenant, "We plan a trip to Lisbon in May.")
+    await agent.run(tenant, "Book the hotel near the river.", session_id=first.session_id)
+    fake_anthropic.enqueue(
+        FakeReply.of_text("The user plans a May trip to Lisbon."),  # the compaction's call
+        FakeReply.of_text("Third answer."),
+    )
+    await agent.run(tenant, "And the flights?", session_id=first.session_id)
+    requests = fake_anthropic.requests
+    summary_call, turn_call = requests[2].body, requests[3].body
+    assert "You compress" in str(summary_call["system"])
+    assert "We plan a trip to Lisbon in May." in str(summary_call["messages"])
+    assert "Summary of the turns before these messages: The user plans a May trip to Lisbon." in str(
+        turn_call["system"]
+    )
+    assert [m["role"] for m in turn_call["messages"]] == ["user", "assistant", "user"]

@@ -138,7 +138,7 @@ async def test_invalid_ops_are_reported_and_valid_ones_applied(
     assert [e.stage for e in report.errors] == ["commit"]  # the retract names nothing
     assert [a["op"] for a in report.commit.applied] == ["upsert_node"]
     facts = [n for n in await memory.store.query_subtree(tenant) if n.layer is Layer.SEMANTIC]
-    assert [f.label for f in facts] == ["city"]
+    assert [f.label for f in facts if f.label != "AGENT_IDENTITY"] == ["city"]  # and the seeded persona
     later = await agent.run(tenant, "ok", session_id=response.session_id)
     assert [e.stage for e in later.errors] == ["commit"]
 
@@ -173,7 +173,7 @@ async def test_every_stage_can_be_switched_off(
     await _seed(memory, tenant)
     config = AgentConfig.model_validate(
         {"hydrate": {"enabled": False}, "extraction": {"enabled": False},
-         "consolidation": {"enabled": False}, "sessions": {"history_turns": 0}}
+         "consolidation": {"enabled": False}, "sessions": {"history_turns": 0}, "persona": {"enabled": False}}
     )  # fmt: skip
     model = demo_model()
     agent = make_agent(model, config)

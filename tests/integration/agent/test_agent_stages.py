@@ -139,7 +139,7 @@ async def test_triage_enforce_narrows_tools_and_layers(
     assert [t.name for t in model.requests[0].tools] == ["send_email", "slow_tool"]
     assert action.activations == []  # recall skipped: working and prospective only
     context = model.requests[0].system.context  # type: ignore[union-attr]
-    assert "Pending triggers:" in context and "remind them to tag the release" in context
+    assert "## REMINDERS" in context and "remind them to tag the release" in context
     assert "atlas" not in context
 
     knowledge = await agent.run(tenant, "What is the name of the production server?")

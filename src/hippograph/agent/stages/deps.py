@@ -11,7 +11,9 @@ from hippograph.agent.config import AgentConfig
 from hippograph.agent.fabrication import FabricationChecker
 from hippograph.agent.hydrate import Hydrator
 from hippograph.agent.observability import HookSet
+from hippograph.agent.reminders import PersonaSeeder
 from hippograph.agent.sessions import SessionManager
+from hippograph.agent.summaries import TurnSummarizer
 from hippograph.agent.tools import AgentTool
 from hippograph.agent.triage import IntentClassifier, TriageConfig
 from hippograph.llm.provider import ModelProvider
@@ -37,3 +39,5 @@ class StageDeps:
     checker: FabricationChecker
     sessions: SessionManager
     background: BackgroundConsolidation
+    persona: PersonaSeeder
+    summarizer: TurnSummarizer

@@ -2,19 +2,30 @@
 system prompt and the messages of the first model call.
 
 In JIT mode nothing is recalled here: the model asks through the ``hydrate_context`` tool
-(see :mod:`hippograph.agent.stages.tools`).
+(see :mod:`hippograph.agent.stages.tools`). In both modes the scope's triggers are evaluated
+(each fired one a ``TriggerFired`` event, all in the REMINDERS section), the persona joins the
+instructions, and the summaries of older turns (working memory, a compacted long session) join
+the context when their modes are on.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-from hippograph.agent.events import AgentEvent
+from hippograph.agent.events import AgentEvent, StageFailed
+from hippograph.agent.hydrate import guarded
 from hippograph.agent.prompts import full_system_prompt, jit_system_prompt
+from hippograph.agent.prompts.sections import with_sections
+from hippograph.agent.reminders import Reminders, reminders
+from hippograph.agent.sessions import turn_text
 from hippograph.agent.stages import Stage
 from hippograph.agent.stages.deps import StageDeps
 from hippograph.agent.turn_state import TurnState
+from hippograph.layers.working import SUMMARY_MARK
 from hippograph.llm.types import ChatMessage
+from hippograph.models import Layer
+
+EARLIER_HEADER = "## EARLIER IN THIS CONVERSATION"
 
 
 async def run(t: TurnState, d: StageDeps) -> AsyncIterator[AgentEvent]:
@@ -33,6 +44,18 @@ async def run(t: TurnState, d: StageDeps) -> AsyncIterator[AgentEvent]:
         memory_text = hydration.text
         t.memory_texts.append(memory_text)
 
+    errors: list[StageFailed] = []
+    with t.clock.time(Stage.HYDRATE):
+        due = await guarded("hydrate.triggers", _reminders(t, d), errors) or Reminders()
+        persona = await guarded("hydrate.persona", d.persona.text(t.scope), errors) if c.persona.enabled else ""
+        earlier = await guarded("hydrate.summaries", _summaries(t, d), errors) or ""
+        errors.extend(d.summarizer.errors)
+        d.summarizer.errors.clear()
+    for error in errors:
+        yield error
+    for fired in due.events:
+        yield fired
+
     with t.clock.time(Stage.PROMPT):
         if t.jit:
             t.system = jit_system_prompt(
@@ -44,5 +67,31 @@ async def run(t: TurnState, d: StageDeps) -> AsyncIterator[AgentEvent]:
                 memory_text, scope=t.scope.key, agent_name=c.agent_name,
                 agent_description=c.agent_description, cache=c.cache_system_prompt,
             )  # fmt: skip
+        context = "\n\n".join(part for part in (earlier, due.text) if part)
+        t.system = with_sections(t.system, instructions=persona or "", context=context)
         history = t.require_session().messages() if c.sessions.history_turns else []
         t.messages = [*history, ChatMessage(role="user", content=t.message)]
+
+
+async def _reminders(t: TurnState, d: StageDeps) -> Reminders:
+    s = d.config.hydrate
+    if not s.include_triggers or Layer.PROSPECTIVE not in t.require_decision().layers:
+        return Reminders()
+    return await reminders(d.memory, t.scope, t.message, max_shown=s.max_triggers)
+
+
+async def _summaries(t: TurnState, d: StageDeps) -> str:
+    """The EARLIER section: the compacted session, then working memory's older entries."""
+    c, session = d.config, t.require_session()
+    if session.overflow and c.sessions.compaction != "off":
+        folded = [session.summary, *(turn_text(turn) for turn in session.overflow)]
+        session.summary = await d.summarizer.summarize(folded, c.sessions.compaction, stage="hydrate.compaction")
+        session.overflow = []
+    lines = [f"Summary of the turns before these messages: {session.summary}"] if session.summary else []
+    mode = c.hydrate.working_summary
+    if mode != "off" and c.hydrate.include_working and Layer.WORKING in t.require_decision().layers:
+        older = await d.memory.working.older(t.scope, session_id=session.id)
+        text = await d.summarizer.summarize([m.content for m in older], mode, stage="hydrate.working_summary")
+        if text:
+            lines.append(SUMMARY_MARK + text)
+    return "\n".join([EARLIER_HEADER, *lines]) if lines else ""

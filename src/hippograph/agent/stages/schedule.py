@@ -1,12 +1,13 @@
 """Schedule stage: count the turn towards the scope's nap cadence, hand the exchange to
-background consolidation (the reply does not wait for it) and remember it in the session."""
+background consolidation (the reply does not wait for it), remember it in the session, and
+seed the persona's identity on the scope's first answered turn."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
 from hippograph.agent.background import TurnRecord
-from hippograph.agent.events import AgentEvent, ConsolidationScheduled
+from hippograph.agent.events import AgentEvent, ConsolidationScheduled, StageFailed
 from hippograph.agent.sessions import Turn
 from hippograph.agent.stages import Stage
 from hippograph.agent.stages.deps import StageDeps
@@ -34,5 +35,19 @@ async def run(t: TurnState, d: StageDeps) -> AsyncIterator[AgentEvent]:
             session.record(Turn(scrub_text(t.message), scrub_text(t.reply)))
         else:
             session.turns += 1
+        seeded = await _seed_persona(t, d)
+    if seeded is not None:
+        yield seeded
     if scheduled is not None:
         yield scheduled
+
+
+async def _seed_persona(t: TurnState, d: StageDeps) -> StageFailed | None:
+    """Seed the persona's identity once the turn has its reply (a failure is an event)."""
+    if not d.config.persona.enabled:
+        return None
+    try:
+        await d.persona.seed(t.scope)
+    except Exception as exc:
+        return StageFailed.from_exception("schedule.persona", exc)
+    return None

@@ -65,7 +65,8 @@ async def _judged(ctx: PhaseContext, pair: dict[str, Any]) -> bool:
 async def semantic_merge(ctx: PhaseContext) -> Counts:
     """Facts written since the last pass ask the vector index for neighbours with cosine ≥ 0.90;
     the best ≤ 10 disjoint pairs (confirmed by the model's judge when there is one) merge:
-    the absorbed fact is soft-retracted (``merged_into``), its edges move to the survivor."""
+    the absorbed fact is soft-retracted (``merged_into``), its edges move to the survivor. A
+    pair whose absorbed fact would be a keyed version is left as it is (``kept_versions``)."""
     c = ctx.config
     rows = await ctx.read(
         Q.GET_MERGE_CANDIDATES,
@@ -79,12 +80,15 @@ async def semantic_merge(ctx: PhaseContext) -> Counts:
         return {"probed": 0, "candidates": 0, "merged": 0, "repointed": 0}
     found = rows[0]
     chosen, left = _choose(list(found["pairs"]), c.merge_max_pairs)
-    writes, rejected = [], 0
+    writes, rejected, kept = [], 0, 0
     for pair in chosen:
+        survivor, absorbed = _survivor_first(pair)
+        if pair["a_key" if absorbed == pair["a"] else "b_key"] is not None:
+            kept += 1  # a version of a keyed fact is history: superseded, never merged away
+            continue
         if not await _judged(ctx, pair):
             rejected += 1
             continue
-        survivor, absorbed = _survivor_first(pair)
         cosine = round(cosine_from_index(float(pair["score"])), 4)
         retraction = {
             "phase": Phase.SEMANTIC_MERGE.value,
@@ -112,4 +116,6 @@ async def semantic_merge(ctx: PhaseContext) -> Counts:
     counts = {"probed": int(found["probed"]), "candidates": len(chosen) + left, **merged}
     if isinstance(ctx.model, MergeJudge):
         counts["judged_apart"] = rejected
+    if kept:
+        counts["kept_versions"] = kept
     return counts

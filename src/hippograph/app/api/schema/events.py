@@ -153,6 +153,17 @@ class StageFailedEvent:
     recoverable: bool
 
 
+@strawberry.type(description="A prospective trigger fired: it is due, or the message named its condition.")
+class TriggerFiredEvent:
+    id: strawberry.ID
+    handle: str
+    reason: str
+    condition: str
+    task: str
+    due_at: float | None
+    matched: list[str]
+
+
 @strawberry.type(description="An event type this API version does not describe yet.")
 class OtherEvent:
     type: str
@@ -184,6 +195,7 @@ TurnEvent = Annotated[
     | ToolRoutingDecisionEvent
     | MessageEndEvent
     | StageFailedEvent
+    | TriggerFiredEvent
     | OtherEvent
     | BudgetExceeded,
     strawberry.union("TurnEvent"),
@@ -234,6 +246,7 @@ _PLAIN: dict[str, Any] = {
     "tool_routing_decision": ToolRoutingDecisionEvent,
     "message_end": MessageEndEvent,
     "stage_failed": StageFailedEvent,
+    "trigger_fired": TriggerFiredEvent,
 }
 
 

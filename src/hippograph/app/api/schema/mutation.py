@@ -276,11 +276,14 @@ class Mutation:
         condition: str,
         task: str,
         due_at: float | None = None,
+        about: list[str] | None = None,
     ) -> TriggerResult:
         context = ctx(info)
         target = context.principal.target(scope, Role.WRITER)
         try:
-            node = await context.services.memory.prospective.set_trigger(target, condition, task, due_at=due_at)
+            node = await context.services.memory.prospective.set_trigger(
+                target, condition, task, due_at=due_at, about=about
+            )
         except InvalidInputError as exc:
             return _input_error(exc)
         return MemoryPayload(memory=Memory.of(node))
@@ -292,7 +295,18 @@ class Mutation:
         context = ctx(info)
         target = context.principal.target(scope, Role.WRITER)
         prospective = context.services.memory.prospective
-        return await _procedure(prospective.resolve_trigger(target, check_id(str(id), "id"), outcome=outcome))
+        return await _procedure(
+            prospective.resolve_trigger(target, check_id(str(id), "id"), outcome=outcome, actor=context.principal.label)
+        )
+
+    @strawberry.mutation(description="Keep a trigger of exactly this scope from firing before `until` (epoch s).")
+    async def snooze_trigger(self, info: strawberry.Info, scope: str, id: strawberry.ID, until: float) -> TriggerResult:
+        context = ctx(info)
+        target = context.principal.target(scope, Role.WRITER)
+        prospective = context.services.memory.prospective
+        return await _procedure(
+            prospective.snooze_trigger(target, check_id(str(id), "id"), until, actor=context.principal.label)
+        )
 
     @strawberry.mutation(description="Consolidate a scope's subtree now (QUICK nap or FULL run); the report.")
     async def consolidate(

@@ -1,0 +1,96 @@
+"""The turn's prospective memory and persona: which triggers fire (as ``TriggerFired``
+events and a REMINDERS section) and who the agent is (the PERSONA section).
+
+Evaluated at hydration, in both prompt modes: a trigger of the scope is due, or the
+message names its condition (:mod:`hippograph.layers.triggers`). The persona's
+``AGENT_IDENTITY`` is seeded once per scope (the root of the turn's scope by default,
+under a database lock, so concurrent first turns make one node) after the first turn
+that got its reply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from hippograph.agent.config import AgentConfig
+from hippograph.agent.events import TriggerFired
+from hippograph.agent.prompts.sections import persona_section, reminders_section
+from hippograph.layers.triggers import RankedTrigger
+from hippograph.retrieval.context import handle_of
+from hippograph.scope import Scope
+from hippograph.scrub import scrub_text
+
+if TYPE_CHECKING:
+    from hippograph.layers import MemoryOrchestrator
+
+__all__ = ["PersonaSeeder", "Reminders", "identity_text", "reminders"]
+
+SEEDED_CACHE = 1_000
+"""Scopes remembered as seeded (the reference's seeded-tenant cache); beyond it, a seed is a read."""
+
+
+@dataclass
+class Reminders:
+    """The pending triggers of a turn, ranked, with the events of those that fired."""
+
+    ranked: list[RankedTrigger] = field(default_factory=list)
+    events: list[TriggerFired] = field(default_factory=list)
+    text: str = ""
+
+
+async def reminders(memory: MemoryOrchestrator, scope: Scope, message: str, *, max_shown: int) -> Reminders:
+    """Rank the scope's pending triggers for ``message``; every fired one is an event (all of
+    them, even beyond ``max_shown``), the first ``max_shown`` are in the section."""
+    ranked = await memory.prospective.for_turn(scope, message)
+    events = [
+        TriggerFired(
+            id=r.node.id,
+            handle=handle_of(r.node.id),
+            reason=r.fired.value,
+            condition=scrub_text(str(r.node.properties.get("condition", ""))),
+            task=scrub_text(str(r.node.properties.get("task", ""))),
+            due_at=r.due_at,
+            matched=list(r.matched),
+        )
+        for r in ranked
+        if r.fired is not None
+    ]
+    return Reminders(ranked, events, reminders_section(ranked, max_shown=max_shown))
+
+
+def identity_text(config: AgentConfig) -> str:
+    """The AGENT_IDENTITY a scope is seeded with: the configured one, or name and description."""
+    p = config.persona
+    return p.identity or f"I am {config.agent_name}. {config.agent_description}".strip()
+
+
+class PersonaSeeder:
+    """Renders the PERSONA section, and seeds AGENT_IDENTITY once per scope after a turn that
+    got its reply (a failed turn stores nothing; until the seed, the configured identity is
+    shown)."""
+
+    def __init__(self, memory: MemoryOrchestrator, config: AgentConfig, profile_keys: tuple[str, ...] | None) -> None:
+        self._memory, self._config, self._profile_keys = memory, config, profile_keys
+        self._seeded: dict[str, None] = {}
+
+    def _home(self, scope: Scope) -> Scope:
+        return scope if self._config.persona.seed_at == "scope" else Scope(scope.levels[:1])
+
+    async def seed(self, scope: Scope) -> None:
+        """Seed the identity of ``scope``'s home (its root, or itself) unless done already."""
+        home = self._home(scope)
+        if not self._config.persona.seed_identity or home.key in self._seeded:
+            return
+        await self._memory.semantic.ensure_identity(home, identity_text(self._config))
+        self._seeded[home.key] = None
+        if len(self._seeded) > SEEDED_CACHE:
+            self._seeded.pop(next(iter(self._seeded)))
+
+    async def text(self, scope: Scope) -> str:
+        """The PERSONA section as ``scope`` sees it."""
+        persona = await self._memory.semantic.persona(scope)
+        identity = persona.identity.content or persona.identity.label if persona.identity else None
+        if identity is None and self._config.persona.seed_identity:
+            identity = identity_text(self._config)
+        return persona_section(identity, persona.profiles, profile_keys=self._profile_keys)
