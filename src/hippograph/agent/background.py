@@ -5,7 +5,7 @@ scope; this module runs it off the reply's path, in session order. For each turn
 (each step on its own: one failing does not stop the next):
 
 1. the turn as an episodic event ``User: … | Agent: …`` (chained after the session's
-   previous turn);
+   previous turn), and the agent's tool calls as an ``action`` event ``PART_OF`` it;
 2. the model's memory ops applied by layer (credentials scrubbed from every text field
    first; skills as drafts unless auto-approve), with the turn event as their source;
 3. the turn event ``MENTIONS`` every fact the ops wrote;
@@ -34,6 +34,7 @@ from hippograph.agent.config import ConsolidationSettings
 from hippograph.agent.events import InvalidOpInfo, StageFailed
 from hippograph.agent.sessions import Session
 from hippograph.layers.capability import MAX_AGENT_CHARS, MAX_USER_CHARS, scrub_op
+from hippograph.layers.episodic import ActionCall
 from hippograph.ops import MemoryOp
 
 if TYPE_CHECKING:
@@ -65,6 +66,7 @@ class TurnRecord:
     reply: str
     thinking: str = ""
     ops: list[MemoryOp] = field(default_factory=list)
+    actions: list[ActionCall] = field(default_factory=list)
     quick_nap: bool = False
     task_id: str = field(default_factory=lambda: uuid.uuid4().hex)
 
@@ -168,7 +170,7 @@ class BackgroundConsolidation:
         )  # fmt: skip
         done = await capability.record(
             record.user, record.reply, thinking=record.thinking, session_id=record.session.id,
-            ops=record.ops, nap=record.quick_nap,
+            ops=record.ops, actions=record.actions, nap=record.quick_nap,
         )  # fmt: skip
         report.turn_event_id = done.turn_event_id
         report.working_ids = list(done.working_ids)

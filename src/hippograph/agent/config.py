@@ -122,6 +122,9 @@ class ConsolidationSettings(_Settings):
     thinking_ttl: float = Field(default=DAY, gt=0)
     store_turn_working: bool = True
     store_turn_episodic: bool = True
+    store_actions: bool = True
+    """The agent's tool calls of a turn as an episodic ``action`` event (phase 12 learns
+    draft skills from recurring ones)."""
     quick_naps: bool = True
     """Run the consolidator's quick nap when its per-scope turn counter says one is due."""
 
@@ -134,6 +137,7 @@ class ConsolidationSettings(_Settings):
             store_thinking=self.store_thinking,
             thinking_ttl=self.thinking_ttl,
             store_turn_working=self.store_turn_working,
+            store_actions=self.store_actions,
         )
 
 

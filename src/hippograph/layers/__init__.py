@@ -13,7 +13,7 @@ from hippograph.layers.capability import (
     RecordPolicy,
     RecordReport,
 )
-from hippograph.layers.episodic import EpisodicMemory
+from hippograph.layers.episodic import ActionCall, EpisodicMemory
 from hippograph.layers.ingest import ConversationTurn
 from hippograph.layers.orchestrator import CommitReport, Memory, MemoryOrchestrator
 from hippograph.layers.procedural import ProceduralMemory
@@ -22,6 +22,7 @@ from hippograph.layers.semantic import SemanticMemory
 from hippograph.layers.working import WorkingMemory
 
 __all__ = [
+    "ActionCall",
     "CommitReport",
     "Consolidation",
     "ConversationTurn",

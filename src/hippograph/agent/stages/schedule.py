@@ -26,7 +26,7 @@ async def run(t: TurnState, d: StageDeps) -> AsyncIterator[AgentEvent]:
                 nap = d.consolidator.note_turn(t.scope)
             record = TurnRecord(
                 scope=t.scope, session=session, user=t.message, reply=t.reply,
-                thinking="".join(t.thinking), ops=list(t.ops), quick_nap=nap,
+                thinking="".join(t.thinking), ops=list(t.ops), actions=list(t.actions), quick_nap=nap,
             )  # fmt: skip
             task_id = d.background.schedule(record)
             scheduled = ConsolidationScheduled(op_count=len(t.ops), quick_nap=nap, task_id=task_id)

@@ -13,6 +13,7 @@ from hippograph.agent.stages.deps import StageDeps
 from hippograph.agent.tools import AgentTool, ToolOutcome, run_tool
 from hippograph.agent.turn_state import TurnState
 from hippograph.errors import InvalidInputError
+from hippograph.layers.episodic import ActionCall
 from hippograph.llm.types import ToolResultBlock, ToolUseBlock
 from hippograph.models import Layer
 
@@ -42,6 +43,8 @@ async def run(
     with t.clock.time(Stage.TOOLS):
         outcomes = await asyncio.gather(*(_run_call(t, d, call, layers) for call in calls))
     for call, (outcome, extra) in zip(calls, outcomes, strict=True):
+        if call.name in d.tools:
+            t.actions.append(ActionCall(call.name, dict(call.input), ok=not outcome.is_error))
         for event in extra:
             yield event
         yield ToolResult(tool_use_id=call.id, name=call.name, content=outcome.content, is_error=outcome.is_error)
