@@ -19,7 +19,7 @@ with requires_extra("cli"):
     from rich.table import Table
 
 from hippograph.agent import Agent, AgentConfig, demo_model
-from hippograph.app.runtime import open_memory
+from hippograph.app.runtime import consolidation_model, open_memory
 from hippograph.app.settings import Settings
 from hippograph.consolidation import SleepConsolidator
 from hippograph.layers import ConversationTurn, MemoryOrchestrator
@@ -124,7 +124,7 @@ async def run_demo(settings: Settings | None = None, console: Console | None = N
         console.print(
             "4. The agent turn (triage → hydrate → model → fabrication check → extraction → background consolidation):"
         )
-        consolidator = SleepConsolidator.for_store(memory.store)
+        consolidator = SleepConsolidator.for_store(memory.store, model=consolidation_model(settings))
         agent = Agent(memory, model_for(settings, console), AgentConfig(agent_name="Hippo"), consolidator=consolidator)
         first = await agent.run(sam, "My favourite food is bacalhau with chickpeas.")
         await agent.drain()
