@@ -24,6 +24,7 @@ from hippograph.agent.fabrication import (
 from hippograph.agent.prompts import DEFAULT_AGENT_NAME
 from hippograph.agent.triage import DEFAULT_ALWAYS_INCLUDE_TOOLS, Intent, TriageConfig, TriageMode
 from hippograph.layers.capability import RecordPolicy
+from hippograph.layers.metacognition import GateMode
 from hippograph.llm.types import MIN_THINKING_BUDGET
 
 __all__ = [
@@ -118,6 +119,9 @@ class ConsolidationSettings(_Settings):
     apply_ops: bool = True
     auto_approve_skills: bool = False
     """Skills the model registers become active at once (reference: drafts for review)."""
+    skill_gate: GateMode = GateMode.OFF
+    """The opt-in metacognitive gate: ``flag`` (kept as a draft, with the reason) or
+    ``refuse`` a registered skill that contradicts the scope's core preferences."""
     store_thinking: bool = True
     thinking_ttl: float = Field(default=DAY, gt=0)
     store_turn_working: bool = True
@@ -134,6 +138,7 @@ class ConsolidationSettings(_Settings):
             store_turn_episodic=self.store_turn_episodic,
             apply_ops=self.apply_ops,
             auto_approve_skills=self.auto_approve_skills,
+            skill_gate=self.skill_gate,
             store_thinking=self.store_thinking,
             thinking_ttl=self.thinking_ttl,
             store_turn_working=self.store_turn_working,

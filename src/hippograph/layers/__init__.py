@@ -15,6 +15,7 @@ from hippograph.layers.capability import (
 )
 from hippograph.layers.episodic import ActionCall, EpisodicMemory
 from hippograph.layers.ingest import ConversationTurn
+from hippograph.layers.metacognition import GateMode, MetacognitiveGate
 from hippograph.layers.orchestrator import CommitReport, Memory, MemoryOrchestrator
 from hippograph.layers.procedural import ProceduralMemory
 from hippograph.layers.prospective import ProspectiveMemory
@@ -29,11 +30,13 @@ __all__ = [
     "EpisodicMemory",
     "Exchange",
     "Extractor",
+    "GateMode",
     "Memory",
     "MemoryCapability",
     "MemoryLayer",
     "MemoryOrchestrator",
     "MemoryServices",
+    "MetacognitiveGate",
     "ProceduralMemory",
     "ProspectiveMemory",
     "Recollection",

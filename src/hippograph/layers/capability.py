@@ -49,6 +49,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from hippograph.errors import AlreadyRunningError, ConfigurationError, InvalidInputError
 from hippograph.layers.episodic import ActionCall, turn_text
+from hippograph.layers.metacognition import GateMode
 from hippograph.models import MAX_TEXT, Layer, MemoryEdge, Relationship
 from hippograph.ops import MEMORY_OP_ADAPTER, MemoryOp
 from hippograph.retrieval.context import MemoryContext
@@ -132,6 +133,9 @@ class RecordPolicy(BaseModel):
     """Apply the given and the extracted memory ops."""
     auto_approve_skills: bool = False
     """Skills become active at once (otherwise drafts for review)."""
+    skill_gate: GateMode = GateMode.OFF
+    """The metacognitive gate on registered skills: ``flag`` or ``refuse`` one that
+    contradicts the scope's core preferences (see :mod:`hippograph.layers.metacognition`)."""
     store_thinking: bool = True
     """The model's thinking into working memory (≤ 500 characters)."""
     thinking_ttl: float = Field(default=DAY, gt=0)
@@ -408,7 +412,7 @@ class MemoryCapability:
             "commit",
             lambda: memory.commit(
                 scope, ops, auto_approve_skills=self._policy.auto_approve_skills,
-                source_event_id=report.turn_event_id,
+                source_event_id=report.turn_event_id, skill_gate=self._policy.skill_gate,
             ),
         )  # fmt: skip
         report.commit = commit
