@@ -45,6 +45,18 @@ SAMPLES: list[ev.AgentEvent] = [
     ev.ToolRoutingDecision(verdict="knowledge", mode="enforce", kept=["a"], dropped=["b"]),
     ev.MessageEnd(message_id="msg_1", stop_reason="end_turn"),
     ev.StageFailed(stage="recall", error_type="StoreError", message="boom"),
+    ev.ModelStart(call=1, model="claude"),
+    ev.ModelPreCall(
+        call=1,
+        model="claude",
+        max_tokens=64,
+        system_chars=10,
+        system_digest="ab",
+        context_chars=0,
+        messages=1,
+        message_chars=5,
+        estimated_input_tokens=4,
+    ),
 ]
 
 

@@ -171,6 +171,7 @@ class AgentConfig(_Settings):
         cache_system_prompt: Ask the provider to cache the stable instructions.
         stream_model: Use the provider's streaming call; False makes one complete call per
             model round and replays the reply as the same events (one delta per block).
+        model_call_events: Announce each model call with ``ModelStart`` / ``ModelPreCall``.
     """
 
     agent_name: str = Field(default=DEFAULT_AGENT_NAME, min_length=1, max_length=100)
@@ -181,6 +182,10 @@ class AgentConfig(_Settings):
     prompt_mode: PromptMode = "full"
     cache_system_prompt: bool = True
     stream_model: bool = True
+    model_call_events: bool = False
+    """Announce each model call in the turn's stream with ``ModelStart`` and ``ModelPreCall``
+    (model, sizes, the system prompt's digest, an input-token estimate). Off by default, so a
+    turn's stream starts each call with ``MessageStart`` as before."""
     triage: TriageSettings = TriageSettings()
     hydrate: HydrateSettings = HydrateSettings()
     tools: ToolLoopSettings = ToolLoopSettings()
