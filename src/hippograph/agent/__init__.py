@@ -38,6 +38,7 @@ from hippograph.agent.observability import AgentHooks, AgentHooksBase, Recording
 from hippograph.agent.response import AgentResponse, TurnTimings
 from hippograph.agent.sessions import Session, SessionManager
 from hippograph.agent.stages import Stage
+from hippograph.agent.telemetry import JsonLinesTelemetry, TelemetrySink, TurnSummary
 from hippograph.agent.tools import AgentTool
 
 __all__ = [
@@ -52,14 +53,17 @@ __all__ = [
     "ExtractionSettings",
     "FabricationSettings",
     "HydrateSettings",
+    "JsonLinesTelemetry",
     "ModelExtractor",
     "RecordingHooks",
     "Session",
     "SessionManager",
     "SessionSettings",
     "Stage",
+    "TelemetrySink",
     "ToolLoopSettings",
     "TriageSettings",
+    "TurnSummary",
     "TurnTimings",
     "claude_extractor",
     "demo_extractor",

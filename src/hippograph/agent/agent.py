@@ -37,6 +37,7 @@ from hippograph.agent.sessions import SessionManager
 from hippograph.agent.stages import Stage, extraction, fabrication, hydrate, model_loop, schedule, session, triage
 from hippograph.agent.stages import tools as tool_stage
 from hippograph.agent.stages.deps import StageDeps
+from hippograph.agent.telemetry import TelemetrySink
 from hippograph.agent.tools import AgentTool
 from hippograph.agent.triage import IntentClassifier
 from hippograph.agent.turn_state import TurnState
@@ -71,6 +72,8 @@ class Agent:
         tools: Tools the model may call, each a spec and an async handler.
         extractor: A separate model that finds memories in each finished exchange, in the
             background, besides the reply's own memory block (see ``ModelExtractor``).
+        telemetry: A sink for a summary of every turn, after its consolidation (e.g.
+            ``JsonLinesTelemetry(path)``); None (the default): no telemetry.
 
     Raises:
         InvalidInputError: Two tools share a name, or a tool takes ``hydrate_context``.
@@ -94,13 +97,14 @@ class Agent:
         hooks: Sequence[AgentHooks] = (),
         tools: Sequence[AgentTool] = (),
         extractor: Extractor | None = None,
+        telemetry: TelemetrySink | None = None,
     ) -> None:
         self.memory, self.model, self.consolidator = memory, model, consolidator
         self.config = c = config or AgentConfig()
         self._hooks = HookSet(hooks)
         self.sessions = SessionManager(memory, c.sessions)
         self._background = BackgroundConsolidation(
-            memory, consolidator, c.consolidation, self._background_done, extractor=extractor
+            memory, consolidator, c.consolidation, self._background_done, extractor=extractor, telemetry=telemetry
         )
         self._deps = StageDeps(
             config=c, memory=memory, model=model, consolidator=consolidator, hooks=self._hooks,
