@@ -13,7 +13,8 @@ from hippograph.llm import ScriptedModel, ScriptedReply, ScriptedToolCall
 from hippograph.scope import Scope
 from tests.integration.agent.conftest import MakeAgent
 
-REPLY = 'Booked. <MEMORY_EXTRACT>{"ops": [{"op": "upsert_node", "label": "Ana\'s dentist", "content": "Dr Sousa"}]}</MEMORY_EXTRACT>'
+OP = '{"op": "upsert_node", "label": "Ana\'s dentist", "content": "Dr Sousa"}'
+REPLY = f'Booked. <MEMORY_EXTRACT>{{"ops": [{OP}]}}</MEMORY_EXTRACT>'
 
 
 async def _book(args: dict[str, JsonValue]) -> str:
