@@ -35,6 +35,7 @@ from hippograph.agent.config import (
 from hippograph.agent.demo import demo_extractor, demo_model
 from hippograph.agent.extractors import ModelExtractor, claude_extractor
 from hippograph.agent.observability import AgentHooks, AgentHooksBase, RecordingHooks
+from hippograph.agent.prompt_sections import PromptSection, PromptSections, SectionInput
 from hippograph.agent.response import AgentResponse, TurnTimings
 from hippograph.agent.sessions import Session, SessionManager
 from hippograph.agent.stages import Stage
@@ -55,7 +56,10 @@ __all__ = [
     "HydrateSettings",
     "JsonLinesTelemetry",
     "ModelExtractor",
+    "PromptSection",
+    "PromptSections",
     "RecordingHooks",
+    "SectionInput",
     "Session",
     "SessionManager",
     "SessionSettings",

@@ -32,6 +32,7 @@ from hippograph.agent.events import AgentEvent, StageFailed
 from hippograph.agent.fabrication import FabricationChecker
 from hippograph.agent.hydrate import Hydrator
 from hippograph.agent.observability import AgentHooks, HookSet, StageClock
+from hippograph.agent.prompt_sections import PromptSections
 from hippograph.agent.response import AgentResponse
 from hippograph.agent.sessions import SessionManager
 from hippograph.agent.stages import Stage, extraction, fabrication, hydrate, model_loop, schedule, session, triage
@@ -74,6 +75,8 @@ class Agent:
             background, besides the reply's own memory block (see ``ModelExtractor``).
         telemetry: A sink for a summary of every turn, after its consolidation (e.g.
             ``JsonLinesTelemetry(path)``); None (the default): no telemetry.
+        prompt_sections: Named sections the host adds to the system prompt, in order, within
+            a token budget (see :mod:`hippograph.agent.prompt_sections`).
 
     Raises:
         InvalidInputError: Two tools share a name, or a tool takes ``hydrate_context``.
@@ -98,6 +101,7 @@ class Agent:
         tools: Sequence[AgentTool] = (),
         extractor: Extractor | None = None,
         telemetry: TelemetrySink | None = None,
+        prompt_sections: PromptSections | None = None,
     ) -> None:
         self.memory, self.model, self.consolidator = memory, model, consolidator
         self.config = c = config or AgentConfig()
@@ -114,7 +118,7 @@ class Agent:
                 c.fabrication.mode, refuse_min_confidence=c.fabrication.refuse_min_confidence,
                 safe_reply=c.fabrication.safe_reply,
             ),
-            sessions=self.sessions, background=self._background,
+            sessions=self.sessions, background=self._background, sections=prompt_sections,
         )  # fmt: skip
 
     # -- public ---------------------------------------------------------------------------

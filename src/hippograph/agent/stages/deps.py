@@ -11,6 +11,7 @@ from hippograph.agent.config import AgentConfig
 from hippograph.agent.fabrication import FabricationChecker
 from hippograph.agent.hydrate import Hydrator
 from hippograph.agent.observability import HookSet
+from hippograph.agent.prompt_sections import PromptSections
 from hippograph.agent.sessions import SessionManager
 from hippograph.agent.tools import AgentTool
 from hippograph.agent.triage import IntentClassifier, TriageConfig
@@ -37,3 +38,5 @@ class StageDeps:
     checker: FabricationChecker
     sessions: SessionManager
     background: BackgroundConsolidation
+    sections: PromptSections | None = None
+    """The host's plugin prompt sections (None: none)."""

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-from hippograph.agent.events import AgentEvent
+from hippograph.agent.events import AgentEvent, StageFailed
+from hippograph.agent.prompt_sections import SectionInput
 from hippograph.agent.prompts import full_system_prompt, jit_system_prompt
 from hippograph.agent.stages import Stage
 from hippograph.agent.stages.deps import StageDeps
@@ -46,3 +47,15 @@ async def run(t: TurnState, d: StageDeps) -> AsyncIterator[AgentEvent]:
             )  # fmt: skip
         history = t.require_session().messages() if c.sessions.history_turns else []
         t.messages = [*history, ChatMessage(role="user", content=t.message)]
+        failures = await _plugin_sections(t, d)
+    for failure in failures:
+        yield failure
+
+
+async def _plugin_sections(t: TurnState, d: StageDeps) -> list[StageFailed]:
+    """The host's plugin sections into the system prompt; the ones that failed, as events."""
+    if d.sections is None or not len(d.sections):
+        return []
+    given = SectionInput(t.scope, t.message, t.require_session().id, d.config.prompt_mode)
+    t.system, rendered = await d.sections.apply(t.require_system(), given)
+    return rendered.failures
