@@ -22,6 +22,7 @@ Events are in :mod:`hippograph.agent.events`; each stage of a turn is a module o
 
 from hippograph.agent.agent import Agent
 from hippograph.agent.background import BackgroundReport
+from hippograph.agent.capabilities import MemoryTools, ToolCapability, Tools
 from hippograph.agent.config import (
     AgentConfig,
     ConsolidationSettings,
@@ -55,6 +56,7 @@ __all__ = [
     "FabricationSettings",
     "HydrateSettings",
     "JsonLinesTelemetry",
+    "MemoryTools",
     "ModelExtractor",
     "PromptSection",
     "PromptSections",
@@ -65,7 +67,9 @@ __all__ = [
     "SessionSettings",
     "Stage",
     "TelemetrySink",
+    "ToolCapability",
     "ToolLoopSettings",
+    "Tools",
     "TriageSettings",
     "TurnSummary",
     "TurnTimings",

@@ -27,6 +27,7 @@ from collections.abc import AsyncIterator, Sequence
 from typing import TYPE_CHECKING
 
 from hippograph.agent.background import BackgroundConsolidation, BackgroundReport, TurnRecord
+from hippograph.agent.capabilities import ToolCapability, Tools
 from hippograph.agent.config import AgentConfig
 from hippograph.agent.events import AgentEvent, StageFailed
 from hippograph.agent.fabrication import FabricationChecker
@@ -77,9 +78,12 @@ class Agent:
             ``JsonLinesTelemetry(path)``); None (the default): no telemetry.
         prompt_sections: Named sections the host adds to the system prompt, in order, within
             a token budget (see :mod:`hippograph.agent.prompt_sections`).
+        capabilities: What brings the turn's tools besides ``tools`` (e.g. ``MemoryTools``):
+            a turn is offered the tools of every capability registered, for its scope.
 
     Raises:
-        InvalidInputError: Two tools share a name, or a tool takes ``hydrate_context``.
+        InvalidInputError: Two tools (or two capabilities) share a name, or a tool takes
+            ``hydrate_context``.
 
     Example:
         >>> agent = Agent(memory, AnthropicModel(api_key=key))  # doctest: +SKIP
@@ -102,6 +106,7 @@ class Agent:
         extractor: Extractor | None = None,
         telemetry: TelemetrySink | None = None,
         prompt_sections: PromptSections | None = None,
+        capabilities: Sequence[ToolCapability] = (),
     ) -> None:
         self.memory, self.model, self.consolidator = memory, model, consolidator
         self.config = c = config or AgentConfig()
@@ -112,7 +117,7 @@ class Agent:
         )
         self._deps = StageDeps(
             config=c, memory=memory, model=model, consolidator=consolidator, hooks=self._hooks,
-            tools=tool_stage.by_name(tools),
+            capabilities=_registered(tools, capabilities),
             hydrator=Hydrator(memory, c.hydrate), classifier=IntentClassifier(), triage=c.triage.as_triage_config(),
             checker=FabricationChecker(
                 c.fabrication.mode, refuse_min_confidence=c.fabrication.refuse_min_confidence,
@@ -207,3 +212,15 @@ class Agent:
         for error in errors:
             record.session.report(error)
             self._hooks.event(error)
+
+
+def _registered(tools: Sequence[AgentTool], capabilities: Sequence[ToolCapability]) -> tuple[ToolCapability, ...]:
+    """``tools`` as the first capability, then ``capabilities``; names checked."""
+    for c in capabilities:
+        if not isinstance(c, ToolCapability):
+            raise InvalidInputError("capabilities", f"{type(c).__name__} has no name and tools(scope)")
+    registered: tuple[ToolCapability, ...] = (Tools(list(tool_stage.by_name(tools).values())), *capabilities)
+    names = [c.name for c in registered]
+    if len(set(names)) != len(names):
+        raise InvalidInputError("capabilities", f"capability names must be unique: {names}")
+    return registered
