@@ -46,11 +46,17 @@ def action_label(actions: Sequence[ActionCall]) -> str:
     return ", ".join(n for n in names if n)[:MAX_LABEL]
 
 
+def action_steps(actions: Sequence[ActionCall]) -> list[JsonValue]:
+    """The calls as the steps of a procedure: ``tool(arg, …)`` with the argument names only, so
+    the same procedure on other values reads the same."""
+    return [f"{a.tool}({', '.join(sorted(a.arguments))})" for a in actions]
+
+
 def action_text(request: str, actions: Sequence[ActionCall]) -> str:
-    """One sentence per call (the steps a learned skill shows), after the request."""
-    asked = request.strip().replace("\n", " ")
+    """One sentence per call, with its arguments, after the request."""
+    asked = " ".join(request.split())
     asked = asked if len(asked) <= MAX_REQUEST_CHARS else asked[: MAX_REQUEST_CHARS - 1] + "…"
-    lines = [f"Asked: {asked}."] if asked else []
+    lines = [f"Asked: {asked}{'' if asked[-1] in '.!?…' else '.'}"] if asked else []
     for a in actions:
         args = json.dumps(dict(a.arguments), ensure_ascii=False, sort_keys=True, default=str)
         args = args if len(args) <= MAX_ARGUMENT_CHARS else args[: MAX_ARGUMENT_CHARS - 1] + "…"
@@ -140,7 +146,12 @@ class EpisodicMemory(MemoryLayer):
             action_text(request, calls),
             label=label,
             importance=ACTION_IMPORTANCE,
-            properties={"kind": "action", "tools": [a.tool for a in calls], "failed": sum(not a.ok for a in calls)},
+            properties={
+                "kind": "action",
+                "tools": [a.tool for a in calls],
+                "steps": action_steps(calls),
+                "failed": sum(not a.ok for a in calls),
+            },
         )
         if turn_event_id is not None:
             edge = MemoryEdge(source=event.id, target=turn_event_id, relationship=Relationship.PART_OF)

@@ -65,6 +65,7 @@ async def test_recurring_tool_calls_of_plain_chat_become_a_draft_skill(
     draft = skills[0]
     assert draft.properties["status"] == "draft" and draft.properties["active"] is False
     assert sorted(draft.properties["evidence_ids"]) == sorted(a.id for a in actions)  # type: ignore[arg-type]
+    assert draft.properties["steps"] == ["check_logs(service)", "restart_service(service)"]  # the procedure
     assert await memory.procedural.query_skills(user) == []  # never active without approval
 
 

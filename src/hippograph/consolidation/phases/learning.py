@@ -51,6 +51,8 @@ class _Candidate:
     occurrences: int
     evidence_ids: list[str]
     examples: list[str]
+    calls: list[str]
+    """The tool calls of the latest action event (``tool(arg, …)``), when the events are actions."""
     first_at: object
     last_at: object
     vector: list[float] | None
@@ -60,6 +62,7 @@ class _Candidate:
         return cls(
             str(row["scope_key"]), str(row["action"]), int(row["occurrences"]),
             [str(i) for i in row["evidence_ids"]], [str(t) for t in row["examples"]],
+            _calls(row.get("example_properties") or []),
             row["first_at"], row["last_at"], _mean(row.get("vectors") or []),
         )  # fmt: skip
 
@@ -71,13 +74,23 @@ class _Candidate:
         self.occurrences += other.occurrences
         self.evidence_ids = list(dict.fromkeys([*self.evidence_ids, *other.evidence_ids]))
         self.examples = [*self.examples, *other.examples]
+        self.calls = self.calls or other.calls
 
     def steps(self, earlier: list[JsonValue] | None = None) -> list[JsonValue]:
-        lines = dict.fromkeys(
-            [*(str(x) for x in earlier or []), *(first_and_last_sentence(t, STEP_CHARS) for t in self.examples)]
-        )
+        found = self.calls or [first_and_last_sentence(t, STEP_CHARS) for t in self.examples]
+        lines = dict.fromkeys([*(str(x) for x in earlier or []), *found])
         kept = [line for line in lines if line][:MAX_STEPS]
         return list[JsonValue](kept)
+
+
+def _calls(properties: list[object]) -> list[str]:
+    """The ``steps`` of the first (latest) example that has them (action events do)."""
+    for raw in properties:
+        props = json.loads(raw) if isinstance(raw, str) else {}
+        steps = props.get("steps") if isinstance(props, dict) else None
+        if isinstance(steps, list) and steps:
+            return [str(s)[:STEP_CHARS] for s in steps]
+    return []
 
 
 def _mean(vectors: list[list[float]]) -> list[float] | None:
