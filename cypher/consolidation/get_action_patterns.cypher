@@ -2,7 +2,10 @@
 // subtree from the last $window seconds, grouped by scope and normalised action label
 // (lower-cased, $separators as spaces, number-only words dropped). An action seen at least
 // $min_occurrences times, and not yet a skill visible from that scope under the same
-// normalised label (draft, approved, rejected or authored), is a candidate.
+// normalised label (draft, approved, rejected or authored), is a candidate. Ordinary chat
+// turns are not actions, the agent's tool calls in them are (`action` events PART_OF the turn).
+// With each candidate, the embeddings of its (≤ 20 latest) events, for the similarity check,
+// and the properties (JSON) of its 5 latest (an action event's `steps`: the calls it made).
 CYPHER replan=skip
 MATCH (e:Memory:Episodic)
 WHERE e.scope_key STARTS WITH $scope_key
@@ -31,7 +34,9 @@ WHERE size(events) >= $min_occurrences
   }
 RETURN scope_key, action, size(events) AS occurrences,
        [x IN events[..20] | x.id] AS evidence_ids,
+       [x IN events[..20] WHERE x.embedding IS NOT NULL | x.embedding] AS vectors,
        [x IN events[..5] | coalesce(x.content, x.label)] AS examples,
+       [x IN events[..5] | x.properties] AS example_properties,
        [x IN events | coalesce(x.occurred_at, x.created_at)][-1] AS first_at,
        [x IN events | coalesce(x.occurred_at, x.created_at)][0] AS last_at
 ORDER BY occurrences DESC, last_at DESC, scope_key, action

@@ -46,6 +46,19 @@ SAMPLES: list[ev.AgentEvent] = [
     ev.MessageEnd(message_id="msg_1", stop_reason="end_turn"),
     ev.StageFailed(stage="recall", error_type="StoreError", message="boom"),
     ev.TriggerFired(id="t1", handle="t1", reason="condition", condition="Bob", task="ask", matched=["Bob"]),
+
+    ev.ModelStart(call=1, model="claude"),
+    ev.ModelPreCall(
+        call=1,
+        model="claude",
+        max_tokens=64,
+        system_chars=10,
+        system_digest="ab",
+        context_chars=0,
+        messages=1,
+        message_chars=5,
+        estimated_input_tokens=4,
+    ),
 ]
 
 

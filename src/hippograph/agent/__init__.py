@@ -22,6 +22,7 @@ Events are in :mod:`hippograph.agent.events`; each stage of a turn is a module o
 
 from hippograph.agent.agent import Agent
 from hippograph.agent.background import BackgroundReport
+from hippograph.agent.capabilities import MemoryTools, ToolCapability, Tools
 from hippograph.agent.config import (
     AgentConfig,
     ConsolidationSettings,
@@ -35,9 +36,11 @@ from hippograph.agent.config import (
 from hippograph.agent.demo import demo_extractor, demo_model
 from hippograph.agent.extractors import ModelExtractor, claude_extractor
 from hippograph.agent.observability import AgentHooks, AgentHooksBase, RecordingHooks
+from hippograph.agent.prompt_sections import PromptSection, PromptSections, SectionInput
 from hippograph.agent.response import AgentResponse, TurnTimings
 from hippograph.agent.sessions import Session, SessionManager
 from hippograph.agent.stages import Stage
+from hippograph.agent.telemetry import JsonLinesTelemetry, TelemetrySink, TurnSummary
 from hippograph.agent.tools import AgentTool
 
 __all__ = [
@@ -52,14 +55,23 @@ __all__ = [
     "ExtractionSettings",
     "FabricationSettings",
     "HydrateSettings",
+    "JsonLinesTelemetry",
+    "MemoryTools",
     "ModelExtractor",
+    "PromptSection",
+    "PromptSections",
     "RecordingHooks",
+    "SectionInput",
     "Session",
     "SessionManager",
     "SessionSettings",
     "Stage",
+    "TelemetrySink",
+    "ToolCapability",
     "ToolLoopSettings",
+    "Tools",
     "TriageSettings",
+    "TurnSummary",
     "TurnTimings",
     "claude_extractor",
     "demo_extractor",

@@ -27,11 +27,13 @@ from collections.abc import AsyncIterator, Sequence
 from typing import TYPE_CHECKING
 
 from hippograph.agent.background import BackgroundConsolidation, BackgroundReport, TurnRecord
+from hippograph.agent.capabilities import ToolCapability, Tools
 from hippograph.agent.config import AgentConfig
 from hippograph.agent.events import AgentEvent, StageFailed
 from hippograph.agent.fabrication import FabricationChecker
 from hippograph.agent.hydrate import Hydrator
 from hippograph.agent.observability import AgentHooks, HookSet, StageClock
+from hippograph.agent.prompt_sections import PromptSections
 from hippograph.agent.reminders import PersonaSeeder
 from hippograph.agent.response import AgentResponse
 from hippograph.agent.sessions import SessionManager
@@ -39,6 +41,7 @@ from hippograph.agent.stages import Stage, extraction, fabrication, hydrate, mod
 from hippograph.agent.stages import tools as tool_stage
 from hippograph.agent.stages.deps import StageDeps
 from hippograph.agent.summaries import TurnSummarizer
+from hippograph.agent.telemetry import TelemetrySink
 from hippograph.agent.tools import AgentTool
 from hippograph.agent.triage import IntentClassifier
 from hippograph.agent.turn_state import TurnState
@@ -73,9 +76,16 @@ class Agent:
         tools: Tools the model may call, each a spec and an async handler.
         extractor: A separate model that finds memories in each finished exchange, in the
             background, besides the reply's own memory block (see ``ModelExtractor``).
+        telemetry: A sink for a summary of every turn, after its consolidation (e.g.
+            ``JsonLinesTelemetry(path)``); None (the default): no telemetry.
+        prompt_sections: Named sections the host adds to the system prompt, in order, within
+            a token budget (see :mod:`hippograph.agent.prompt_sections`).
+        capabilities: What brings the turn's tools besides ``tools`` (e.g. ``MemoryTools``):
+            a turn is offered the tools of every capability registered, for its scope.
 
     Raises:
-        InvalidInputError: Two tools share a name, or a tool takes ``hydrate_context``.
+        InvalidInputError: Two tools (or two capabilities) share a name, or a tool takes
+            ``hydrate_context``.
 
     Example:
         >>> agent = Agent(memory, AnthropicModel(api_key=key))  # doctest: +SKIP
@@ -96,23 +106,26 @@ class Agent:
         hooks: Sequence[AgentHooks] = (),
         tools: Sequence[AgentTool] = (),
         extractor: Extractor | None = None,
+        telemetry: TelemetrySink | None = None,
+        prompt_sections: PromptSections | None = None,
+        capabilities: Sequence[ToolCapability] = (),
     ) -> None:
         self.memory, self.model, self.consolidator = memory, model, consolidator
         self.config = c = config or AgentConfig()
         self._hooks = HookSet(hooks)
         self.sessions = SessionManager(memory, c.sessions)
         self._background = BackgroundConsolidation(
-            memory, consolidator, c.consolidation, self._background_done, extractor=extractor
+            memory, consolidator, c.consolidation, self._background_done, extractor=extractor, telemetry=telemetry
         )
         self._deps = StageDeps(
             config=c, memory=memory, model=model, consolidator=consolidator, hooks=self._hooks,
-            tools=tool_stage.by_name(tools),
+            capabilities=_registered(tools, capabilities),
             hydrator=Hydrator(memory, c.hydrate), classifier=IntentClassifier(), triage=c.triage.as_triage_config(),
             checker=FabricationChecker(
                 c.fabrication.mode, refuse_min_confidence=c.fabrication.refuse_min_confidence,
                 safe_reply=c.fabrication.safe_reply,
             ),
-            sessions=self.sessions, background=self._background,
+            sessions=self.sessions, background=self._background, sections=prompt_sections,
             persona=PersonaSeeder(memory, c, consolidator.config.soul_schema if consolidator is not None else None),
             summarizer=TurnSummarizer(model, c.model),
         )  # fmt: skip
@@ -203,3 +216,15 @@ class Agent:
         for error in errors:
             record.session.report(error)
             self._hooks.event(error)
+
+
+def _registered(tools: Sequence[AgentTool], capabilities: Sequence[ToolCapability]) -> tuple[ToolCapability, ...]:
+    """``tools`` as the first capability, then ``capabilities``; names checked."""
+    for c in capabilities:
+        if not isinstance(c, ToolCapability):
+            raise InvalidInputError("capabilities", f"{type(c).__name__} has no name and tools(scope)")
+    registered: tuple[ToolCapability, ...] = (Tools(list(tool_stage.by_name(tools).values())), *capabilities)
+    names = [c.name for c in registered]
+    if len(set(names)) != len(names):
+        raise InvalidInputError("capabilities", f"capability names must be unique: {names}")
+    return registered

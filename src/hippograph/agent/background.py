@@ -5,7 +5,7 @@ scope; this module runs it off the reply's path, in session order. For each turn
 (each step on its own: one failing does not stop the next):
 
 1. the turn as an episodic event ``User: … | Agent: …`` (chained after the session's
-   previous turn);
+   previous turn), and the agent's tool calls as an ``action`` event ``PART_OF`` it;
 2. the model's memory ops applied by layer (credentials scrubbed from every text field
    first; skills as drafts unless auto-approve), with the turn event as their source;
 3. the turn event ``MENTIONS`` every fact the ops wrote;
@@ -33,7 +33,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from hippograph.agent.config import ConsolidationSettings
 from hippograph.agent.events import InvalidOpInfo, StageFailed
 from hippograph.agent.sessions import Session
+from hippograph.agent.telemetry import TelemetrySink, TurnStats, TurnSummary
 from hippograph.layers.capability import MAX_AGENT_CHARS, MAX_USER_CHARS, scrub_op
+from hippograph.layers.episodic import ActionCall
 from hippograph.ops import MemoryOp
 
 if TYPE_CHECKING:
@@ -65,6 +67,9 @@ class TurnRecord:
     reply: str
     thinking: str = ""
     ops: list[MemoryOp] = field(default_factory=list)
+    actions: list[ActionCall] = field(default_factory=list)
+    stats: TurnStats = field(default_factory=TurnStats)
+    """The foreground turn's numbers, for the telemetry sink."""
     quick_nap: bool = False
     task_id: str = field(default_factory=lambda: uuid.uuid4().hex)
 
@@ -78,6 +83,7 @@ class BackgroundReport(BaseModel):
     scope_key: str
     session_id: str
     turn_event_id: str | None = None
+    action_event_id: str | None = None
     working_ids: list[str] = Field(default_factory=list)
     commit: Any = None
     """The :class:`~hippograph.layers.CommitReport` of the ops (None when none ran)."""
@@ -103,6 +109,8 @@ class BackgroundConsolidation:
         settings: What to store.
         on_done: Called (inline, must not raise) with each finished report.
         extractor: Finds memories in each exchange (besides the reply's own ops).
+        telemetry: Receives a :class:`~hippograph.agent.telemetry.TurnSummary` of each turn
+            once its consolidation is done (None: no telemetry).
     """
 
     def __init__(
@@ -113,8 +121,10 @@ class BackgroundConsolidation:
         on_done: Reporter,
         *,
         extractor: Extractor | None = None,
+        telemetry: TelemetrySink | None = None,
     ) -> None:
         self._memory = memory
+        self._telemetry = telemetry
         self._extractor = extractor
         self._consolidator = consolidator
         self._settings = settings
@@ -156,10 +166,28 @@ class BackgroundConsolidation:
             report.errors.append(StageFailed.from_exception("consolidate", exc))
         report.ms = (time.perf_counter() - started) * 1000.0
         self._done.append(report)
+        if self._telemetry is not None:
+            await self._send_telemetry(self._telemetry, record, report)
         try:
             self._on_done(record, report)
         except Exception:
             log.exception("background consolidation reporter failed")
+
+    @staticmethod
+    async def _send_telemetry(sink: TelemetrySink, record: TurnRecord, report: BackgroundReport) -> None:
+        commit = report.commit
+        summary = TurnSummary(
+            scope_key=report.scope_key, session_id=report.session_id, task_id=report.task_id, turn=record.stats,
+            turn_event_id=report.turn_event_id, action_event_id=report.action_event_id,
+            applied_ops=len(commit.applied) if commit is not None else 0,
+            failed_ops=len(commit.failed) if commit is not None else 0,
+            skipped_ops=len(report.skipped_ops), quick_nap=report.nap is not None, background_ms=round(report.ms, 3),
+            background_failures=[e.stage for e in report.errors],
+        )  # fmt: skip
+        try:
+            await sink.record(summary)
+        except Exception:
+            log.warning("telemetry sink %s failed", type(sink).__name__, exc_info=True)
 
     async def _consolidate(self, record: TurnRecord, report: BackgroundReport) -> None:
         capability = self._memory.for_scope(
@@ -168,9 +196,10 @@ class BackgroundConsolidation:
         )  # fmt: skip
         done = await capability.record(
             record.user, record.reply, thinking=record.thinking, session_id=record.session.id,
-            ops=record.ops, nap=record.quick_nap,
+            ops=record.ops, actions=record.actions, nap=record.quick_nap,
         )  # fmt: skip
         report.turn_event_id = done.turn_event_id
+        report.action_event_id = done.action_event_id
         report.working_ids = list(done.working_ids)
         report.commit = done.commit
         report.mentions = list(done.mentions)

@@ -24,6 +24,7 @@ from hippograph.agent.fabrication import (
 from hippograph.agent.prompts import DEFAULT_AGENT_NAME
 from hippograph.agent.triage import DEFAULT_ALWAYS_INCLUDE_TOOLS, Intent, TriageConfig, TriageMode
 from hippograph.layers.capability import RecordPolicy
+from hippograph.layers.metacognition import GateMode
 from hippograph.llm.types import MIN_THINKING_BUDGET
 
 __all__ = [
@@ -138,10 +139,16 @@ class ConsolidationSettings(_Settings):
     apply_ops: bool = True
     auto_approve_skills: bool = False
     """Skills the model registers become active at once (reference: drafts for review)."""
+    skill_gate: GateMode = GateMode.OFF
+    """The opt-in metacognitive gate: ``flag`` (kept as a draft, with the reason) or
+    ``refuse`` a registered skill that contradicts the scope's core preferences."""
     store_thinking: bool = True
     thinking_ttl: float = Field(default=DAY, gt=0)
     store_turn_working: bool = True
     store_turn_episodic: bool = True
+    store_actions: bool = True
+    """The agent's tool calls of a turn as an episodic ``action`` event (phase 12 learns
+    draft skills from recurring ones)."""
     quick_naps: bool = True
     """Run the consolidator's quick nap when its per-scope turn counter says one is due."""
 
@@ -151,9 +158,11 @@ class ConsolidationSettings(_Settings):
             store_turn_episodic=self.store_turn_episodic,
             apply_ops=self.apply_ops,
             auto_approve_skills=self.auto_approve_skills,
+            skill_gate=self.skill_gate,
             store_thinking=self.store_thinking,
             thinking_ttl=self.thinking_ttl,
             store_turn_working=self.store_turn_working,
+            store_actions=self.store_actions,
         )
 
 
@@ -186,6 +195,7 @@ class AgentConfig(_Settings):
         cache_system_prompt: Ask the provider to cache the stable instructions.
         stream_model: Use the provider's streaming call; False makes one complete call per
             model round and replays the reply as the same events (one delta per block).
+        model_call_events: Announce each model call with ``ModelStart`` / ``ModelPreCall``.
     """
 
     agent_name: str = Field(default=DEFAULT_AGENT_NAME, min_length=1, max_length=100)
@@ -196,6 +206,10 @@ class AgentConfig(_Settings):
     prompt_mode: PromptMode = "full"
     cache_system_prompt: bool = True
     stream_model: bool = True
+    model_call_events: bool = False
+    """Announce each model call in the turn's stream with ``ModelStart`` and ``ModelPreCall``
+    (model, sizes, the system prompt's digest, an input-token estimate). Off by default, so a
+    turn's stream starts each call with ``MessageStart`` as before."""
     triage: TriageSettings = TriageSettings()
     hydrate: HydrateSettings = HydrateSettings()
     tools: ToolLoopSettings = ToolLoopSettings()

@@ -44,6 +44,8 @@ __all__ = [
     "MemoryExtracted",
     "MessageEnd",
     "MessageStart",
+    "ModelPreCall",
+    "ModelStart",
     "StageFailed",
     "TextDelta",
     "ThinkingDelta",
@@ -165,8 +167,7 @@ class FabricationDetected(_Event):
         if report.action == "none":
             return None
         findings = [
-            FabricationFindingInfo(kind=f.kind.value, text=f.text, confidence=f.confidence)
-            for f in report.findings
+            FabricationFindingInfo(kind=f.kind.value, text=f.text, confidence=f.confidence) for f in report.findings
         ]
         return cls(mode=report.mode.value, action=report.action, findings=findings)
 
@@ -253,8 +254,44 @@ class StageFailed(_Event):
         )
 
 
+class ModelStart(_Event):
+    """A model call is about to start (the engine's view; opt-in: ``AgentConfig.model_call_events``)."""
+
+    type: Literal["model_start"] = "model_start"
+    call: int = Field(ge=1)
+    """The turn's model call this is (1 for the first; tool rounds and a revision add one)."""
+    model: str | None
+    """The model asked for (None: the provider's default)."""
+    purpose: Literal["reply", "revision"] = "reply"
+    streamed: bool = True
+    prompt_mode: str = "full"
+
+
+class ModelPreCall(_Event):
+    """What goes to the provider for this call (the wire's view, by size and digest — never
+    the text; opt-in with :class:`ModelStart`)."""
+
+    type: Literal["model_pre_call"] = "model_pre_call"
+    call: int = Field(ge=1)
+    model: str | None
+    max_tokens: int
+    thinking_budget: int | None = None
+    system_chars: int = Field(ge=0)
+    system_digest: str
+    """sha256 of the system prompt's cached part: it changes when the cache key does."""
+    context_chars: int = Field(ge=0)
+    """The per-turn part of the system prompt (the memory context)."""
+    messages: int = Field(ge=0)
+    message_chars: int = Field(ge=0)
+    tools: list[str] = Field(default_factory=list)
+    estimated_input_tokens: int = Field(ge=0)
+    """About four characters a token (the provider's count arrives in ``Usage``)."""
+
+
 AgentEvent = Annotated[
-    MessageStart
+    ModelStart
+    | ModelPreCall
+    | MessageStart
     | ThinkingDelta
     | ThinkingSignature
     | TextDelta

@@ -19,8 +19,10 @@ from hippograph.agent.observability import StageClock
 from hippograph.agent.response import AgentResponse, TurnTimings
 from hippograph.agent.sessions import Session
 from hippograph.agent.stages import Stage
+from hippograph.agent.tools import AgentTool
 from hippograph.agent.triage import TriageDecision
 from hippograph.errors import HippographError
+from hippograph.layers.episodic import ActionCall
 from hippograph.llm.events import MessageEnd, MessageStart, TextDelta, ThinkingDelta, Usage
 from hippograph.llm.types import ChatMessage, ModelResponse, SystemPrompt, TokenUsage, ToolSpec
 from hippograph.ops import MemoryOp
@@ -52,6 +54,10 @@ class TurnState:
     open_message: bool = False
     thinking: list[str] = field(default_factory=list)
     tool_results: list[ToolResult] = field(default_factory=list)
+    tools: dict[str, AgentTool] = field(default_factory=dict)
+    """The tools of the capabilities registered, for this turn's scope (set by triage)."""
+    actions: list[ActionCall] = field(default_factory=list)
+    """The agent's own tool calls, in order (not ``hydrate_context``): recorded as its action."""
     activations: list[Activation] = field(default_factory=list)
     memory_texts: list[str] = field(default_factory=list)
     raw_texts: list[str] = field(default_factory=list)

@@ -140,7 +140,8 @@ def consolidate(
     ``nightly_nap`` is what an operator's scheduler (cron, a systemd timer) calls: asking for
     it here is the operator's decision, so it runs (the library's ``nightly_enabled`` gate is
     for hosts that call ``nightly_nap`` on their own)."""
-    from hippograph.app.runtime import open_memory
+    from hippograph.app.runtime import consolidation_model, open_memory
+    from hippograph.app.settings import Settings
     from hippograph.consolidation import ConsolidationConfig, SleepConsolidator
 
     if mode not in ("quick_nap", "run", "nightly_nap"):
@@ -150,7 +151,7 @@ def consolidate(
     async def go() -> Any:
         async with open_memory() as memory:
             config = ConsolidationConfig(nightly_enabled=mode == "nightly_nap")
-            consolidator = SleepConsolidator.for_store(memory.store, config)
+            consolidator = SleepConsolidator.for_store(memory.store, config, model=consolidation_model(Settings()))
             return await getattr(consolidator, mode)(Scope.parse(scope))
 
     report = _run(go())

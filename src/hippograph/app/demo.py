@@ -22,9 +22,10 @@ from hippograph.agent import Agent, AgentConfig, demo_model
 from hippograph.app.cli_views import activation_tree, consolidation_table, recall_table
 from hippograph.app.demo_story import Session, load_story, sample_turns
 from hippograph.app.recall_view import path_labels, snippet
-from hippograph.app.runtime import open_memory
+from hippograph.app.runtime import consolidation_model, open_memory
 from hippograph.app.settings import Settings
 from hippograph.consolidation import SleepConsolidator
+from hippograph.consolidation.model_hooks import ModelConsolidation
 from hippograph.layers import MemoryOrchestrator
 from hippograph.llm.provider import ModelProvider
 from hippograph.models import Layer, MemoryNode
@@ -76,14 +77,16 @@ async def run_demo(settings: Settings | None = None, console: Console | None = N
         memory_cm = open_memory(settings)
         memory: MemoryOrchestrator = await memory_cm.__aenter__()
     try:
-        figures = await _story(memory, model, console)
+        figures = await _story(memory, model, consolidation_model(settings), console)
         figures["dev_key"] = await _dev_key(memory)
     finally:
         await memory_cm.__aexit__(None, None, None)
     return figures
 
 
-async def _story(memory: MemoryOrchestrator, model: ModelProvider, console: Console) -> dict[str, Any]:
+async def _story(
+    memory: MemoryOrchestrator, model: ModelProvider, judge: ModelConsolidation | None, console: Console
+) -> dict[str, Any]:
     sam = DEMO_USER
     with progress_bar(console) as bar:
         erase = bar.add_task("0. Erasing the previous demo (org:demo)", total=None)
@@ -108,7 +111,7 @@ async def _story(memory: MemoryOrchestrator, model: ModelProvider, console: Cons
     console.print(activation_tree(result, await path_labels(memory, sam, result)))
     figures["recall_ms"] = result.timings.total_ms
 
-    consolidator = SleepConsolidator.for_store(memory.store)
+    consolidator = SleepConsolidator.for_store(memory.store, model=judge)
     await _agent_turns(memory, model, consolidator, console, figures)
     await _consolidate(memory, consolidator, console, figures)
     console.print(

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from hippograph.app.settings import Settings
+from hippograph.consolidation.model_hooks import ModelConsolidation, claude_consolidation
 from hippograph.embeddings.base import EmbeddingProvider
 from hippograph.layers.orchestrator import MemoryOrchestrator
 from hippograph.store.local_server import LocalNeo4j
@@ -30,6 +31,18 @@ def neo4j_target(settings: Settings, *, start_local: bool = True) -> tuple[str, 
     server = local_server(settings)
     status = server.start() if start_local else server.status()
     return status.uri or server.uri(), server.password()
+
+
+def consolidation_model(settings: Settings) -> ModelConsolidation | None:
+    """Claude as consolidation's summariser and merge judge when an Anthropic key is set (and
+    ``consolidation_model`` is on); None keeps the extractive, cosine-only default."""
+    if settings.anthropic_api_key is None or not settings.consolidation_model:
+        return None
+    return claude_consolidation(
+        api_key=settings.anthropic_api_key.get_secret_value(),
+        model=settings.anthropic_model,
+        base_url=settings.anthropic_base_url,
+    )
 
 
 @asynccontextmanager

@@ -33,6 +33,11 @@ class Settings(BaseSettings):
     """Read from ``HIPPOGRAPH_ANTHROPIC_API_KEY`` or, as the SDK does, ``ANTHROPIC_API_KEY``."""
     anthropic_model: str = DEFAULT_MODEL
     """The Claude model the demo and the CLI ask for (one default for the whole library)."""
+    anthropic_base_url: str | None = None
+    """Another Messages API root (a proxy, a gateway); unset: Anthropic's."""
+    consolidation_model: bool = True
+    """With an Anthropic key, Claude writes episode summaries and judges merges during
+    consolidation; False (or no key) keeps the extractive, cosine-only path."""
 
     @property
     def local_data_dir(self) -> Path:

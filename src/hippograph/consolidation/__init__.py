@@ -10,6 +10,7 @@ from hippograph.consolidation.config import ConsolidationConfig
 from hippograph.consolidation.consolidator import SleepConsolidator
 from hippograph.consolidation.history import list_runs
 from hippograph.consolidation.hooks import MergeJudge, Summarizer
+from hippograph.consolidation.model_hooks import ConsolidationModelError, ModelConsolidation, claude_consolidation
 from hippograph.consolidation.phases import QUICK_NAP_ORDER, RUN_ORDER
 from hippograph.consolidation.queries import ConsolidationQuery
 from hippograph.consolidation.report import (
@@ -26,10 +27,12 @@ __all__ = [
     "QUICK_NAP_ORDER",
     "RUN_ORDER",
     "ConsolidationConfig",
+    "ConsolidationModelError",
     "ConsolidationQuery",
     "ConsolidationReport",
     "EntryPoint",
     "MergeJudge",
+    "ModelConsolidation",
     "NapSchedule",
     "Phase",
     "PhaseReport",
@@ -37,5 +40,6 @@ __all__ = [
     "RunStatus",
     "SleepConsolidator",
     "Summarizer",
+    "claude_consolidation",
     "list_runs",
 ]

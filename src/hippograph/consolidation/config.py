@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from hippograph.layers.procedural import MERGE_SIMILARITY
 from hippograph.models import Layer
 
 DAY = 86_400.0
@@ -148,6 +149,10 @@ class ConsolidationConfig(BaseModel):
     procedural_max_per_run: int = Field(default=5, ge=1)
     procedural_min_action_chars: int = Field(default=4, ge=1)
     action_separators: tuple[str, ...] = DEFAULT_ACTION_SEPARATORS
+    procedural_merge_similarity: float = Field(default=MERGE_SIMILARITY, gt=0, le=1)
+    """A recurring action whose events' mean embedding has this cosine or more with a skill
+    visible from its scope is that skill: merged into it when it is a draft of the same scope,
+    else not proposed again (the reference's skill dedup threshold, as the layer's)."""
 
     # -- 13 semantic_merge ---------------------------------------------------------------
     merge_min_cosine: float = Field(default=0.90, gt=0, le=1)

@@ -33,6 +33,8 @@ class ConsolidationQuery(CypherQuery):
     LINK_SYNTHETIC = auto()
     GET_ACTION_PATTERNS = auto()
     UPSERT_DRAFT_SKILLS = auto()
+    GET_SIMILAR_SKILLS = auto()
+    UPDATE_DRAFT_SKILLS = auto()
     GET_MERGE_CANDIDATES = auto()
     MERGE_FACTS = auto()
     # lease, history, undo

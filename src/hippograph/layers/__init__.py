@@ -13,8 +13,9 @@ from hippograph.layers.capability import (
     RecordPolicy,
     RecordReport,
 )
-from hippograph.layers.episodic import EpisodicMemory
+from hippograph.layers.episodic import ActionCall, EpisodicMemory
 from hippograph.layers.ingest import ConversationTurn
+from hippograph.layers.metacognition import GateMode, MetacognitiveGate
 from hippograph.layers.orchestrator import CommitReport, Memory, MemoryOrchestrator
 from hippograph.layers.procedural import ProceduralMemory
 from hippograph.layers.prospective import ProspectiveMemory
@@ -22,17 +23,20 @@ from hippograph.layers.semantic import SemanticMemory
 from hippograph.layers.working import WorkingMemory
 
 __all__ = [
+    "ActionCall",
     "CommitReport",
     "Consolidation",
     "ConversationTurn",
     "EpisodicMemory",
     "Exchange",
     "Extractor",
+    "GateMode",
     "Memory",
     "MemoryCapability",
     "MemoryLayer",
     "MemoryOrchestrator",
     "MemoryServices",
+    "MetacognitiveGate",
     "ProceduralMemory",
     "ProspectiveMemory",
     "Recollection",

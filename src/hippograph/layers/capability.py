@@ -13,7 +13,9 @@ The three grants come together, because one without the others is a broken deplo
 - **write**: :meth:`MemoryCapability.record` stores the exchange (an episodic event chained
   per session, the turn and the model's thinking in working memory), applies memory ops
   (given, and those an :class:`Extractor` finds in the exchange after the model's final
-  round), links the event to the facts it produced, and keeps the consolidation cadence;
+  round), links the event to the facts it produced, stores what the agent did (its tool
+  calls, an ``action`` event that consolidation learns skills from), and keeps the
+  consolidation cadence;
 - **flush**: ``record`` is write-through — when it returns, everything it wrote is
   committed and recallable by the next turn's ``recall`` (:meth:`MemoryCapability.flush`
   waits for recall's own background bookkeeping, for tests and shutdown).
@@ -46,7 +48,8 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from hippograph.errors import AlreadyRunningError, ConfigurationError, InvalidInputError
-from hippograph.layers.episodic import turn_text
+from hippograph.layers.episodic import ActionCall, turn_text
+from hippograph.layers.metacognition import GateMode
 from hippograph.models import MAX_TEXT, Layer, MemoryEdge, Relationship
 from hippograph.ops import MEMORY_OP_ADAPTER, MemoryOp
 from hippograph.retrieval.context import MemoryContext
@@ -130,11 +133,17 @@ class RecordPolicy(BaseModel):
     """Apply the given and the extracted memory ops."""
     auto_approve_skills: bool = False
     """Skills become active at once (otherwise drafts for review)."""
+    skill_gate: GateMode = GateMode.OFF
+    """The metacognitive gate on registered skills: ``flag`` or ``refuse`` one that
+    contradicts the scope's core preferences (see :mod:`hippograph.layers.metacognition`)."""
     store_thinking: bool = True
     """The model's thinking into working memory (≤ 500 characters)."""
     thinking_ttl: float = Field(default=DAY, gt=0)
     store_turn_working: bool = True
     """The exchange into working memory (the next turn's recent context)."""
+    store_actions: bool = True
+    """What the agent did (its tool calls) as an episodic ``action`` event ``PART_OF`` the
+    turn's event: the input of procedural promotion (consolidation phase 12)."""
 
 
 @dataclass(frozen=True)
@@ -184,6 +193,7 @@ class RecordReport:
     """What :meth:`MemoryCapability.record` wrote."""
 
     turn_event_id: str | None = None
+    action_event_id: str | None = None
     working_ids: list[str] = field(default_factory=list)
     extracted: list[MemoryOp] = field(default_factory=list)
     commit: CommitReport | None = None
@@ -306,6 +316,7 @@ class MemoryCapability:
         thinking: str = "",
         session_id: str | None = None,
         ops: Sequence[MemoryOp] = (),
+        actions: Sequence[ActionCall] = (),
         nap: bool | None = None,
     ) -> RecordReport:
         """Record a finished exchange; when it returns, what it wrote is recallable.
@@ -322,6 +333,7 @@ class MemoryCapability:
             thinking: The model's thinking, if kept.
             session_id: The conversation (chains its episodic events).
             ops: Memory ops to apply besides the extractor's (e.g. the reply's own block).
+            actions: What the agent did in the turn (its tool calls, in order).
             nap: Run the quick nap (True/False) — for a host that counted the turn itself
                 with :meth:`note_turn`; None counts the turn here.
 
@@ -350,6 +362,12 @@ class MemoryCapability:
                 "store_turn", lambda: memory.episodic.store_turn(scope, user_text, agent_text, session_id=session_id)
             )
             report.turn_event_id = event.id if event is not None else None
+        if p.store_actions and actions:
+            done = await guard(
+                "store_actions",
+                lambda: memory.episodic.store_actions(scope, user_text, actions, turn_event_id=report.turn_event_id),
+            )
+            report.action_event_id = done.id if done is not None else None
         if p.apply_ops:
             await self._apply_ops(Exchange(user, reply, thinking, session_id), ops, report, guard)
         if report.turn_event_id and report.mentions:
@@ -394,7 +412,7 @@ class MemoryCapability:
             "commit",
             lambda: memory.commit(
                 scope, ops, auto_approve_skills=self._policy.auto_approve_skills,
-                source_event_id=report.turn_event_id,
+                source_event_id=report.turn_event_id, skill_gate=self._policy.skill_gate,
             ),
         )  # fmt: skip
         report.commit = commit

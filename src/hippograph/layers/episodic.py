@@ -1,26 +1,67 @@
-"""Episodic memory ("when"): events — every turn as "User: … | Agent: …" (importance 3.0)
+"""Episodic memory ("when"): events — every turn as "User: … | Agent: …" (importance 3.0),
+what the agent did in a turn (its tool calls, as one ``action`` event ``PART_OF`` the turn)
 and extracted events. Turns of a session form a ``NEXT`` chain; an event ``MENTIONS`` the
 facts it talks about, so facts have provenance and conversations are paths."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from pydantic import JsonValue
 
 from hippograph.errors import InvalidInputError
 from hippograph.layers.base import MemoryLayer, Scrubber, make_node
-from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship
+from hippograph.models import MAX_LABEL, Layer, MemoryEdge, MemoryNode, Relationship
 from hippograph.retrieval.types import RecallItem
 from hippograph.scope import Scope
 from hippograph.scrub import scrub_properties, scrub_text
 
 TURN_IMPORTANCE = 3.0
+ACTION_IMPORTANCE = 4.0
+MAX_ACTIONS = 20
+MAX_ARGUMENT_CHARS = 200
+MAX_REQUEST_CHARS = 200
 
 
 def turn_text(user: str, agent: str) -> str:
     return f"User: {user} | Agent: {agent}"
+
+
+@dataclass(frozen=True)
+class ActionCall:
+    """One thing the agent did in a turn: a tool it called, with what, and whether it worked."""
+
+    tool: str
+    arguments: Mapping[str, JsonValue] = field(default_factory=dict)
+    ok: bool = True
+
+
+def action_label(actions: Sequence[ActionCall]) -> str:
+    """``check logs, restart service``: the tools in call order, as words (the pattern phase
+    12 counts; a repeated call is named once)."""
+    names = dict.fromkeys(a.tool.replace("_", " ").replace("-", " ").strip() for a in actions)
+    return ", ".join(n for n in names if n)[:MAX_LABEL]
+
+
+def action_steps(actions: Sequence[ActionCall]) -> list[JsonValue]:
+    """The calls as the steps of a procedure: ``tool(arg, …)`` with the argument names only, so
+    the same procedure on other values reads the same."""
+    return [f"{a.tool}({', '.join(sorted(a.arguments))})" for a in actions]
+
+
+def action_text(request: str, actions: Sequence[ActionCall]) -> str:
+    """One sentence per call, with its arguments, after the request."""
+    asked = " ".join(request.split())
+    asked = asked if len(asked) <= MAX_REQUEST_CHARS else asked[: MAX_REQUEST_CHARS - 1] + "…"
+    lines = [f"Asked: {asked}{'' if asked[-1] in '.!?…' else '.'}"] if asked else []
+    for a in actions:
+        args = json.dumps(dict(a.arguments), ensure_ascii=False, sort_keys=True, default=str)
+        args = args if len(args) <= MAX_ARGUMENT_CHARS else args[: MAX_ARGUMENT_CHARS - 1] + "…"
+        lines.append(f"Called {a.tool} with {args}{'' if a.ok else ' (it failed)'}.")
+    return " ".join(lines)
 
 
 class EpisodicMemory(MemoryLayer):
@@ -89,6 +130,33 @@ class EpisodicMemory(MemoryLayer):
             mentions=mentions,
             occurred_at=occurred_at,
         )
+
+    async def store_actions(
+        self, scope: Scope, request: str, actions: Sequence[ActionCall], *, turn_event_id: str | None = None
+    ) -> MemoryNode | None:
+        """What the agent did in one turn as an ``action`` event (importance 4.0), ``PART_OF``
+        the turn's event when given; None when it did nothing. Phase 12 learns draft skills
+        from actions that recur."""
+        calls = [a for a in actions if a.tool.strip()][:MAX_ACTIONS]
+        label = action_label(calls)
+        if not label:
+            return None
+        event = await self.store_event(
+            scope,
+            action_text(request, calls),
+            label=label,
+            importance=ACTION_IMPORTANCE,
+            properties={
+                "kind": "action",
+                "tools": [a.tool for a in calls],
+                "steps": action_steps(calls),
+                "failed": sum(not a.ok for a in calls),
+            },
+        )
+        if turn_event_id is not None:
+            edge = MemoryEdge(source=event.id, target=turn_event_id, relationship=Relationship.PART_OF)
+            await self.store.upsert_edges(scope, [edge], increment=0.0)
+        return event
 
     async def query_events(
         self,

@@ -18,6 +18,7 @@ from hippograph.layers.base import MemoryLayer, MemoryServices
 from hippograph.layers.capability import Consolidation, Extractor, MemoryCapability, RecordPolicy
 from hippograph.layers.episodic import EpisodicMemory
 from hippograph.layers.ingest import ConversationTurn, Progress, ingest_conversation
+from hippograph.layers.metacognition import GateMode, MetacognitiveGate
 from hippograph.layers.procedural import ProceduralMemory
 from hippograph.layers.prospective import ProspectiveMemory
 from hippograph.layers.repository import LayerRepository
@@ -75,6 +76,7 @@ class Memory:
         self.semantic = SemanticMemory(self.services)
         self.procedural = ProceduralMemory(self.services)
         self.prospective = ProspectiveMemory(self.services)
+        self.gate = MetacognitiveGate(self.services)
         self._layers: dict[Layer, MemoryLayer] = {
             Layer.WORKING: self.working,
             Layer.EPISODIC: self.episodic,
@@ -143,21 +145,61 @@ class Memory:
         *,
         auto_approve_skills: bool = False,
         source_event_id: str | None = None,
+        skill_gate: GateMode | str = GateMode.OFF,
     ) -> CommitReport:
         """Apply a model's memory ops by layer; each failure is reported, never raised.
         Every text an op stores (labels, contents, properties, conditions, tasks, steps) is
-        scrubbed of credentials first."""
+        scrubbed of credentials first. With ``skill_gate`` ``flag`` or ``refuse``, a
+        ``register_skill`` op is checked against the scope's core preferences first (see
+        :mod:`hippograph.layers.metacognition`); the op's entry carries the gate's reason."""
         report = CommitReport()
+        mode = GateMode(skill_gate)
         for index, op in enumerate(ops):
+            gate: dict[str, Any] | None = None
             try:
-                touched = await self._apply(scope, op, auto_approve_skills, source_event_id)
+                if isinstance(op, RegisterSkill):
+                    touched, gate = await self._register_skill(scope, op, auto_approve_skills, mode)
+                else:
+                    touched = await self._apply(scope, op, auto_approve_skills, source_event_id)
             except HippographError as exc:
                 report.failed.append({"index": index, "op": op.op, "error": str(exc)})
                 continue
-            report.applied.append({"index": index, "op": op.op, "id": touched})
+            if touched is None and gate is not None:
+                report.failed.append({"index": index, "op": op.op, "error": gate["reason"], "gate": gate})
+                continue
+            report.applied.append({"index": index, "op": op.op, "id": touched, **({"gate": gate} if gate else {})})
             if touched:
                 report.touched_ids.append(touched)
         return report
+
+    async def _register_skill(
+        self, scope: Scope, op: RegisterSkill, auto_approve: bool, mode: GateMode
+    ) -> tuple[str | None, dict[str, Any] | None]:
+        """Store the op's skill unless the gate refuses it; (its id or None, the gate's note)."""
+        name, steps, context = scrub_text(op.name), [scrub_text(x) for x in op.steps], scrub_text(op.context)
+        verdict = await self.gate.check(scope, name, steps, context) if mode is not GateMode.OFF else None
+        if verdict is not None and verdict.contradicts:
+            note: dict[str, Any] = {"verdict": "refused" if mode is GateMode.REFUSE else "flagged",
+                                    "reason": verdict.reason, "preference_ids": verdict.preference_ids}  # fmt: skip
+            audit = {"skill": name, **note}
+            if mode is GateMode.REFUSE:
+                await self.procedural.repo.record_audit(
+                    scope, actor="metacognition", action="skill.refuse", target=verdict.preference_ids[0], detail=audit
+                )
+                return None, note
+            skill = await self.procedural.store_skill(
+                scope, name, steps, context=context, importance=op.importance, status="draft",
+                properties={"metacognition": note},
+            )  # fmt: skip
+            await self.procedural.repo.record_audit(
+                scope, actor="metacognition", action="skill.flag", target=skill.id, detail=audit
+            )
+            return skill.id, note
+        skill = await self.procedural.store_skill(
+            scope, name, steps, context=context, importance=op.importance,
+            status="approved" if auto_approve else "draft",
+        )  # fmt: skip
+        return skill.id, None
 
     async def _apply(self, scope: Scope, op: MemoryOp, auto_approve: bool, source_event_id: str | None) -> str | None:
         if isinstance(op, UpsertNode):
@@ -217,15 +259,7 @@ class Memory:
                 )
             ).id
         if isinstance(op, RegisterSkill):
-            skill = await self.procedural.store_skill(
-                scope,
-                scrub_text(op.name),
-                [scrub_text(x) for x in op.steps],
-                context=scrub_text(op.context),
-                importance=op.importance,
-                status="approved" if auto_approve else "draft",
-            )
-            return skill.id
+            return (await self._register_skill(scope, op, auto_approve, GateMode.OFF))[0]
         if isinstance(op, RetractNode):
             await self.retract(scope, op.id, reason=op.reason, actor="model")
             return op.id

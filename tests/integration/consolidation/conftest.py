@@ -7,6 +7,7 @@ import pytest
 from hippograph.consolidation import ConsolidationConfig, SleepConsolidator
 from hippograph.store import Neo4jConnection
 from tests.integration.consolidation.sleep_helpers import NOW
+from tests.support.fixtures_anthropic import fake_anthropic, fake_anthropic_server  # noqa: F401  (the fake Messages API)
 
 Make = Callable[..., SleepConsolidator]
 

@@ -253,6 +253,8 @@ async def test_procedural_promotion_writes_draft_skills_only(store: GraphStore, 
         "candidates": 1,
         "drafts": 1,
         "evidence_edges": 3,
+        "merged": 0,
+        "covered": 0,
     }
     skills = await store.query_subtree(home, {"layers": ["procedural"]}, limit=None)
     assert [s.label for s in skills] == ["deploy release"]

@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from hippograph.agent.background import BackgroundConsolidation
+from hippograph.agent.capabilities import ToolCapability
 from hippograph.agent.config import AgentConfig
 from hippograph.agent.fabrication import FabricationChecker
 from hippograph.agent.hydrate import Hydrator
 from hippograph.agent.observability import HookSet
+from hippograph.agent.prompt_sections import PromptSections
 from hippograph.agent.reminders import PersonaSeeder
 from hippograph.agent.sessions import SessionManager
 from hippograph.agent.summaries import TurnSummarizer
-from hippograph.agent.tools import AgentTool
 from hippograph.agent.triage import IntentClassifier, TriageConfig
 from hippograph.llm.provider import ModelProvider
 
@@ -32,7 +32,8 @@ class StageDeps:
     model: ModelProvider
     consolidator: SleepConsolidator | None
     hooks: HookSet
-    tools: Mapping[str, AgentTool]
+    capabilities: tuple[ToolCapability, ...]
+    """What brings the tools of a turn (``Agent(tools=...)`` is the first, as ``Tools``)."""
     hydrator: Hydrator
     classifier: IntentClassifier
     triage: TriageConfig
@@ -41,3 +42,5 @@ class StageDeps:
     background: BackgroundConsolidation
     persona: PersonaSeeder
     summarizer: TurnSummarizer
+    sections: PromptSections | None = None
+    """The host's plugin prompt sections (None: none)."""

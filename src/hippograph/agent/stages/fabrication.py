@@ -51,7 +51,7 @@ async def run(t: TurnState, d: StageDeps) -> AsyncIterator[AgentEvent]:
                 ChatMessage(role="user", content=report.revision_instructions + KEEP_BLOCK_NOTE),
             ]
             t.raw_texts = []  # the revision replaces the draft
-            async for event in model.call(t, d, model.request(d, t, revision), hold=False):
+            async for event in model.call(t, d, model.request(d, t, revision), hold=False, purpose="revision"):
                 yield event
             revised = extraction.parse(t, d)
             reply = revised.reply.strip()

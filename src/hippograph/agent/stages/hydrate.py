@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator
 
 from hippograph.agent.events import AgentEvent, StageFailed
 from hippograph.agent.hydrate import guarded
+from hippograph.agent.prompt_sections import SectionInput
 from hippograph.agent.prompts import full_system_prompt, jit_system_prompt
 from hippograph.agent.prompts.sections import with_sections
 from hippograph.agent.reminders import Reminders, reminders
@@ -71,6 +72,9 @@ async def run(t: TurnState, d: StageDeps) -> AsyncIterator[AgentEvent]:
         t.system = with_sections(t.system, instructions=persona or "", context=context)
         history = t.require_session().messages() if c.sessions.history_turns else []
         t.messages = [*history, ChatMessage(role="user", content=t.message)]
+        failures = await _plugin_sections(t, d)
+    for failure in failures:
+        yield failure
 
 
 async def _reminders(t: TurnState, d: StageDeps) -> Reminders:
@@ -95,3 +99,12 @@ async def _summaries(t: TurnState, d: StageDeps) -> str:
         if text:
             lines.append(SUMMARY_MARK + text)
     return "\n".join([EARLIER_HEADER, *lines]) if lines else ""
+
+
+async def _plugin_sections(t: TurnState, d: StageDeps) -> list[StageFailed]:
+    """The host's plugin sections into the system prompt; the ones that failed, as events."""
+    if d.sections is None or not len(d.sections):
+        return []
+    given = SectionInput(t.scope, t.message, t.require_session().id, d.config.prompt_mode)
+    t.system, rendered = await d.sections.apply(t.require_system(), given)
+    return rendered.failures

@@ -11,8 +11,10 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import AsyncIterator
+from typing import Literal
 
 from hippograph.agent.events import AgentEvent
+from hippograph.agent.model_events import model_call_events
 from hippograph.agent.stages import Stage
 from hippograph.agent.stages.deps import StageDeps
 from hippograph.agent.turn_state import TurnState
@@ -42,10 +44,20 @@ def request(d: StageDeps, t: TurnState, messages: list[ChatMessage]) -> ModelReq
     )  # fmt: skip
 
 
-async def call(t: TurnState, d: StageDeps, req: ModelRequest, *, hold: bool) -> AsyncIterator[AgentEvent]:
-    """Stream one call; hold its visible text back when ``hold``."""
+async def call(
+    t: TurnState, d: StageDeps, req: ModelRequest, *, hold: bool, purpose: Literal["reply", "revision"] = "reply"
+) -> AsyncIterator[AgentEvent]:
+    """Stream one call (announced by ``ModelStart`` and ``ModelPreCall`` when
+    ``model_call_events`` is on); hold its visible text back when ``hold``."""
     t.model_calls += 1
     t.stage = Stage.MODEL
+    c = d.config
+    if c.model_call_events:
+        for announced in model_call_events(
+            req, call=t.model_calls, default_model=getattr(d.model, "model", None), streamed=c.stream_model,
+            prompt_mode=c.prompt_mode, purpose=purpose,
+        ):  # fmt: skip
+            yield announced
     t.held, t.last_end = [], None
     acc = ResponseAccumulator()
     visible = VisibleTextFilter()

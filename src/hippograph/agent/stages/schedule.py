@@ -11,6 +11,7 @@ from hippograph.agent.events import AgentEvent, ConsolidationScheduled, StageFai
 from hippograph.agent.sessions import Turn
 from hippograph.agent.stages import Stage
 from hippograph.agent.stages.deps import StageDeps
+from hippograph.agent.telemetry import TurnStats
 from hippograph.agent.turn_state import TurnState
 from hippograph.scrub import scrub_text
 
@@ -27,7 +28,7 @@ async def run(t: TurnState, d: StageDeps) -> AsyncIterator[AgentEvent]:
                 nap = d.consolidator.note_turn(t.scope)
             record = TurnRecord(
                 scope=t.scope, session=session, user=t.message, reply=t.reply,
-                thinking="".join(t.thinking), ops=list(t.ops), quick_nap=nap,
+                thinking="".join(t.thinking), ops=list(t.ops), actions=list(t.actions), stats=_stats(t), quick_nap=nap,
             )  # fmt: skip
             task_id = d.background.schedule(record)
             scheduled = ConsolidationScheduled(op_count=len(t.ops), quick_nap=nap, task_id=task_id)
@@ -51,3 +52,13 @@ async def _seed_persona(t: TurnState, d: StageDeps) -> StageFailed | None:
     except Exception as exc:
         return StageFailed.from_exception("schedule.persona", exc)
     return None
+
+
+def _stats(t: TurnState) -> TurnStats:
+    """The turn's numbers so far (for the telemetry sink): no text, only sizes and names."""
+    return TurnStats(
+        model=t.model_name, stop_reason=t.stop_reason, model_calls=t.model_calls, usage=t.usage,
+        stages_ms={k: round(v, 3) for k, v in t.clock.stages.items()}, tools=[a.tool for a in t.actions],
+        message_chars=len(t.message), reply_chars=len(t.reply), ops=len(t.ops),
+        stage_failures=[e.stage for e in t.errors],
+    )  # fmt: skip

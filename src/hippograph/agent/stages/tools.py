@@ -13,6 +13,7 @@ from hippograph.agent.stages.deps import StageDeps
 from hippograph.agent.tools import AgentTool, ToolOutcome, run_tool
 from hippograph.agent.turn_state import TurnState
 from hippograph.errors import InvalidInputError
+from hippograph.layers.episodic import ActionCall
 from hippograph.llm.types import ToolResultBlock, ToolUseBlock
 from hippograph.models import Layer
 
@@ -42,6 +43,8 @@ async def run(
     with t.clock.time(Stage.TOOLS):
         outcomes = await asyncio.gather(*(_run_call(t, d, call, layers) for call in calls))
     for call, (outcome, extra) in zip(calls, outcomes, strict=True):
+        if call.name in t.tools:
+            t.actions.append(ActionCall(call.name, dict(call.input), ok=not outcome.is_error))
         for event in extra:
             yield event
         yield ToolResult(tool_use_id=call.id, name=call.name, content=outcome.content, is_error=outcome.is_error)
@@ -55,7 +58,7 @@ async def _run_call(
 ) -> tuple[ToolOutcome, list[AgentEvent]]:
     if call.name == HYDRATE_CONTEXT_TOOL_NAME and d.config.prompt_mode == "jit":
         return await _hydrate_tool(t, d, call, layers)
-    tool = d.tools.get(call.name)
+    tool = t.tools.get(call.name)
     if tool is None:
         return ToolOutcome(f"unknown tool {call.name!r}", is_error=True), []
     s = d.config.tools

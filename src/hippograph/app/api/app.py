@@ -31,6 +31,7 @@ from hippograph.app.api.schema.build import build_schema
 from hippograph.app.api.services import ApiServices
 from hippograph.app.api.settings import ApiSettings
 from hippograph.app.api.sse import http_router
+from hippograph.app.runtime import consolidation_model
 from hippograph.app.settings import Settings
 from hippograph.consolidation import SleepConsolidator
 from hippograph.embeddings.base import EmbeddingProvider
@@ -99,7 +100,7 @@ def create_app(
             repo = ApiRepository(conn)
             await repo.apply_schema()
             memory = MemoryOrchestrator(GraphStore(conn), _embedder(cfg))
-            consolidator = SleepConsolidator(conn)
+            consolidator = SleepConsolidator(conn, model=consolidation_model(settings))
             agent = Agent(memory, (model_factory or _model)(settings), AgentConfig(), consolidator=consolidator)
             app.state.services = ApiServices(memory, consolidator, agent, repo, cfg, metrics)
             yield

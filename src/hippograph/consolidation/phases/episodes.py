@@ -17,20 +17,24 @@ log = logging.getLogger(__name__)
 SUMMARY_LABEL = "META:episodic_summary"
 
 
-async def _summary_text(ctx: PhaseContext, events: list[dict[str, Any]]) -> tuple[str, str]:
+async def _summary_text(ctx: PhaseContext, events: list[dict[str, Any]]) -> tuple[str, str, bool]:
+    """(text, method, whether a model failed): the model's summary, else the extractive one."""
     c = ctx.config
+    failed = False
     texts = [str(e.get("content") or e.get("label") or "") for e in events]
     if isinstance(ctx.model, Summarizer):
         try:
             text = (await ctx.model.summarize(texts)).strip()
             if text:
-                return text[: c.summary_max_chars], "model"
+                return text[: c.summary_max_chars], "model", False
+            failed = True
+            log.warning("episode summary model returned nothing; using the extractive summary")
         except Exception:  # a model failure must not stop the sleep
+            failed = True
             log.warning("episode summary model failed; using the extractive summary", exc_info=True)
     times = [e.get("at") for e in events]
-    return extractive_summary(
-        texts, times, line_chars=c.summary_line_chars, max_chars=c.summary_max_chars
-    ), "extractive"
+    text = extractive_summary(texts, times, line_chars=c.summary_line_chars, max_chars=c.summary_max_chars)
+    return text, "extractive", failed
 
 
 async def episodic_summary(ctx: PhaseContext) -> Counts:
@@ -48,14 +52,15 @@ async def episodic_summary(ctx: PhaseContext) -> Counts:
         max_folds=max_folds,
     )
     rows = []
-    model_written = 0
+    model_written = model_failed = 0
     latest: dict[str, str | None] = {}
     for chunk in chunks:
         events, key = chunk["events"], chunk["scope_key"]
         ids = [str(e["id"]) for e in events]
         folded: list[JsonValue] = list(ids)
-        text, method = await _summary_text(ctx, events)
+        text, method, failed = await _summary_text(ctx, events)
         model_written += method == "model"
+        model_failed += failed
         times = [float(e["at"]) for e in events if e.get("at") is not None]
         node = MemoryNode(
             id=derived_id("summary", key, ids[0], ids[-1]),
@@ -90,4 +95,6 @@ async def episodic_summary(ctx: PhaseContext) -> Counts:
     }
     if model_written:
         counts["model_written"] = model_written
+    if model_failed:
+        counts["model_failed"] = model_failed
     return counts

@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
+import json
+import math
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from pydantic import JsonValue
 
+from hippograph.audit import audit_params, build_audit_entry
 from hippograph.consolidation.context import Counts, PhaseContext, ints
 from hippograph.consolidation.hooks import first_and_last_sentence
 from hippograph.consolidation.phases._nodes import derived_id, node_row
 from hippograph.consolidation.queries import ConsolidationQuery as Q
 from hippograph.models import MAX_LABEL, Layer, MemoryNode
+from hippograph.scope import Scope
+from hippograph.store.scores import cosine_from_index, index_from_cosine
 
 MAX_STEPS = 5
 STEP_CHARS = 300
+MAX_EVIDENCE = 50
 
 
 def _day(at: object) -> str:
@@ -34,9 +42,98 @@ async def synthetic_links(ctx: PhaseContext) -> Counts:
     return ints(row, "pairs", "edges")
 
 
+@dataclass
+class _Candidate:
+    """A recurring action of one scope, on its way to becoming (or joining) a draft skill."""
+
+    scope_key: str
+    action: str
+    occurrences: int
+    evidence_ids: list[str]
+    examples: list[str]
+    calls: list[str]
+    """The tool calls of the latest action event (``tool(arg, …)``), when the events are actions."""
+    first_at: object
+    last_at: object
+    vector: list[float] | None
+
+    @classmethod
+    def of(cls, row: dict[str, Any]) -> _Candidate:
+        return cls(
+            str(row["scope_key"]), str(row["action"]), int(row["occurrences"]),
+            [str(i) for i in row["evidence_ids"]], [str(t) for t in row["examples"]],
+            _calls(row.get("example_properties") or []),
+            row["first_at"], row["last_at"], _mean(row.get("vectors") or []),
+        )  # fmt: skip
+
+    def sees(self, other: _Candidate) -> bool:
+        """True when ``other``'s scope is this one's or an ancestor of it."""
+        return other.scope_key == self.scope_key or self.scope_key.startswith(other.scope_key + "/")
+
+    def absorb(self, other: _Candidate) -> None:
+        self.occurrences += other.occurrences
+        self.evidence_ids = list(dict.fromkeys([*self.evidence_ids, *other.evidence_ids]))
+        self.examples = [*self.examples, *other.examples]
+        self.calls = self.calls or other.calls
+
+    def steps(self, earlier: list[JsonValue] | None = None) -> list[JsonValue]:
+        found = self.calls or [first_and_last_sentence(t, STEP_CHARS) for t in self.examples]
+        lines = dict.fromkeys([*(str(x) for x in earlier or []), *found])
+        kept = [line for line in lines if line][:MAX_STEPS]
+        return list[JsonValue](kept)
+
+
+def _calls(properties: list[object]) -> list[str]:
+    """The ``steps`` of the first (latest) example that has them (action events do)."""
+    for raw in properties:
+        props = json.loads(raw) if isinstance(raw, str) else {}
+        steps = props.get("steps") if isinstance(props, dict) else None
+        if isinstance(steps, list) and steps:
+            return [str(s)[:STEP_CHARS] for s in steps]
+    return []
+
+
+def _mean(vectors: list[list[float]]) -> list[float] | None:
+    """The unit mean of the events' embeddings (None without any)."""
+    sizes = {len(v) for v in vectors}
+    if len(sizes) != 1:
+        return None
+    mean = [sum(xs) / len(vectors) for xs in zip(*vectors, strict=True)]
+    norm = math.sqrt(sum(x * x for x in mean))
+    return [x / norm for x in mean] if norm > 0 else None
+
+
+def _cosine(a: list[float] | None, b: list[float] | None) -> float:
+    if a is None or b is None or len(a) != len(b):
+        return -1.0
+    return sum(x * y for x, y in zip(a, b, strict=True))
+
+
+def _dedup(candidates: list[_Candidate], threshold: float) -> tuple[list[_Candidate], int]:
+    """Candidates that are near duplicates of one visible from their scope become one: two of
+    one scope merge; a deeper scope's is covered by its ancestor's (the shallower wins);
+    siblings never meet. Returns the kept candidates and how many were covered."""
+    kept: list[_Candidate] = []
+    covered = 0
+    for cand in sorted(candidates, key=lambda c: (c.scope_key.count("/"), -c.occurrences, c.action)):
+        twin = next((k for k in kept if cand.sees(k) and _cosine(k.vector, cand.vector) >= threshold), None)
+        if twin is None:
+            kept.append(cand)
+        elif twin.scope_key == cand.scope_key:
+            twin.absorb(cand)
+        else:
+            covered += 1
+    return kept, covered
+
+
 async def procedural_promotion(ctx: PhaseContext) -> Counts:
-    """An action seen in ≥ 3 episodic events within 30 days becomes a DRAFT skill (status
-    draft, active false), ≤ 5 per run; never one that exists under that name, authored or not."""
+    """An action seen in ≥ 3 episodic events within 30 days (explicit events, and the tool
+    calls of ordinary chat turns) becomes a DRAFT skill (status draft, active false), ≤ 5 per
+    run; never one that exists under that name, authored or not. Near duplicates (the mean
+    embedding of the action's events at cosine ≥ ``procedural_merge_similarity`` with a skill
+    or another candidate visible from its scope) are not proposed twice: they join a draft of
+    the same scope (union of steps and evidence, an audit entry) or are covered by the
+    shallower scope's skill; scopes that cannot see each other never merge."""
     c = ctx.config
     patterns = await ctx.read(
         Q.GET_ACTION_PATTERNS,
@@ -47,36 +144,112 @@ async def procedural_promotion(ctx: PhaseContext) -> Counts:
         max_per_run=c.procedural_max_per_run,
     )
     if not patterns:
-        return {"candidates": 0, "drafts": 0, "evidence_edges": 0}
-    rows = []
-    for p in patterns:
-        action, key, n = str(p["action"]), str(p["scope_key"]), int(p["occurrences"])
-        lines = dict.fromkeys(first_and_last_sentence(str(t), STEP_CHARS) for t in p["examples"])
-        steps: list[JsonValue] = [line for line in [x for x in lines if x][:MAX_STEPS]]
-        evidence: list[JsonValue] = [str(i) for i in p["evidence_ids"]]
-        node = MemoryNode(
-            id=derived_id("skill", key, action),
-            layer=Layer.PROCEDURAL,
-            scope_key=key,
-            label=action[:MAX_LABEL],
-            content=f"Draft skill learned from {n} recurring events: {action}",
-            properties={
-                "status": "draft",
-                "active": False,
-                "authored": False,
-                "source": "consolidation",
-                "pattern": action,
-                "occurrences": n,
-                "steps": steps,
-                "context": f"seen {n} times from {_day(p['first_at'])} to {_day(p['last_at'])}",
-                "evidence_ids": evidence,
-            },
-            created_at=ctx.now,
-            updated_at=ctx.now,
-        )
-        rows.append(node_row(node, evidence_ids=list(p["evidence_ids"])))
-    written = await ctx.write(Q.UPSERT_DRAFT_SKILLS, rows=rows)
+        return {"candidates": 0, "drafts": 0, "evidence_edges": 0, "merged": 0, "covered": 0}
+    kept, covered = _dedup([_Candidate.of(p) for p in patterns], c.procedural_merge_similarity)
+    similar = await _similar_skills(ctx, kept)
+    new_rows, merge_rows = [], []
+    for i, cand in enumerate(kept):
+        skill = similar.get(i)
+        if skill is None:
+            new_rows.append(_draft_row(ctx, cand))
+        elif skill["scope_key"] == cand.scope_key and _is_open_draft(skill) and _fresh(cand, skill):
+            merge_rows.append(_merge_row(ctx, cand, skill))
+        else:
+            covered += 1
+    written = await ctx.write(Q.UPSERT_DRAFT_SKILLS, rows=new_rows) if new_rows else []
+    merged = await ctx.write(Q.UPDATE_DRAFT_SKILLS, rows=merge_rows) if merge_rows else []
+    counts = ints(written[0] if written else {}, "drafts", "evidence_edges")
+    more = ints(merged[0] if merged else {}, "merged", "evidence_edges")
     return {
         "candidates": len(patterns),
-        **ints(written[0] if written else {}, "drafts", "evidence_edges"),
+        "drafts": counts["drafts"],
+        "evidence_edges": counts["evidence_edges"] + more["evidence_edges"],
+        "merged": more["merged"],
+        "covered": covered,
+    }
+
+
+async def _similar_skills(ctx: PhaseContext, kept: list[_Candidate]) -> dict[int, dict[str, Any]]:
+    rows = [
+        {"i": i, "visible": Scope.parse(c.scope_key).ancestor_keys(), "embedding": c.vector}
+        for i, c in enumerate(kept)
+        if c.vector is not None
+    ]
+    if not rows:
+        return {}
+    found = await ctx.read(
+        Q.GET_SIMILAR_SKILLS, rows=rows, min_score=index_from_cosine(ctx.config.procedural_merge_similarity)
+    )
+    return {int(r["i"]): r for r in found}
+
+
+def _props(skill: dict[str, Any]) -> dict[str, Any]:
+    raw = skill.get("properties")
+    loaded = json.loads(raw) if isinstance(raw, str) else {}
+    return loaded if isinstance(loaded, dict) else {}
+
+
+def _is_open_draft(skill: dict[str, Any]) -> bool:
+    props = _props(skill)
+    authored = bool(props.get("authored")) or str(skill.get("label") or "").startswith("authored:")
+    return props.get("status") == "draft" and not authored
+
+
+def _draft_row(ctx: PhaseContext, cand: _Candidate) -> dict[str, Any]:
+    n = cand.occurrences
+    evidence: list[JsonValue] = list(cand.evidence_ids)
+    node = MemoryNode(
+        id=derived_id("skill", cand.scope_key, cand.action),
+        layer=Layer.PROCEDURAL,
+        scope_key=cand.scope_key,
+        label=cand.action[:MAX_LABEL],
+        content=f"Draft skill learned from {n} recurring events: {cand.action}",
+        embedding=cand.vector,
+        properties={
+            "status": "draft",
+            "active": False,
+            "authored": False,
+            "source": "consolidation",
+            "pattern": cand.action,
+            "occurrences": n,
+            "steps": cand.steps(),
+            "context": f"seen {n} times from {_day(cand.first_at)} to {_day(cand.last_at)}",
+            "evidence_ids": evidence,
+        },
+        created_at=ctx.now,
+        updated_at=ctx.now,
+    )
+    return node_row(node, evidence_ids=cand.evidence_ids)
+
+
+def _fresh(cand: _Candidate, skill: dict[str, Any]) -> list[str]:
+    """The candidate's events the skill was not learned from yet (none: nothing to merge)."""
+    known = {str(x) for x in _props(skill).get("evidence_ids") or []}
+    return [i for i in cand.evidence_ids if i not in known]
+
+
+def _merge_row(ctx: PhaseContext, cand: _Candidate, skill: dict[str, Any]) -> dict[str, Any]:
+    props = _props(skill)
+    known = [str(x) for x in props.get("evidence_ids") or []]
+    fresh = _fresh(cand, skill)
+    earlier = props.get("steps")
+    patterns = [str(x) for x in props.get("merged_patterns") or []]
+    props.update(
+        occurrences=int(props.get("occurrences") or 0) + len(fresh),
+        steps=cand.steps(earlier if isinstance(earlier, list) else None),
+        evidence_ids=[*known, *fresh][-MAX_EVIDENCE:],
+        merged_patterns=list(dict.fromkeys([*patterns, cand.action])),
+    )
+    cosine = round(cosine_from_index(float(skill["score"])), 4)
+    entry = build_audit_entry(
+        Scope.parse(cand.scope_key), "consolidation", "skill.merge", str(skill["id"]),
+        {"phase": "procedural_promotion", "pattern": cand.action, "cosine": cosine, "new_evidence": len(fresh)},
+        at=ctx.now,
+    )  # fmt: skip
+    return {
+        "id": skill["id"],
+        "scope_key": cand.scope_key,
+        "properties": json.dumps(props, sort_keys=True),
+        "evidence_ids": fresh,
+        "audit": audit_params(entry),
     }

@@ -52,14 +52,15 @@ def _choose(pairs: list[dict[str, Any]], limit: int) -> tuple[list[dict[str, Any
     return chosen, len(best) - len(chosen)
 
 
-async def _judged(ctx: PhaseContext, pair: dict[str, Any]) -> bool:
+async def _judged(ctx: PhaseContext, pair: dict[str, Any]) -> bool | None:
+    """The judge's verdict (True without a judge); None when the judge failed."""
     if not isinstance(ctx.model, MergeJudge):
         return True
     try:
         return bool(await ctx.model.same_fact(pair["a_text"], pair["b_text"]))
     except Exception:  # a model failure keeps the facts apart, it never stops the sleep
         log.warning("merge judge failed; pair left unmerged", exc_info=True)
-        return False
+        return None
 
 
 async def semantic_merge(ctx: PhaseContext) -> Counts:
@@ -80,14 +81,16 @@ async def semantic_merge(ctx: PhaseContext) -> Counts:
         return {"probed": 0, "candidates": 0, "merged": 0, "repointed": 0}
     found = rows[0]
     chosen, left = _choose(list(found["pairs"]), c.merge_max_pairs)
-    writes, rejected, kept = [], 0, 0
+    writes, rejected, kept, failed = [], 0, 0, 0
     for pair in chosen:
         survivor, absorbed = _survivor_first(pair)
         if pair["a_key" if absorbed == pair["a"] else "b_key"] is not None:
             kept += 1  # a version of a keyed fact is history: superseded, never merged away
             continue
-        if not await _judged(ctx, pair):
-            rejected += 1
+        verdict = await _judged(ctx, pair)
+        if not verdict:
+            rejected += verdict is False
+            failed += verdict is None
             continue
         cosine = round(cosine_from_index(float(pair["score"])), 4)
         retraction = {
@@ -116,6 +119,8 @@ async def semantic_merge(ctx: PhaseContext) -> Counts:
     counts = {"probed": int(found["probed"]), "candidates": len(chosen) + left, **merged}
     if isinstance(ctx.model, MergeJudge):
         counts["judged_apart"] = rejected
+        if failed:
+            counts["model_failed"] = failed
     if kept:
         counts["kept_versions"] = kept
     return counts
