@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
 from hippograph.store import Neo4jConnection, migrate
+from tests.e2e.api.conftest import api_repo, api_server, api_tenant  # noqa: F401 — the API tests' fixtures
 from tests.reliability.crashable import CrashableNeo4j
 
 FAULT_RETRY_SECONDS = 3.0
@@ -39,3 +41,18 @@ def revive(crashable: CrashableNeo4j) -> Iterator[CrashableNeo4j]:
     yield crashable
     if not crashable.server.status().running:
         crashable.start()
+
+
+TALLY: Counter[str] = Counter()
+"""What the run tried and found, printed at the end: ``hostile inputs tried``, ``leaks found``, …"""
+
+
+@pytest.fixture
+def tally() -> Counter[str]:
+    return TALLY
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if TALLY:
+        line = ", ".join(f"{name}: {count}" for name, count in sorted(TALLY.items()))
+        terminalreporter.write_line(f"reliability tally — {line}")

@@ -10,6 +10,7 @@ import threading
 import time
 import uuid
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -34,9 +35,10 @@ INTERNALS = ("Traceback", 'File "', "bolt://", "neo4j.exceptions", "ServiceUnava
 def _code(body: dict[str, Any]) -> str | None:
     """The error code of a GraphQL error body, or of the API's own (key checks before GraphQL runs)."""
     if body.get("errors"):
-        code: str | None = body["errors"][0].get("extensions", {}).get("code")
-        return code
-    return body.get("error", {}).get("code")
+        code = body["errors"][0].get("extensions", {}).get("code")
+    else:
+        code = body.get("error", {}).get("code")
+    return str(code) if code is not None else None
 
 
 class Writer(threading.Thread):
@@ -120,7 +122,7 @@ async def test_library_raises_one_retryable_error_while_down_and_recovers(
     scope = Scope.root("org", f"crash-lib-{uuid.uuid4().hex[:8]}")
     fact = await memory.remember(scope, "Ana's city", "Ana lives in Lisbon.")
     crashable.kill()
-    calls = {
+    calls: dict[str, Callable[[], Awaitable[object]]] = {
         "remember": lambda: memory.remember(scope, "Ana's dog", "Ana's dog is Rex."),
         "recall": lambda: memory.recall(scope, "Where does Ana live?"),
         "get": lambda: memory.store.get_node(scope, fact.id),

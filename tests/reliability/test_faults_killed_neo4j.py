@@ -5,6 +5,7 @@ here kills the module's own server (:class:`CrashableNeo4j`), never the shared o
 from __future__ import annotations
 
 import threading
+import time
 import uuid
 from typing import Any
 
@@ -36,7 +37,11 @@ def _turns() -> list[dict[str, Any]]:
 
 
 def _kill_soon(server: CrashableNeo4j, delay: float = 0.05) -> threading.Thread:
-    thread = threading.Thread(target=lambda: (threading.Event().wait(delay), server.kill()))
+    def later() -> None:
+        time.sleep(delay)
+        server.kill()
+
+    thread = threading.Thread(target=later)
     thread.start()
     return thread
 
