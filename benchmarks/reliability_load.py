@@ -49,7 +49,7 @@ OPERATIONS: dict[str, tuple[str, Callable[[str, int], dict[str, Any]]]] = {
         lambda scope, i: {"s": scope},
     ),
     "stats": (
-        """query($s: String!) { stats(scope: $s) { counts { total } pendingLinks growth(days: 7) { count } } }""",
+        """query($s: String!) { stats(scope: $s) { counts { total } pendingLinks growth(days: 7) { day created } } }""",
         lambda scope, i: {"s": scope},
     ),
     "runs": (

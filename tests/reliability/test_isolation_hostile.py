@@ -145,3 +145,22 @@ async def test_cypher_and_lucene_in_text_is_stored_literally_or_refused(
     finally:
         await memory.engine.drain()
         await store.delete_subtree(tenant)
+
+
+async def test_text_without_words_neither_breaks_recall_nor_dedup(store: GraphStore) -> None:
+    """Found by the test above: '²¹' embeds to the zero vector; stored, it made every exact-scan
+    recall (and dedup) of its scope fail in Neo4j's cosine, and as a query it failed both channels."""
+    scope = _fresh_root()
+    memory = MemoryOrchestrator(store, HashingEmbeddings())
+    try:
+        lisbon = await memory.remember(scope, "Ana's city", "Ana lives in Lisbon.")
+        wordless = await memory.remember(scope, "²¹", "²¹")
+        await memory.remember(scope, "¹²", "¹²")  # dedup against a wordless memory
+        stored = await store.get_node(scope, wordless.id, with_embedding=True)
+        assert stored is not None and stored.embedding is None
+        result = await memory.recall(scope, "Where does Ana live?")
+        assert result.items[0].node.id == lisbon.id
+        await memory.recall(scope, "²¹")  # a query without direction: fulltext alone
+    finally:
+        await memory.engine.drain()
+        await store.delete_subtree(scope)
