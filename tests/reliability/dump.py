@@ -27,10 +27,8 @@ def _line(value: Any) -> str:
 
 
 async def full_dump(conn: Neo4jConnection) -> Counter[str]:
-    nodes = {
-        r["eid"]: _line({"labels": sorted(r["labels"]), "props": r["props"]}) for r in await _run(conn, "get_all_nodes")
-    }
-    dump: Counter[str] = Counter(nodes.values())
+    nodes = {r["eid"]: {"labels": sorted(r["labels"]), "props": r["props"]} for r in await _run(conn, "get_all_nodes")}
+    dump: Counter[str] = Counter(_line(node) for node in nodes.values())
     for r in await _run(conn, "get_all_relationships"):
         dump[_line({"type": r["type"], "props": r["props"], "from": nodes[r["source"]], "to": nodes[r["target"]]})] += 1
     return dump
