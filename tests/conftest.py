@@ -18,7 +18,7 @@ import pytest
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, LocalNeo4j, Neo4jConnection, migrate
 
-_FOLDER_MARKERS = {"unit": "unit", "integration": "integration", "e2e": "e2e"}
+_FOLDER_MARKERS = {"unit": "unit", "integration": "integration", "e2e": "e2e", "reliability": "reliability"}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

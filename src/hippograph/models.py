@@ -3,6 +3,7 @@ relationship types, and the small value types shared by layers, retrieval and co
 
 from __future__ import annotations
 
+import math
 import re
 import time
 import uuid
@@ -136,9 +137,15 @@ class MemoryNode(BaseModel):
     @field_validator("embedding")
     @classmethod
     def _embedding(cls, v: list[float] | None) -> list[float] | None:
-        if v is not None and len(v) == 0:
+        if v is None:
+            return None
+        if len(v) == 0:
             raise ValueError("embedding must not be empty")
-        return v
+        if not all(math.isfinite(x) for x in v):
+            raise ValueError("embedding must hold finite numbers")
+        # a zero vector has no direction: Neo4j's cosine refuses it, and one stored would fail
+        # every exact-scan recall of the scopes that see it; such a memory has no embedding
+        return v if any(v) else None
 
     @property
     def text(self) -> str:

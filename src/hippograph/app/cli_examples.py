@@ -21,6 +21,8 @@ EXAMPLES: dict[str, str] = {
     "neo4j start": "hippograph neo4j start --browser --json",
     "neo4j stop": "hippograph neo4j stop",
     "neo4j status": "hippograph neo4j status --json",
+    "neo4j backup": "hippograph neo4j stop && hippograph neo4j backup ~/backups/2026-11-30",
+    "neo4j restore": "hippograph neo4j stop && hippograph neo4j restore ~/backups/2026-11-30",
     "keys create": "hippograph keys create --scope org:acme --role writer --name support-bot --json",
     "keys list": "hippograph keys list --scope org:acme --json",
     "keys revoke": "hippograph keys revoke 3f2a9c0d1e4b5a6c",

@@ -77,6 +77,33 @@ def stop(data_dir: Path | None = DataDir) -> None:
 
 
 @neo4j_app.command()
+def backup(
+    target: Path = typer.Argument(..., help="A new folder for the copy."), data_dir: Path | None = DataDir
+) -> None:
+    """Copy the stopped local Neo4j's database into a new folder (an offline backup)."""
+    try:
+        where = local_server(data_dir).backup(target)
+    except HippographError as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(1) from None
+    console.print(f"backed up to {where}")
+
+
+@neo4j_app.command()
+def restore(
+    source: Path = typer.Argument(..., help="A folder made by `hippograph neo4j backup`."),
+    data_dir: Path | None = DataDir,
+) -> None:
+    """Replace the stopped local Neo4j's database with a backup."""
+    try:
+        local_server(data_dir).restore(source)
+    except HippographError as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(1) from None
+    console.print(f"restored from {source}")
+
+
+@neo4j_app.command()
 def status(data_dir: Path | None = DataDir, as_json: bool = JsonOpt) -> None:
     """Say whether the local Neo4j runs and answers Bolt; exit 1 when it does not."""
     st = local_server(data_dir).status()

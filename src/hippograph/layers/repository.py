@@ -14,7 +14,7 @@ from hippograph.models import Layer, MemoryNode
 from hippograph.scope import Scope
 from hippograph.store.connection import Neo4jConnection, Row
 from hippograph.store.graph_store import GraphStore
-from hippograph.store.mapping import props_to_node
+from hippograph.store.mapping import has_direction, props_to_node
 from hippograph.store.queries import MemoryQuery as Q
 from hippograph.store.scores import cosine_from_index
 from hippograph.store.vector_search import scoped_vector_search
@@ -38,7 +38,10 @@ class LayerRepository:
         self._conn: Neo4jConnection = store.conn
 
     async def nearest_own(self, scope: Scope, layer: Layer, vector: Sequence[float], k: int) -> dict[str, float]:
-        """Cosine of the ``k`` memories of ``layer`` in exactly ``scope`` nearest ``vector``."""
+        """Cosine of the ``k`` memories of ``layer`` in exactly ``scope`` nearest ``vector``
+        (none for the zero vector: it points nowhere)."""
+        if not has_direction(vector):
+            return {}
         rows = await scoped_vector_search(
             self._conn,
             Q.SEARCH_VECTOR_INDEX,

@@ -55,6 +55,7 @@ from hippograph.retrieval.types import (
 )
 from hippograph.scope import Scope
 from hippograph.store.graph_store import GraphStore
+from hippograph.store.mapping import has_direction
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -80,6 +81,8 @@ def _first_failure(degraded: list[Degradation]) -> Exception:
 
 def _without_spreading(cfg: RecallConfig) -> RecallConfig:
     return cfg.model_copy(update={"activation": cfg.activation.model_copy(update={"max_nodes": 0})})
+
+
 POPULATION_TTL = 10.0
 EXACT_SCAN_BELOW = 5000
 """Scopes that see fewer memories than this are scanned exactly: cheaper than asking the
@@ -185,16 +188,21 @@ class RecallEngine:
         population: int,
         degraded: list[Degradation],
     ) -> _Hits:
-        """Both channels, each on its own: one failing leaves the other's candidates."""
+        """Both channels, each on its own: one failing leaves the other's candidates. A query
+        whose embedding is the zero vector (no words the embedder knows) has no direction: the
+        vector channel finds nothing and fulltext hits carry no cosine."""
         layer_values = [layer.value for layer in layers]
+        directed = has_direction(vector)
 
         async def fulltext() -> list[CandidateRow]:
             lucene = build_query(query, visible, layers)
             if lucene is None:
                 return []
-            return await self.repo.fulltext(lucene=lucene, visible=visible, k=n, vector=vector)
+            return await self.repo.fulltext(lucene=lucene, visible=visible, k=n, vector=vector if directed else None)
 
         async def vectors() -> list[CandidateRow]:
+            if not directed:
+                return []
             return await self.repo.vector_candidates(
                 vector=vector,
                 visible=visible,

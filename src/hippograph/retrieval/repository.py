@@ -71,7 +71,9 @@ class RecallRepository:
         self.store = store
         self._conn: Neo4jConnection = store.conn
 
-    async def fulltext(self, *, lucene: str, visible: list[str], k: int, vector: list[float]) -> list[CandidateRow]:
+    async def fulltext(
+        self, *, lucene: str, visible: list[str], k: int, vector: list[float] | None
+    ) -> list[CandidateRow]:
         return await self._conn.read_as(
             Q.SEARCH_FULLTEXT, CandidateRow, lucene=lucene, visible=visible, k=k, vector=vector
         )

@@ -60,8 +60,12 @@ class Neo4jConnection:
         database: str = "neo4j",
         timeout: float = 10.0,
         max_pool_size: int = 50,
+        retry_time: float = 30.0,
     ) -> Neo4jConnection:
-        """Open a driver and check that the server answers; raise StoreUnavailableError if not."""
+        """Open a driver and check that the server answers; raise StoreUnavailableError if not.
+
+        ``retry_time`` bounds how long a managed transaction retries transient faults (a lost
+        connection, a deadlock, a restarting server) before its StoreError reaches the caller."""
         auth = (user, password) if password is not None else None
         try:
             driver = AsyncGraphDatabase.driver(
@@ -69,6 +73,7 @@ class Neo4jConnection:
                 auth=auth,
                 connection_timeout=timeout,
                 max_connection_pool_size=max_pool_size,
+                max_transaction_retry_time=retry_time,
                 notifications_min_severity="OFF",
             )
         except (ValueError, neo4j_errors.ConfigurationError) as exc:

@@ -68,6 +68,9 @@ class VectorHit:
 class GraphStore:
     """Async graph + vector store over one Neo4j connection."""
 
+    KNOWN_SCOPES_CAP = 10_000
+    """Scope keys remembered as written (to skip their upsert); the set starts over when full."""
+
     def __init__(self, conn: Neo4jConnection, *, vector_fetch_k: int = 100) -> None:
         self.conn = conn
         self.vector_fetch_k = vector_fetch_k
@@ -103,6 +106,8 @@ class GraphStore:
         if scope.key in self._known_scopes:
             return
         await self.conn.write(Q.UPSERT_SCOPES, scopes=scope_rows(scope))
+        if len(self._known_scopes) >= self.KNOWN_SCOPES_CAP:  # a long-lived process sees endless scopes
+            self._known_scopes.clear()
         self._known_scopes.update(scope.ancestor_keys())
 
     # -- nodes ---------------------------------------------------------------------------

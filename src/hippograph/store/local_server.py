@@ -4,6 +4,12 @@ class), built once with Maven into a cache folder and run as a managed backgroun
 State lives in the data folder: ``password`` (generated, 0600), ``neo4j.pid``, ``neo4j.json``
 (uri, port, pid, browser_url), ``neo4j.log`` and the database under ``home/``.
 
+Backup and restore are offline copies of ``home/`` taken with the server stopped
+(:meth:`LocalNeo4j.backup`, :meth:`LocalNeo4j.restore`): the embedded launcher ships Neo4j's
+kernel jars from Maven Central, not the ``neo4j-admin`` tool of the server distribution, so
+``neo4j-admin database dump/load`` is not available here. A stopped server has checkpointed,
+so the copy is consistent; a copy of a running (or killed) server is refused.
+
 With a :class:`BrowserSetup` the server also opens its HTTP connector on the same loopback host
 and serves Neo4j Browser (unpacked from Maven Central's ``org.neo4j.client:neo4j-browser`` at
 build time) at ``/browser/``, plus the setup's own files at ``/browser/hippograph/``. Without one,
@@ -28,7 +34,7 @@ from importlib.resources import as_file, files
 from pathlib import Path
 from typing import Any
 
-from hippograph.errors import ConfigurationError, StoreUnavailableError
+from hippograph.errors import ConfigurationError, ConflictError, InvalidInputError, StoreUnavailableError
 
 READY_LINE = "HIPPOGRAPH_NEO4J_READY"
 BROWSER_FILES = "hippograph"
@@ -288,6 +294,45 @@ class LocalNeo4j:
         for f in (self.pid_file, self.state_file):
             f.unlink(missing_ok=True)
         return was_running
+
+    def backup(self, target: Path | str) -> Path:
+        """Copy the stopped server's database (``home/``) into the new folder ``target``.
+
+        Raises:
+            ConflictError: The server is running (stop it first: a live copy could be torn).
+            InvalidInputError: ``target`` exists already.
+        """
+        self._refuse_while_running("back up")
+        destination = Path(target).expanduser().resolve()
+        if destination.exists():
+            raise InvalidInputError("target", f"{destination} exists already; a backup goes into a new folder")
+        shutil.copytree(self.data_dir / "home", destination / "home", symlinks=True)
+        return destination
+
+    def restore(self, source: Path | str) -> None:
+        """Replace the stopped server's database with the backup in ``source`` (made by
+        :meth:`backup`); the old database is removed only once the copy is complete.
+
+        Raises:
+            ConflictError: The server is running.
+            InvalidInputError: ``source`` holds no backup.
+        """
+        self._refuse_while_running("restore")
+        backup = Path(source).expanduser().resolve() / "home"
+        if not backup.is_dir():
+            raise InvalidInputError("source", f"{backup} is not a backup made by `hippograph neo4j backup`")
+        home = self.data_dir / "home"
+        incoming, outgoing = home.with_name("home.restoring"), home.with_name("home.replaced")
+        shutil.rmtree(incoming, ignore_errors=True)
+        shutil.copytree(backup, incoming, symlinks=True)
+        if home.exists():
+            home.rename(outgoing)
+        incoming.rename(home)
+        shutil.rmtree(outgoing, ignore_errors=True)
+
+    def _refuse_while_running(self, action: str) -> None:
+        if self.status().running:
+            raise ConflictError(f"the local Neo4j of {self.data_dir} is running: stop it before you {action}")
 
     def uri(self) -> str:
         state = self._read_state()

@@ -20,7 +20,7 @@ from hippograph.cues import Cue
 from hippograph.errors import ConflictError, InvalidInputError, NotFoundError
 from hippograph.models import Layer, MemoryNode, now
 from hippograph.scope import Scope
-from hippograph.store.mapping import layer_label, node_to_props, props_to_node
+from hippograph.store.mapping import has_direction, layer_label, node_to_props, props_to_node
 from hippograph.store.queries import MemoryQuery as Q
 
 T = TypeVar("T")
@@ -45,7 +45,9 @@ class LockedTx:
 
     async def nearest_own(self, layer: Layer, vector: Sequence[float], k: int) -> dict[str, float]:
         """Cosine of the ``k`` memories of ``layer`` in exactly this scope nearest ``vector``
-        (an exact scan: it sees what the writers before this one committed)."""
+        (an exact scan: it sees what the writers before this one committed); none for the zero vector."""
+        if not has_direction(vector):
+            return {}
         rows = await self._rows(
             Q.SEARCH_VECTOR_EXACT,
             visible=[self.scope.key],
@@ -92,9 +94,7 @@ class LockedTx:
             raise InvalidInputError("supersedes", f"{old_id} is not a fact of {self.scope.key}")
 
 
-async def run_locked(
-    store: Any, scope: Scope, locks: Sequence[str], work: Callable[[LockedTx], Awaitable[T]]
-) -> T:
+async def run_locked(store: Any, scope: Scope, locks: Sequence[str], work: Callable[[LockedTx], Awaitable[T]]) -> T:
     """Run ``work`` in one write transaction holding the ``locks`` of ``scope`` (sorted, so
     two writers never take them in opposite orders)."""
     await store.ensure_scope(scope)

@@ -27,7 +27,16 @@ def node_to_props(node: MemoryNode, scope: Scope) -> dict[str, Any]:
     data["scope_depth"] = scope.depth
     data["search_text"] = node.search_text
     data["scope_tag"] = scope_tag(scope.key)
+    if not has_direction(data.get("embedding")):
+        data["embedding"] = None  # a zero vector would fail every cosine over it (see has_direction)
     return {k: v for k, v in data.items() if v is not None}
+
+
+def has_direction(vector: Any) -> bool:
+    """A vector Neo4j's cosine accepts: present and not all zeros (an embedder gives the zero
+    vector for text it has no words for; stored, it would fail every exact-scan recall and dedup
+    of the scopes that see it)."""
+    return vector is not None and any(vector)
 
 
 def props_to_node(props: dict[str, Any]) -> MemoryNode:

@@ -23,7 +23,14 @@ from hippograph.agent import Agent, AgentConfig, demo_model
 from hippograph.app.api.auth import ApiAuthError, PermissionDeniedError, Principal, bearer_token
 from hippograph.app.api.context import ApiContext
 from hippograph.app.api.dashboard import install_dashboard
-from hippograph.app.api.errors import code_of
+from hippograph.app.api.errors import (
+    RETRY_AFTER_SECONDS,
+    UNAVAILABLE,
+    UNAVAILABLE_MESSAGE,
+    code_of,
+    is_unavailable,
+    unavailable_in,
+)
 from hippograph.app.api.limits import BudgetExceededError, RateLimitedError, authenticate
 from hippograph.app.api.metrics import ApiMetrics, CountingConnection, MetricsMiddleware
 from hippograph.app.api.repository import ApiRepository
@@ -35,7 +42,14 @@ from hippograph.app.runtime import consolidation_model
 from hippograph.app.settings import Settings
 from hippograph.consolidation import SleepConsolidator
 from hippograph.embeddings.base import EmbeddingProvider
-from hippograph.errors import ConfigurationError, ConflictError, HippographError, InvalidInputError, NotFoundError
+from hippograph.errors import (
+    ConfigurationError,
+    ConflictError,
+    HippographError,
+    InvalidInputError,
+    NotFoundError,
+    StoreError,
+)
 from hippograph.layers import MemoryOrchestrator
 from hippograph.llm.provider import ModelProvider
 from hippograph.store import GraphStore, migrate
@@ -91,7 +105,11 @@ def create_app(
 
         uri, password = await asyncio.to_thread(neo4j_target, settings)
         conn = await CountingConnection.connect(
-            uri, user=settings.neo4j_user, password=password, database=settings.neo4j_database
+            uri,
+            user=settings.neo4j_user,
+            password=password,
+            database=settings.neo4j_database,
+            retry_time=cfg.store_retry_seconds,
         )
         memory: MemoryOrchestrator | None = None
         agent: Agent | None = None
@@ -157,6 +175,13 @@ def create_app(
             context.authenticate(principal)
             return UNSET_ACK
 
+        def create_response(self, response_data: Any, sub_response: Response) -> Response:
+            response = super().create_response(response_data, sub_response)
+            if unavailable_in(response_data):  # the database is down: 503, and when to retry
+                response.status_code = 503
+                response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+            return response
+
     graphql = ApiGraphQLRouter(
         build_schema(cfg),
         context_getter=context_getter,
@@ -178,7 +203,8 @@ def create_app(
             await services.repo.ping()
         except HippographError as exc:
             log.warning("not ready: %s", type(exc).__name__)
-            return JSONResponse({"status": "unavailable", "neo4j": "unreachable"}, status_code=503)
+            headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+            return JSONResponse({"status": "unavailable", "neo4j": "unreachable"}, status_code=503, headers=headers)
         return JSONResponse({"status": "ready", "neo4j": "ok"})
 
     @app.get("/metrics")
@@ -218,6 +244,14 @@ def _install_error_handlers(app: FastAPI) -> None:
         log.error("internal error %s on %s", error_id, request.url.path, exc_info=exc)
         return JSONResponse({"error": {"code": "INTERNAL", "message": f"Internal error (id {error_id})."}}, 500)
 
+    async def store(request: Request, exc: Exception) -> Response:
+        if not is_unavailable(exc):
+            return await unknown(request, exc)
+        log.warning("database unavailable on %s: %s", request.url.path, type(exc).__name__)
+        body = {"error": {"code": UNAVAILABLE, "message": UNAVAILABLE_MESSAGE}}
+        return JSONResponse(body, status_code=503, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+
     for cls, _ in _STATUS:
         app.add_exception_handler(cls, known)
+    app.add_exception_handler(StoreError, store)
     app.add_exception_handler(Exception, unknown)

@@ -1,6 +1,8 @@
 """Which errors a client may read. The library's caller errors (bad input, not found, conflict)
 and the API's own (auth, role, rate limit, budget) pass through with their message and a code;
-everything else is replaced by "Internal error (id …)" and logged under that id."""
+a database that is down (a retryable store error) is ``UNAVAILABLE`` with a fixed message and a
+retry delay (HTTP 503 with ``Retry-After``); everything else is replaced by "Internal error
+(id …)" and logged under that id."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from strawberry.extensions import MaskErrors
 
 from hippograph.app.api.auth import ApiAuthError, PermissionDeniedError
 from hippograph.app.api.limits import BudgetExceededError, RateLimitedError
-from hippograph.errors import ConflictError, InvalidInputError, NotFoundError
+from hippograph.errors import ConflictError, InvalidInputError, NotFoundError, StoreError
 
 log = logging.getLogger("hippograph.api")
 
@@ -28,7 +30,20 @@ ERROR_CODES: tuple[tuple[type[Exception], str], ...] = (
 )
 
 
+UNAVAILABLE = "UNAVAILABLE"
+UNAVAILABLE_MESSAGE = "The database is unavailable; retry shortly."
+RETRY_AFTER_SECONDS = 5
+"""What ``Retry-After`` tells a client while the database is down."""
+
+
+def is_unavailable(exc: BaseException | None) -> bool:
+    """A store fault that a retry may cure (the database is down or restarting)."""
+    return isinstance(exc, StoreError) and exc.retryable
+
+
 def code_of(exc: BaseException | None) -> str | None:
+    if is_unavailable(exc):
+        return UNAVAILABLE
     for cls, code in ERROR_CODES:
         if isinstance(exc, cls):
             return code
@@ -72,7 +87,32 @@ class MaskInternalErrors(MaskErrors):
 
     def _process_errors(self, errors: list[GraphQLError]) -> list[GraphQLError]:
         processed = super()._process_errors(errors)
-        return [_with_code(e) for e in processed]
+        return [_unavailable(e) if is_unavailable(e.original_error) else _with_code(e) for e in processed]
+
+
+def _unavailable(error: GraphQLError) -> GraphQLError:
+    log.warning("database unavailable: %s", type(error.original_error).__name__)
+    return GraphQLError(
+        message=UNAVAILABLE_MESSAGE,
+        nodes=error.nodes,
+        source=error.source,
+        positions=error.positions,
+        path=error.path,
+        original_error=None,
+        extensions={"code": UNAVAILABLE, "retryAfter": RETRY_AFTER_SECONDS},
+    )
+
+
+def unavailable_in(response: object) -> bool:
+    """True when a GraphQL response (or batch) carries an ``UNAVAILABLE`` error: it is answered 503."""
+    bodies = response if isinstance(response, list) else [response]
+    return any(
+        (err.get("extensions") or {}).get("code") == UNAVAILABLE
+        for body in bodies
+        if isinstance(body, dict)
+        for err in body.get("errors") or []
+        if isinstance(err, dict)
+    )
 
 
 def _with_code(error: GraphQLError) -> GraphQLError:

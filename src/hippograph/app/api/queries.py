@@ -25,6 +25,7 @@ class ApiQuery(CypherQuery):
     SEARCH_API_KEYS = auto()
     UPDATE_API_KEY_REVOKED = auto()
     UPDATE_API_KEY_USAGE = auto()
+    DELETE_SCOPE_API_KEYS = auto()
     GET_TOKEN_BUDGET = auto()
     UPDATE_TOKEN_BUDGET = auto()
     # memories

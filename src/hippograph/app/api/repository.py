@@ -12,6 +12,7 @@ from hippograph.app.api.queries import SCHEMA_QUERIES, ApiQuery
 from hippograph.app.api.reach import Reach
 from hippograph.audit import AuditEntry
 from hippograph.models import Layer, MemoryEdge, MemoryNode
+from hippograph.scope import Scope
 from hippograph.store.connection import Neo4jConnection
 
 _NODE_FIELDS = frozenset(MemoryNode.model_fields)
@@ -144,6 +145,13 @@ class ApiRepository:
     async def revoke_key(self, key_id: str, now: float) -> KeyRecord | None:
         rows = await self.conn.write(ApiQuery.UPDATE_API_KEY_REVOKED, id=key_id, now=now)
         return KeyRecord.of(rows[0]["key"]) if rows else None
+
+    async def delete_keys(self, scope: Scope) -> int:
+        """Delete the keys bound to ``scope`` or below it (part of erasing the scope)."""
+        rows = await self.conn.write(
+            ApiQuery.DELETE_SCOPE_API_KEYS, scope_key=scope.key, subtree_prefix=scope.subtree_prefix
+        )
+        return int(rows[0]["deleted"]) if rows else 0
 
     async def use_key(self, token_hash: str, window: float, now: float) -> tuple[KeyRecord, int] | None:
         rows = await self.conn.write(ApiQuery.UPDATE_API_KEY_USAGE, hash=token_hash, window=window, now=now)

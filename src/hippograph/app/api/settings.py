@@ -28,4 +28,7 @@ class ApiSettings(BaseSettings):
     max_depth: int = Field(default=10, ge=2)
     max_tokens: int = Field(default=2000, ge=100)
     max_aliases: int = Field(default=15, ge=1)
+    store_retry_seconds: float = Field(default=5.0, gt=0, le=120)
+    """How long a request retries a lost database connection (a restart, a failover) before it
+    is answered 503 with ``Retry-After``."""
     neighbours_per_memory: int = Field(default=50, ge=1, le=500)

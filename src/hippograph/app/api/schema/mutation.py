@@ -331,6 +331,7 @@ class Mutation:
         if confirm != target.key:
             return ForgetError(message="confirm must repeat the scope key exactly; nothing was erased")
         erased = await context.services.memory.forget(target)
+        await context.services.repo.delete_keys(target)  # its keys go with it
         return ForgetSuccess(scope_key=target.key, erased=erased)
 
 

@@ -1,0 +1,141 @@
+"""Issue 13 #4 on a Neo4j of this module alone (so a full dump means the whole database):
+erasing one tenant leaves every other byte untouched; export → erase → import gives back the
+same graph (every memory property and embedding, every edge, the same recall answers); an
+offline backup restores the database exactly (see :meth:`LocalNeo4j.backup` for why a copy of
+the stopped store and not ``neo4j-admin dump``)."""
+
+from __future__ import annotations
+
+import uuid
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from hippograph.app.api.auth import Role, create_key
+from hippograph.app.api.export import export_lines, import_records, parse_lines
+from hippograph.app.api.repository import ApiRepository
+from hippograph.consolidation import SleepConsolidator
+from hippograph.embeddings import HashingEmbeddings
+from hippograph.errors import ConflictError
+from hippograph.layers import MemoryOrchestrator
+from hippograph.models import Relationship
+from hippograph.retrieval import RecallConfig
+from hippograph.scope import Scope
+from hippograph.store import GraphStore, Neo4jConnection
+from tests.reliability.crashable import CrashableNeo4j
+from tests.reliability.dump import full_dump, mentions
+
+QUESTIONS = ("Where does the user live?", "What is the dog called?", "sailing on the river")
+
+
+async def _populate(memory: MemoryOrchestrator, repo: ApiRepository, org: Scope) -> None:
+    """Facts, a superseded fact, a conversation, links, a consolidation run and an API key."""
+    for user in ("ana", "bo"):
+        scope = org.child("user", user).child("conversation", "c1")
+        city = await memory.remember(scope, f"{user}'s city", f"{user} lives in Lisbon.", key=f"{user}.city")
+        await memory.remember(scope, f"{user}'s city", f"{user} moved to Porto.", key=f"{user}.city")
+        dog = await memory.remember(scope, f"{user}'s dog", f"{user}'s dog is called Rex and loves the river.")
+        await memory.store.link(scope, city.id, dog.id, Relationship.RELATES_TO)
+        turns = [
+            {"turn_id": f"{i}", "session_id": "s1", "speaker": user, "text": f"Sailing on the river, part {i}."}
+            for i in range(12)
+        ]
+        await memory.ingest(scope, turns)
+    await memory.remember(org, "Office policy", "Dogs are welcome in the office.")
+    await SleepConsolidator.for_store(memory.store).run(org)
+    await create_key(repo, org, Role.WRITER)
+
+
+async def _answers(memory: MemoryOrchestrator, scope: Scope) -> list[list[tuple[str, float]]]:
+    quiet = RecallConfig(track_access=False)  # recall must not change what is compared
+    return [
+        [(i.node.id, round(i.score, 9)) for i in (await memory.recall(scope, q, config=quiet)).items] for q in QUESTIONS
+    ]
+
+
+@pytest.fixture(scope="module")
+async def world(crash_conn: Neo4jConnection) -> dict[str, Scope]:
+    memory = MemoryOrchestrator(GraphStore(crash_conn), HashingEmbeddings())
+    repo = ApiRepository(crash_conn)
+    await repo.apply_schema()
+    run = uuid.uuid4().hex[:6]
+    orgs = {name: Scope.root("org", f"{name}{run}") for name in ("acme", "acme2", "ac")}
+    orgs["nested"] = Scope.root("org", f"b{run}").child("team", f"acme{run}")  # the same id one level down
+    for org in orgs.values():
+        await _populate(memory, repo, org)
+    await memory.engine.drain()
+    return orgs
+
+
+async def test_erasing_one_tenant_leaves_every_other_byte_untouched(
+    crash_conn: Neo4jConnection, world: dict[str, Scope], tally: Counter[str]
+) -> None:
+    victim = world["acme"]
+    before = await full_dump(crash_conn)
+    assert sum(c for line, c in before.items() if mentions(line, victim.key)) > 50
+    await GraphStore(crash_conn).delete_subtree(victim)  # what the API's forget does: the memory's erase,
+    await ApiRepository(crash_conn).delete_keys(victim)  # then the tenant's keys
+    after = await full_dump(crash_conn)
+    expected = Counter({line: c for line, c in before.items() if not mentions(line, victim.key)})
+    tally["dump lines compared after an erase"] += sum(expected.values())
+    assert not [line for line in after if mentions(line, victim.key)], "the erased tenant left something"
+    lost, gained = expected - after, after - expected
+    tally["data lost"] += sum(lost.values())
+    assert not lost and not gained, f"other tenants changed: lost {list(lost)[:3]} gained {list(gained)[:3]}"
+
+
+async def test_export_erase_import_gives_back_the_same_graph(
+    crash_conn: Neo4jConnection, world: dict[str, Scope], tally: Counter[str]
+) -> None:
+    org = world["acme2"]
+    memory = MemoryOrchestrator(GraphStore(crash_conn), HashingEmbeddings())
+    repo = ApiRepository(crash_conn)
+    user = org.child("user", "ana").child("conversation", "c1")
+    exported = [line async for line in export_lines(repo, org, embeddings=True)]
+    answers = await _answers(memory, user)
+    graph = await _memory_graph(crash_conn, org)
+    assert len(exported) > 30 and any(answers)
+
+    await memory.forget(org)
+    assert await _memory_graph(crash_conn, org) == Counter()
+    nodes, edges = parse_lines(exported)
+    report = await import_records(memory, nodes, edges)
+    assert report.embedded == 0, "the export carried every embedding"
+
+    assert sorted([line async for line in export_lines(repo, org, embeddings=True)]) == sorted(exported)
+    assert await _memory_graph(crash_conn, org) == graph, "a memory property or an edge differs after import"
+    assert await _answers(memory, user) == answers, "the indexes answer differently after import"
+    tally["memories round-tripped"] += len(nodes)
+    tally["edges round-tripped"] += len(edges)
+
+
+async def _memory_graph(conn: Neo4jConnection, org: Scope) -> Counter[str]:
+    """Dump lines of the org's memories and of the relationships between them."""
+    return Counter(
+        {
+            line: c
+            for line, c in (await full_dump(conn)).items()
+            if mentions(line, org.key) and '"Memory"' in line and '"Cue"' not in line
+        }
+    )
+
+
+async def test_offline_backup_restores_the_database_exactly(
+    crashable: CrashableNeo4j, crash_conn: Neo4jConnection, world: dict[str, Scope], tmp_path: Path
+) -> None:
+    saved = await full_dump(crash_conn)
+    with pytest.raises(ConflictError):
+        crashable.server.backup(tmp_path / "refused")  # never a copy of a running store
+    crashable.stop()
+    target = crashable.server.backup(tmp_path / "backup")
+    crashable.start()
+    await GraphStore(crash_conn).delete_subtree(world["ac"])
+    await MemoryOrchestrator(GraphStore(crash_conn), HashingEmbeddings()).remember(
+        world["nested"], "after the backup", "Written after the backup was taken."
+    )
+    assert await full_dump(crash_conn) != saved
+    crashable.stop()
+    crashable.server.restore(target)
+    crashable.start()
+    assert await full_dump(crash_conn) == saved
