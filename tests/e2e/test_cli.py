@@ -6,7 +6,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -16,24 +15,11 @@ import httpx
 import pytest
 
 from tests.e2e.api.harness import free_port
-
-CLI = [sys.executable, "-m", "hippograph.app.cli"]
+from tests.support.cli import CLI, cli_env
 
 
 def run(args: list[str], env: dict[str, str], timeout: float = 600) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*CLI, *args], env=env, capture_output=True, text=True, timeout=timeout, check=False)
-
-
-def env_for(neo4j_server: tuple[str, str], tmp_path: Path) -> dict[str, str]:
-    uri, password = neo4j_server
-    return {
-        **os.environ,
-        "HIPPOGRAPH_NEO4J_URI": uri,
-        "HIPPOGRAPH_NEO4J_PASSWORD": password,
-        "HIPPOGRAPH_DATA_DIR": str(tmp_path),
-        "HF_HUB_OFFLINE": "1",
-        "COLUMNS": "160",
-    }
 
 
 def test_neo4j_start_status_stop(tmp_path: Path) -> None:
@@ -60,7 +46,7 @@ def test_neo4j_start_status_stop(tmp_path: Path) -> None:
 
 
 def test_ingest_recall_consolidate_forget(neo4j_server: tuple[str, str], tmp_path: Path) -> None:
-    env = env_for(neo4j_server, tmp_path)
+    env = cli_env(neo4j_server, tmp_path)
     turns = [
         {"turn_id": "1", "session_id": "s1", "speaker": "Ana", "text": "I adopted a grey cat called Miso."},
         {"turn_id": "2", "session_id": "s1", "speaker": "Bot", "text": "Miso is a lovely name for a cat."},
@@ -91,7 +77,7 @@ def test_ingest_recall_consolidate_forget(neo4j_server: tuple[str, str], tmp_pat
 
 
 def test_bad_input_gets_a_clear_error(neo4j_server: tuple[str, str], tmp_path: Path) -> None:
-    env = env_for(neo4j_server, tmp_path)
+    env = cli_env(neo4j_server, tmp_path)
     bad_scope = run(["recall", "anything", "--scope", "org:a/b"], env)
     assert bad_scope.returncode != 0
     assert "scope[1]" in (bad_scope.stdout + bad_scope.stderr)
@@ -103,7 +89,7 @@ def test_bad_input_gets_a_clear_error(neo4j_server: tuple[str, str], tmp_path: P
 
 @pytest.mark.timeout(900)
 def test_the_demo_runs_end_to_end(neo4j_server: tuple[str, str], tmp_path: Path) -> None:
-    env = env_for(neo4j_server, tmp_path)
+    env = cli_env(neo4j_server, tmp_path)
     env.pop("ANTHROPIC_API_KEY", None)
     try:
         demo = run(["demo", "--no-serve"], env, timeout=900)
@@ -133,7 +119,7 @@ def read_lines(stream: IO[str], into: list[str]) -> None:
 
 @pytest.mark.timeout(900)
 def test_the_demo_serves_until_ctrl_c(neo4j_server: tuple[str, str], tmp_path: Path) -> None:
-    env = env_for(neo4j_server, tmp_path)
+    env = cli_env(neo4j_server, tmp_path)
     env.pop("ANTHROPIC_API_KEY", None)
     port = free_port()
     demo = subprocess.Popen(
@@ -197,7 +183,7 @@ def checks_of(done: subprocess.CompletedProcess[str]) -> dict[str, dict[str, str
 
 
 def test_doctor_reports_each_check_with_a_fix(neo4j_server: tuple[str, str], tmp_path: Path) -> None:
-    env = env_for(neo4j_server, tmp_path)
+    env = cli_env(neo4j_server, tmp_path)
     healthy = run(["doctor", "--json"], env)
     assert healthy.returncode == 0, healthy.stdout + healthy.stderr
     checks = checks_of(healthy)

@@ -4,8 +4,6 @@ stdio and over streamable HTTP, against the real Neo4j; keys from the API's key 
 from __future__ import annotations
 
 import json
-import os
-import socket
 import subprocess
 import sys
 import time
@@ -25,8 +23,9 @@ from hippograph.app.api.auth import create_key
 from hippograph.app.api.repository import ApiRepository
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection
+from tests.e2e.api.harness import free_port
+from tests.support.cli import CLI, cli_env
 
-CLI = [sys.executable, "-m", "hippograph.app.cli"]
 TOOLS = {"recall", "remember", "retract", "set_trigger", "pending_triggers", "consolidate"}
 
 
@@ -34,17 +33,6 @@ TOOLS = {"recall", "remember", "retract", "set_trigger", "pending_triggers", "co
 class Tenant:
     scope: Scope
     token: str
-
-
-def server_env(neo4j_server: tuple[str, str], tmp_path: Path) -> dict[str, str]:
-    uri, password = neo4j_server
-    return {
-        **os.environ,
-        "HIPPOGRAPH_NEO4J_URI": uri,
-        "HIPPOGRAPH_NEO4J_PASSWORD": password,
-        "HIPPOGRAPH_DATA_DIR": str(tmp_path),
-        "HF_HUB_OFFLINE": "1",
-    }
 
 
 def stdio(token: str, env: dict[str, str]) -> Client:
@@ -90,7 +78,7 @@ async def call_error(client: Client, tool: str, **arguments: Any) -> str:
 async def test_stdio_tools_recall_explained_round_trip_retract_triggers(
     neo4j_server: tuple[str, str], tmp_path: Path, ana: Tenant, bob: Tenant
 ) -> None:
-    env = server_env(neo4j_server, tmp_path)
+    env = cli_env(neo4j_server, tmp_path)
     async with stdio(ana.token, env) as client:
         listed = await client.list_tools()
         assert {t.name for t in listed.tools} == TOOLS
@@ -154,7 +142,7 @@ async def test_a_reader_key_cannot_write(
 ) -> None:
     reader = await new_tenant(conn, "reader", role="reader")
     try:
-        async with stdio(reader.token, server_env(neo4j_server, tmp_path)) as client:
+        async with stdio(reader.token, cli_env(neo4j_server, tmp_path)) as client:
             assert "writer" in await call_error(client, "remember", text="I should not be stored.")
             assert (await call(client, "pending_triggers"))["triggers"] == []
     finally:
@@ -164,7 +152,7 @@ async def test_a_reader_key_cannot_write(
 def test_an_unknown_key_stops_the_server_with_a_clear_error(neo4j_server: tuple[str, str], tmp_path: Path) -> None:
     done = subprocess.run(
         [*CLI, "mcp", "--key", "hg_not-a-key", "--embedder", "hashing"],
-        env=server_env(neo4j_server, tmp_path),
+        env=cli_env(neo4j_server, tmp_path),
         input="",
         capture_output=True,
         text=True,
@@ -175,15 +163,9 @@ def test_an_unknown_key_stops_the_server_with_a_clear_error(neo4j_server: tuple[
     assert "missing or invalid API key" in done.stderr and done.stdout == ""
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 async def test_streamable_http(neo4j_server: tuple[str, str], tmp_path: Path, ana: Tenant, bob: Tenant) -> None:
     port = free_port()
-    env = server_env(neo4j_server, tmp_path)
+    env = cli_env(neo4j_server, tmp_path)
     command = [*CLI, "mcp", "--http", "--port", str(port), "--key", ana.token, "--embedder", "hashing"]
     server = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     url = f"http://127.0.0.1:{port}/mcp"
