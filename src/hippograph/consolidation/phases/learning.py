@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -12,15 +10,13 @@ from pydantic import JsonValue
 
 from hippograph.audit import audit_params, build_audit_entry
 from hippograph.consolidation.context import Counts, PhaseContext, ints
-from hippograph.consolidation.hooks import first_and_last_sentence
 from hippograph.consolidation.phases._nodes import derived_id, node_row
+from hippograph.consolidation.phases.skill_candidates import Candidate, dedup
 from hippograph.consolidation.queries import ConsolidationQuery as Q
 from hippograph.models import MAX_LABEL, Layer, MemoryNode
 from hippograph.scope import Scope
 from hippograph.store.scores import cosine_from_index, index_from_cosine
 
-MAX_STEPS = 5
-STEP_CHARS = 300
 MAX_EVIDENCE = 50
 
 
@@ -42,90 +38,6 @@ async def synthetic_links(ctx: PhaseContext) -> Counts:
     return ints(row, "pairs", "edges")
 
 
-@dataclass
-class _Candidate:
-    """A recurring action of one scope, on its way to becoming (or joining) a draft skill."""
-
-    scope_key: str
-    action: str
-    occurrences: int
-    evidence_ids: list[str]
-    examples: list[str]
-    calls: list[str]
-    """The tool calls of the latest action event (``tool(arg, …)``), when the events are actions."""
-    first_at: object
-    last_at: object
-    vector: list[float] | None
-
-    @classmethod
-    def of(cls, row: dict[str, Any]) -> _Candidate:
-        return cls(
-            str(row["scope_key"]), str(row["action"]), int(row["occurrences"]),
-            [str(i) for i in row["evidence_ids"]], [str(t) for t in row["examples"]],
-            _calls(row.get("example_properties") or []),
-            row["first_at"], row["last_at"], _mean(row.get("vectors") or []),
-        )  # fmt: skip
-
-    def sees(self, other: _Candidate) -> bool:
-        """True when ``other``'s scope is this one's or an ancestor of it."""
-        return other.scope_key == self.scope_key or self.scope_key.startswith(other.scope_key + "/")
-
-    def absorb(self, other: _Candidate) -> None:
-        self.occurrences += other.occurrences
-        self.evidence_ids = list(dict.fromkeys([*self.evidence_ids, *other.evidence_ids]))
-        self.examples = [*self.examples, *other.examples]
-        self.calls = self.calls or other.calls
-
-    def steps(self, earlier: list[JsonValue] | None = None) -> list[JsonValue]:
-        found = self.calls or [first_and_last_sentence(t, STEP_CHARS) for t in self.examples]
-        lines = dict.fromkeys([*(str(x) for x in earlier or []), *found])
-        kept = [line for line in lines if line][:MAX_STEPS]
-        return list[JsonValue](kept)
-
-
-def _calls(properties: list[object]) -> list[str]:
-    """The ``steps`` of the first (latest) example that has them (action events do)."""
-    for raw in properties:
-        props = json.loads(raw) if isinstance(raw, str) else {}
-        steps = props.get("steps") if isinstance(props, dict) else None
-        if isinstance(steps, list) and steps:
-            return [str(s)[:STEP_CHARS] for s in steps]
-    return []
-
-
-def _mean(vectors: list[list[float]]) -> list[float] | None:
-    """The unit mean of the events' embeddings (None without any)."""
-    sizes = {len(v) for v in vectors}
-    if len(sizes) != 1:
-        return None
-    mean = [sum(xs) / len(vectors) for xs in zip(*vectors, strict=True)]
-    norm = math.sqrt(sum(x * x for x in mean))
-    return [x / norm for x in mean] if norm > 0 else None
-
-
-def _cosine(a: list[float] | None, b: list[float] | None) -> float:
-    if a is None or b is None or len(a) != len(b):
-        return -1.0
-    return sum(x * y for x, y in zip(a, b, strict=True))
-
-
-def _dedup(candidates: list[_Candidate], threshold: float) -> tuple[list[_Candidate], int]:
-    """Candidates that are near duplicates of one visible from their scope become one: two of
-    one scope merge; a deeper scope's is covered by its ancestor's (the shallower wins);
-    siblings never meet. Returns the kept candidates and how many were covered."""
-    kept: list[_Candidate] = []
-    covered = 0
-    for cand in sorted(candidates, key=lambda c: (c.scope_key.count("/"), -c.occurrences, c.action)):
-        twin = next((k for k in kept if cand.sees(k) and _cosine(k.vector, cand.vector) >= threshold), None)
-        if twin is None:
-            kept.append(cand)
-        elif twin.scope_key == cand.scope_key:
-            twin.absorb(cand)
-        else:
-            covered += 1
-    return kept, covered
-
-
 async def procedural_promotion(ctx: PhaseContext) -> Counts:
     """An action seen in ≥ 3 episodic events within 30 days (explicit events, and the tool
     calls of ordinary chat turns) becomes a DRAFT skill (status draft, active false), ≤ 5 per
@@ -145,7 +57,7 @@ async def procedural_promotion(ctx: PhaseContext) -> Counts:
     )
     if not patterns:
         return {"candidates": 0, "drafts": 0, "evidence_edges": 0, "merged": 0, "covered": 0}
-    kept, covered = _dedup([_Candidate.of(p) for p in patterns], c.procedural_merge_similarity)
+    kept, covered = dedup([Candidate.of(p) for p in patterns], c.procedural_merge_similarity)
     similar = await _similar_skills(ctx, kept)
     new_rows, merge_rows = [], []
     for i, cand in enumerate(kept):
@@ -169,7 +81,7 @@ async def procedural_promotion(ctx: PhaseContext) -> Counts:
     }
 
 
-async def _similar_skills(ctx: PhaseContext, kept: list[_Candidate]) -> dict[int, dict[str, Any]]:
+async def _similar_skills(ctx: PhaseContext, kept: list[Candidate]) -> dict[int, dict[str, Any]]:
     rows = [
         {"i": i, "visible": Scope.parse(c.scope_key).ancestor_keys(), "embedding": c.vector}
         for i, c in enumerate(kept)
@@ -195,7 +107,7 @@ def _is_open_draft(skill: dict[str, Any]) -> bool:
     return props.get("status") == "draft" and not authored
 
 
-def _draft_row(ctx: PhaseContext, cand: _Candidate) -> dict[str, Any]:
+def _draft_row(ctx: PhaseContext, cand: Candidate) -> dict[str, Any]:
     n = cand.occurrences
     evidence: list[JsonValue] = list(cand.evidence_ids)
     node = MemoryNode(
@@ -222,13 +134,13 @@ def _draft_row(ctx: PhaseContext, cand: _Candidate) -> dict[str, Any]:
     return node_row(node, evidence_ids=cand.evidence_ids)
 
 
-def _fresh(cand: _Candidate, skill: dict[str, Any]) -> list[str]:
+def _fresh(cand: Candidate, skill: dict[str, Any]) -> list[str]:
     """The candidate's events the skill was not learned from yet (none: nothing to merge)."""
     known = {str(x) for x in _props(skill).get("evidence_ids") or []}
     return [i for i in cand.evidence_ids if i not in known]
 
 
-def _merge_row(ctx: PhaseContext, cand: _Candidate, skill: dict[str, Any]) -> dict[str, Any]:
+def _merge_row(ctx: PhaseContext, cand: Candidate, skill: dict[str, Any]) -> dict[str, Any]:
     props = _props(skill)
     known = [str(x) for x in props.get("evidence_ids") or []]
     fresh = _fresh(cand, skill)
