@@ -2,7 +2,7 @@
 // folded entirely or not at all). The summary memory is created (its id derives from the
 // chunk), every edge between a folded event and a memory outside the chunk is re-pointed to
 // the summary (same type, direction and scope; weights add up, the folded events join the
-// edge's source_episodic_ids), CO_OCCURRED excepted; the summary SUMMARIZES the summary
+// edge's source_episodic_ids, in id order), CO_OCCURRED excepted; the summary SUMMARIZES the summary
 // before it in that scope (row.previous); then the events are deleted.
 // $rows: {id, scope_key, props, event_ids, previous}.
 CYPHER replan=skip
@@ -23,6 +23,7 @@ CALL (row) {
     MATCH (e:Memory)-[r]->(o:Memory)
     WHERE e.id IN row.event_ids AND NOT o.id IN row.event_ids AND o <> sum
       AND type(r) <> 'CO_OCCURRED'
+    WITH row, sum, o, r, e ORDER BY e.id  // folded ids in one order, however the match ran
     WITH sum, o, type(r) AS t, coalesce(r.scope_key, row.scope_key) AS key, sum(r.weight) AS weight,
          max(r.provenance) AS provenance, sum(coalesce(r.uses, 0)) AS uses,
          min(r.created_at) AS created_at, collect(DISTINCT e.id) AS folded
@@ -38,6 +39,7 @@ CALL (row) {
     MATCH (o:Memory)-[r]->(e:Memory)
     WHERE e.id IN row.event_ids AND NOT o.id IN row.event_ids AND o <> sum
       AND type(r) <> 'CO_OCCURRED'
+    WITH row, sum, o, r, e ORDER BY e.id  // folded ids in one order, however the match ran
     WITH sum, o, type(r) AS t, coalesce(r.scope_key, row.scope_key) AS key, sum(r.weight) AS weight,
          max(r.provenance) AS provenance, sum(coalesce(r.uses, 0)) AS uses,
          min(r.created_at) AS created_at, collect(DISTINCT e.id) AS folded
