@@ -7,6 +7,7 @@ the stopped store and not ``neo4j-admin dump``)."""
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from collections import Counter
 from pathlib import Path
@@ -48,10 +49,12 @@ async def _populate(memory: MemoryOrchestrator, repo: ApiRepository, org: Scope)
     await create_key(repo, org, Role.WRITER)
 
 
-async def _answers(memory: MemoryOrchestrator, scope: Scope) -> list[list[tuple[str, float]]]:
-    quiet = RecallConfig(track_access=False)  # recall must not change what is compared
+async def _answers(memory: MemoryOrchestrator, scope: Scope, now: float) -> list[list[tuple[str, float]]]:
+    """Recall's answers at the fixed time ``now`` (recency moves with the clock), changing nothing."""
+    quiet = RecallConfig(track_access=False)
     return [
-        [(i.node.id, round(i.score, 9)) for i in (await memory.recall(scope, q, config=quiet)).items] for q in QUESTIONS
+        [(i.node.id, round(i.score, 9)) for i in (await memory.recall(scope, q, config=quiet, now=now)).items]
+        for q in QUESTIONS
     ]
 
 
@@ -94,7 +97,8 @@ async def test_export_erase_import_gives_back_the_same_graph(
     repo = ApiRepository(crash_conn)
     user = org.child("user", "ana").child("conversation", "c1")
     exported = [line async for line in export_lines(repo, org, embeddings=True)]
-    answers = await _answers(memory, user)
+    asked_at = time.time()
+    answers = await _answers(memory, user, asked_at)
     graph = await _memory_graph(crash_conn, org)
     assert len(exported) > 30 and any(answers)
 
@@ -110,7 +114,7 @@ async def test_export_erase_import_gives_back_the_same_graph(
     assert _without_embedding_in_dump(await _memory_graph(crash_conn, org), vectorless) == _without_embedding_in_dump(
         graph, vectorless
     ), "a memory property or an edge differs after import"
-    assert await _answers(memory, user) == answers, "the indexes answer differently after import"
+    assert await _answers(memory, user, asked_at) == answers, "the indexes answer differently after import"
     tally["memories round-tripped"] += len(nodes)
     tally["edges round-tripped"] += len(edges)
 
