@@ -157,7 +157,9 @@ async def record_audit(
     return _entry(rows[0]["entry"])
 
 
-async def list_audit(conn: Neo4jConnection, scope: Scope, limit: int = 50, offset: int = 0) -> list[AuditEntry]:
+async def list_audit(
+    conn: Neo4jConnection, scope: Scope, limit: int = 50, offset: int = 0
+) -> list[AuditEntry]:
     """Audit entries of ``scope`` and every scope below it, newest first.
 
     Raises:

@@ -17,9 +17,12 @@ _CYPHER = Path(__file__).parent / "cypher"
 
 async def _run(conn: Neo4jConnection, name: str) -> list[dict[str, Any]]:
     text = (_CYPHER / f"{name}.cypher").read_text()
+
+    async def work(tx: Any) -> list[dict[str, Any]]:
+        return await (await tx.run(text)).data()  # type: ignore[no-any-return]
+
     async with conn.driver.session(database=conn.database) as session:
-        result = await session.run(text)
-        return await result.data()
+        return await session.execute_read(work)  # a managed read: retried across a restart
 
 
 def _line(value: Any) -> str:

@@ -167,7 +167,8 @@ class FabricationDetected(_Event):
         if report.action == "none":
             return None
         findings = [
-            FabricationFindingInfo(kind=f.kind.value, text=f.text, confidence=f.confidence) for f in report.findings
+            FabricationFindingInfo(kind=f.kind.value, text=f.text, confidence=f.confidence)
+            for f in report.findings
         ]
         return cls(mode=report.mode.value, action=report.action, findings=findings)
 

@@ -127,7 +127,9 @@ def _extract(text: str, max_ops: int) -> ExtractionResult:
     reason: str | None = None
     if not ops_valid:
         reason = "the block holds no ops" if not items else f"all {len(items)} ops are invalid"
-    return ExtractionResult(reply=reply, ops=ops_valid, invalid=invalid, strategy=found.strategy, reason=reason)
+    return ExtractionResult(
+        reply=reply, ops=ops_valid, invalid=invalid, strategy=found.strategy, reason=reason
+    )
 
 
 def _find_xml(text: str) -> _Found | None:

@@ -38,7 +38,9 @@ _STEMS = {"ran": "run", "made": "make", "sent": "send", "paid": "pay", "wrote": 
 _UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", re.I)
 _LONG_HEX = re.compile(r"\b[0-9a-f]{16,}\b", re.I)
 _SHORT_HEX = re.compile(r"\b[0-9a-f]{6,15}\b", re.I)
-_KV = re.compile(r"\b([A-Za-z_][\w.-]{0,40})\s*=\s*(\"[^\"\n]{1,80}\"|'[^'\n]{1,80}'|[^\s,;)]*[^\s,;).:!?])")
+_KV = re.compile(
+    r"\b([A-Za-z_][\w.-]{0,40})\s*=\s*(\"[^\"\n]{1,80}\"|'[^'\n]{1,80}'|[^\s,;)]*[^\s,;).:!?])"
+)
 _ID_KEY = re.compile(
     r"\b(id|ids|uuid|sha|hash|commit|ref|build|run|job|ticket|order|version|request|"
     r"trace|transaction|txn|pr|issue|deploy(?:ment)?)\b\s*(?:#|no\.?|number|:|=)?\s*$",
@@ -237,7 +239,9 @@ class FabricationChecker:
         if not findings:
             return FabricationReport(self.mode, reply=draft)
         if self.mode is FabricationMode.REVISE:
-            return FabricationReport(self.mode, findings, "revise", draft, revision_instructions(findings))
+            return FabricationReport(
+                self.mode, findings, "revise", draft, revision_instructions(findings)
+            )
         top = max(f.confidence for f in findings)
         if self.mode is FabricationMode.REFUSE and top >= self.refuse_min_confidence:
             return FabricationReport(self.mode, findings, "refused", self.safe_reply)

@@ -286,4 +286,6 @@ def triage(
         always_include=config.always_include_tools,
         classifier=judge,
     )
-    return TriageDecision(intent, config.intent_mode, routing, enabled_layers(verdict, config.intent_mode))
+    return TriageDecision(
+        intent, config.intent_mode, routing, enabled_layers(verdict, config.intent_mode)
+    )

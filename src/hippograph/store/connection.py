@@ -33,6 +33,7 @@ T = TypeVar("T")
 R = TypeVar("R", bound="Row")
 Record = dict[str, Any]
 ErrorFactory = Callable[[BaseException, str], HippographError]
+AUTOCOMMIT_ATTEMPTS = 3
 
 
 class Row(BaseModel):
@@ -117,14 +118,25 @@ class Neo4jConnection:
         return await self._guard(self._session_call(work, write=True))
 
     async def run_autocommit(self, query: CypherQuery, **params: Any) -> list[Record]:
-        """Auto-commit run, for ``CALL {…} IN TRANSACTIONS`` batch jobs and DDL."""
+        """Auto-commit run, for ``CALL {…} IN TRANSACTIONS`` batch jobs and DDL.
+
+        The driver retries no auto-commit statement, so a lost connection (a pooled one that
+        died with a restarted server) is retried here a few times; the statements that run this
+        way are idempotent batch jobs and ``IF NOT EXISTS`` DDL, so running one again is safe."""
 
         async def go() -> list[Record]:
             async with self.driver.session(database=self.database) as session:
                 result = await session.run(query.text, params)
                 return await result.data()
 
-        return await self._guard(go())
+        for attempt in range(1, AUTOCOMMIT_ATTEMPTS + 1):
+            try:
+                return await self._guard(go())
+            except StoreUnavailableError:
+                if attempt == AUTOCOMMIT_ATTEMPTS:
+                    raise
+                await asyncio.sleep(0.2 * attempt)
+        raise AssertionError("unreachable")
 
     async def query(self, query: CypherQuery, *, write: bool, **params: Any) -> list[Record]:
         """``driver.execute_query`` with explicit routing: safe for concurrent callers."""

@@ -94,7 +94,9 @@ class LockedTx:
             raise InvalidInputError("supersedes", f"{old_id} is not a fact of {self.scope.key}")
 
 
-async def run_locked(store: Any, scope: Scope, locks: Sequence[str], work: Callable[[LockedTx], Awaitable[T]]) -> T:
+async def run_locked(
+    store: Any, scope: Scope, locks: Sequence[str], work: Callable[[LockedTx], Awaitable[T]]
+) -> T:
     """Run ``work`` in one write transaction holding the ``locks`` of ``scope`` (sorted, so
     two writers never take them in opposite orders)."""
     await store.ensure_scope(scope)
