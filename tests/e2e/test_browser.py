@@ -27,8 +27,7 @@ from hippograph.embeddings.hashing import HashingEmbeddings
 from hippograph.layers.orchestrator import MemoryOrchestrator
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection, migrate
-from tests.support.browser import CHROMIUM, CHROMIUM_ARGS
-from tests.support.browser import artifacts as test_artifacts
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, artifact_dir
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright (drives Debian's chromium)")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is needed: apt-get install -y chromium")
@@ -38,7 +37,7 @@ SAM = Scope.root("org", "demo").child("user", "sam")
 
 
 def artifacts() -> Path:
-    return test_artifacts("browser")
+    return artifact_dir("browser")
 
 
 def cli(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:

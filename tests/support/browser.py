@@ -11,7 +11,7 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-dev-shm-usage"]
 
 
-def artifacts(name: str) -> Path:
+def artifact_dir(name: str) -> Path:
     """``$HIPPOGRAPH_TEST_ARTIFACTS/<name>`` (default ``test-artifacts/<name>`` in the checkout), created."""
     root = Path(os.environ.get("HIPPOGRAPH_TEST_ARTIFACTS", Path(__file__).resolve().parents[2] / "test-artifacts"))
     folder = root / name

@@ -22,7 +22,7 @@ from hippograph.layers.orchestrator import MemoryOrchestrator
 from hippograph.store import GraphStore
 from tests.e2e.api.harness import Tenant
 from tests.e2e.api.test_api_graph import remember
-from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, artifacts
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, artifact_dir
 
 playwright = pytest.importorskip("playwright.async_api", reason="pip install playwright (drives Debian's chromium)")
 pytestmark = [
@@ -79,7 +79,7 @@ async def test_every_view_works_with_a_key(api_tenant: Tenant, store: GraphStore
     t = api_tenant
     token = await t.key(t.org, Role.WRITER, name="dashboard test")
     await seed(t, store, token)
-    shots = artifacts("dashboard")
+    shots = artifact_dir("dashboard")
     errors: list[str] = []
 
     async with playwright.async_playwright() as pw:
