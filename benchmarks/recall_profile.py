@@ -39,7 +39,7 @@ from hippograph.retrieval.config import ActivationConfig, RecallConfig
 from hippograph.retrieval.engine import RecallEngine, StagedRecallEngine
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, LocalNeo4j, Neo4jConnection, migrate
-from hippograph.store.queries import StoreQuery
+from hippograph.store.queries import MemoryQuery
 
 Variant = Callable[[GraphStore, Scope, str, list[float]], Awaitable[Any]]
 VARIANTS: dict[str, Callable[[GraphStore], Variant]] = {}
@@ -141,7 +141,7 @@ async def main(size: int, queries: int, data_dir: Path, only: list[str] | None, 
 
     async def raw(_s: GraphStore, _leaf: Scope, _text: str, vector: list[float]) -> Any:
         return await store.conn.read(
-            StoreQuery.SEARCH_VECTOR_INDEX, vector=vector, visible=all_keys, layers=None, k=50, fetch_k=50
+            MemoryQuery.SEARCH_VECTOR_INDEX, vector=vector, visible=all_keys, layers=None, k=50, fetch_k=50
         )
 
     async def current(_s: GraphStore, leaf: Scope, text: str, _vector: list[float]) -> Any:
