@@ -32,7 +32,6 @@ from rich.console import Console
 from rich.table import Table
 
 HERE = Path(__file__).resolve().parent.parent
-NOW = time.time()
 PASSWORD_ENV = "HIPPOGRAPH_AB_PASSWORD"
 
 
@@ -40,7 +39,9 @@ def pct(xs: list[float], q: int) -> float:
     return statistics.quantiles(xs, n=100)[q - 1]
 
 
-async def worker(uri: str, password: str, root: str, size: int, round_no: int, per_round: int) -> dict[str, Any]:
+async def worker(
+    uri: str, password: str, root: str, size: int, round_no: int, per_round: int, now: float
+) -> dict[str, Any]:
     """One round in the tree on ``sys.path``: recall and raw latencies in ms."""
     import hippograph
     from benchmarks.recall_bench import tree
@@ -66,7 +67,7 @@ async def worker(uri: str, password: str, root: str, size: int, round_no: int, p
         text = f"what about {rng.choice(vocab)} and {rng.choice(vocab)}"
         work.append((leaf, text, await embedder.embed(text)))
     for leaf, text, _vec in work[:3]:  # warm-up: driver pool, plans
-        await engine.recall(leaf, text, now=NOW)
+        await engine.recall(leaf, text, now=now)
     out: dict[str, Any] = {"recall": [], "raw": [], "tree": hippograph.__file__, "items": []}
     for leaf, text, vec in work:
         t = time.perf_counter()
@@ -75,18 +76,27 @@ async def worker(uri: str, password: str, root: str, size: int, round_no: int, p
         )
         out["raw"].append((time.perf_counter() - t) * 1000)
         t = time.perf_counter()
-        result = await engine.recall(leaf, text, now=NOW)
+        result = await engine.recall(leaf, text, now=now)
         out["recall"].append((time.perf_counter() - t) * 1000)
-        out["items"].append([[i.node.id, round(i.score, 9)] for i in result.items])
+        out["items"].append([[i.node.id, i.score] for i in result.items])
     await conn.close()
     return out
 
 
-def run_worker(tree_dir: Path, uri: str, password: str, root: str, size: int, round_no: int, per: int) -> Any:
+def same(a: list[list[Any]], b: list[list[Any]]) -> bool:
+    """Same memories in the same order, scores equal to 1e-6."""
+    return [i for i, _ in a] == [i for i, _ in b] and all(abs(x - y) <= 1e-6 for (_, x), (_, y) in zip(a, b))
+
+
+def run_worker(
+    tree_dir: Path, uri: str, password: str, root: str, size: int, round_no: int, per: int, now: float
+) -> Any:
     env = {**os.environ, "PYTHONPATH": f"{tree_dir / 'src'}{os.pathsep}{HERE}", PASSWORD_ENV: password}
     args = [sys.executable, "-m", "benchmarks.recall_ab", "--worker", uri, root]
-    args += ["--size", str(size), "--round", str(round_no), "--per-round", str(per)]
-    done = subprocess.run(args, env=env, cwd=HERE, capture_output=True, text=True, check=True)
+    args += ["--size", str(size), "--round", str(round_no), "--per-round", str(per), "--now", repr(now)]
+    done = subprocess.run(args, env=env, cwd=HERE, capture_output=True, text=True, check=False)
+    if done.returncode:
+        raise RuntimeError(f"worker in {tree_dir} failed:\n{done.stderr[-3000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -105,15 +115,18 @@ def main(before: Path, after: Path, size: int, rounds: int, per: int, data_dir: 
     uri, password, root = asyncio.run(serve(data_dir, size))
     lat: dict[str, dict[str, list[float]]] = {"before": {"recall": [], "raw": []}, "after": {"recall": [], "raw": []}}
     differ = 0
+    now = time.time()  # one clock for every worker: recency must not differ between the trees
     for r in range(rounds):
         order = [("before", before), ("after", after)]
         results = {}
         for name, tree_dir in order if r % 2 == 0 else order[::-1]:
-            results[name] = out = run_worker(tree_dir, uri, password, root, size, r, per)
+            results[name] = out = run_worker(tree_dir, uri, password, root, size, r, per, now)
             lat[name]["recall"] += out["recall"]
             lat[name]["raw"] += out["raw"]
             console.print(f"round {r + 1}/{rounds} {name}: recall p50 {statistics.median(out['recall']):.1f} ms")
-        differ += sum(a != b for a, b in zip(results["before"]["items"], results["after"]["items"], strict=True))
+        differ += sum(
+            not same(a, b) for a, b in zip(results["before"]["items"], results["after"]["items"], strict=True)
+        )
     table = Table(title=f"recall at {size:,}, hops 2, {rounds} alternating rounds × {per} queries, same server")
     for col in ("what", "p50 ms", "p95 ms", "p95 ÷ raw p95 (same tree's run)"):
         table.add_column(col)
@@ -137,10 +150,17 @@ if __name__ == "__main__":
     ap.add_argument("--rounds", type=int, default=8)
     ap.add_argument("--per-round", type=int, default=25)
     ap.add_argument("--round", type=int, default=0)
+    ap.add_argument("--now", type=float, default=None)
     ap.add_argument("--data-dir", type=Path, default=Path("/tmp/hippograph-recall-ab"))
     a = ap.parse_args()
     if a.worker:
         uri, root = a.worker
-        print(json.dumps(asyncio.run(worker(uri, os.environ[PASSWORD_ENV], root, a.size, a.round, a.per_round))))
+        print(
+            json.dumps(
+                asyncio.run(
+                    worker(uri, os.environ[PASSWORD_ENV], root, a.size, a.round, a.per_round, a.now or time.time())
+                )
+            )
+        )
     else:
         main(a.before.resolve(), a.after.resolve(), a.size, a.rounds, a.per_round, a.data_dir)

@@ -28,7 +28,7 @@ from rich.table import Table
 
 from benchmarks._server import bench_store
 from hippograph.cues import cues_of
-from hippograph.embeddings import HashingEmbeddings, OnnxMiniLMEmbeddings, SentenceTransformerEmbeddings
+from hippograph.embeddings import HashingEmbeddings, SentenceTransformerEmbeddings
 from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship
 from hippograph.retrieval.config import ActivationConfig, RecallConfig
 from hippograph.retrieval.engine import RecallEngine
@@ -160,6 +160,8 @@ async def embed_latency(table: Table, n: int = 200) -> None:
     same load hits both), idle and with the other core busy; then batched ingest throughput."""
     runtimes: dict[str, SentenceTransformerEmbeddings] = {"torch": SentenceTransformerEmbeddings(cache_size=0)}
     if find_spec("onnxruntime") and find_spec("onnx"):
+        from hippograph.embeddings import OnnxMiniLMEmbeddings  # imported here: recall_ab's workers run older trees
+
         runtimes["ONNX Runtime"] = OnnxMiniLMEmbeddings(cache_size=0)
     for embedder in runtimes.values():
         await embedder.embed("warm up")
