@@ -85,7 +85,9 @@ async def worker(
 
 def same(a: list[list[Any]], b: list[list[Any]]) -> bool:
     """Same memories in the same order, scores equal to 1e-6."""
-    return [i for i, _ in a] == [i for i, _ in b] and all(abs(x - y) <= 1e-6 for (_, x), (_, y) in zip(a, b, strict=True))
+    if [i for i, _ in a] != [i for i, _ in b]:
+        return False
+    return all(abs(x - y) <= 1e-6 for (_, x), (_, y) in zip(a, b, strict=True))
 
 
 def run_worker(
