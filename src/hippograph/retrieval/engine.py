@@ -220,6 +220,8 @@ class RecallEngine:
         now: float,
     ) -> list[RecallItem]:
         window = time_window(query, now) if cfg.time_aware else None
+        keys = scope.ancestor_keys()
+        levels_up = {key: len(keys) - 1 - i for i, key in enumerate(keys)}  # Scope.distance_to, once per recall
         best = max((state.total.get(i, 0.0) for i in ranked), default=0.0) or 1.0
         items = []
         for nid in ranked:
@@ -234,7 +236,7 @@ class RecallEngine:
             path = state.paths.get(nid, [PathStep(node_id=nid)])
             if not channels:
                 channels[Channel.ACTIVATION] = max(1, len(path) - 1)
-            distance = scope.distance_to(node.scope_key) or 0
+            distance = levels_up.get(node.scope_key, 0)
             parts = evidence.get(nid, ScoreParts()).model_copy(
                 update={
                     "relevance": state.total.get(nid, 0.0) / best,

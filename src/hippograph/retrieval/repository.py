@@ -141,7 +141,7 @@ class RecallRepository:
     ) -> RecallRow:
         """One recall's reads in one statement (:attr:`RetrievalQuery.SEARCH_RECALL`, whose
         header names the parameters); ``population`` None counts the visible memories."""
-        (row,) = await self._conn.read_as(
+        (row,) = await self._conn.read_plain_as(
             Q.SEARCH_RECALL,
             RecallRow,
             vector=vector,
