@@ -19,6 +19,7 @@ import random
 import statistics
 import time
 import uuid
+from importlib.util import find_spec
 
 import numpy as np
 from rich.console import Console
@@ -155,41 +156,51 @@ def _busy(stop: multiprocessing.synchronize.Event) -> None:  # type: ignore[name
 
 
 async def embed_latency(table: Table, n: int = 200) -> None:
-    embedder = SentenceTransformerEmbeddings(cache_size=0)
-    await embedder.embed("warm up")
+    """Query embedding on one CPU thread, torch and ONNX Runtime interleaved text by text (the
+    same load hits both), idle and with the other core busy; then batched ingest throughput."""
+    runtimes: dict[str, SentenceTransformerEmbeddings] = {"torch": SentenceTransformerEmbeddings(cache_size=0)}
+    if find_spec("onnxruntime") and find_spec("onnx"):
+        from hippograph.embeddings import OnnxMiniLMEmbeddings  # imported here: recall_ab's workers run older trees
+
+        runtimes["ONNX Runtime"] = OnnxMiniLMEmbeddings(cache_size=0)
+    for embedder in runtimes.values():
+        await embedder.embed("warm up")
     texts = [f"when did Caroline go to the support group number {i}?" for i in range(n)]
     for label, busy in (("idle", False), ("other core busy", True)):
         stop = multiprocessing.Event()
         proc = multiprocessing.Process(target=_busy, args=(stop,)) if busy else None
         if proc:
             proc.start()
-        lat = []
+        lat: dict[str, list[float]] = {name: [] for name in runtimes}
         for text in texts:
-            t = time.perf_counter()
-            await embedder.embed(text + label)
-            lat.append((time.perf_counter() - t) * 1000)
+            for name, embedder in runtimes.items():
+                t = time.perf_counter()
+                await embedder.embed(text + label)
+                lat[name].append((time.perf_counter() - t) * 1000)
         if proc:
             stop.set()
             proc.join()
-        table.add_row(
-            "-",
-            f"query embedding ({label}, 1 torch thread)",
-            f"{pct(lat, 50):.1f} / {pct(lat, 95):.1f} ms",
-            "p50 / p95",
-        )
-    t = time.perf_counter()
-    await embedder.embed_batch([f"memory text number {i} about something" for i in range(2000)])
-    table.add_row(
-        "-", "ingest embedding throughput (MiniLM, batched)", f"{2000 / (time.perf_counter() - t):,.0f} texts/s", ""
-    )
+        for name, xs in lat.items():
+            table.add_row(
+                "-",
+                f"query embedding ({label}, 1 {name} thread)",
+                f"{pct(xs, 50):.1f} / {pct(xs, 95):.1f} ms",
+                "p50 / p95",
+            )
+    for name, embedder in runtimes.items():
+        t = time.perf_counter()
+        await embedder.embed_batch([f"memory text number {i} about something" for i in range(2000)])
+        rate = 2000 / (time.perf_counter() - t)
+        table.add_row("-", f"ingest embedding throughput (MiniLM on {name}, batched)", f"{rate:,.0f} texts/s", "")
 
 
-async def main(sizes: list[int], queries: int) -> None:
+async def main(sizes: list[int], queries: int, *, embedding: bool = True) -> None:
     console = Console()
     table = Table(title="recall benchmark (times exclude the query embedding unless stated)")
     for col in ("memories", "what", "value", "unit"):
         table.add_column(col)
-    await embed_latency(table)
+    if embedding:
+        await embed_latency(table)
     for size in sizes:
         await run_size(size, queries, console, table)
     console.print(table)
@@ -199,5 +210,6 @@ if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--no-embedding", action="store_true", help="skip the query-embedding rows")
     a = ap.parse_args()
-    asyncio.run(main(a.sizes, a.queries))
+    asyncio.run(main(a.sizes, a.queries, embedding=not a.no_embedding))

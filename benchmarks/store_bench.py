@@ -1,7 +1,8 @@
 """Store write/read benchmark (issue: foundation).
 
 Batch-writes N memories with random 384-d embeddings through GraphStore.add_nodes (embedding
-time excluded), then times get_node on random ids, and reports the Neo4j process's peak RSS.
+time excluded; ``--cues``: with their session, keyword and name cues, as ingest writes them),
+then times get_node on random ids, and reports the Neo4j process's peak RSS.
 
     python benchmarks/store_bench.py --count 100000 --batch 1000
 """
@@ -21,6 +22,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from benchmarks._server import RssSampler, bench_store
+from hippograph.cues import cues_of
 from hippograph.models import Layer, MemoryNode
 from hippograph.scope import Scope
 
@@ -29,11 +31,12 @@ def pct(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100)[int(q) - 1] if len(values) > 1 else values[0]
 
 
-async def main(count: int, batch: int, reads: int, concurrency: int) -> None:
+async def main(count: int, batch: int, reads: int, concurrency: int, cues: bool) -> None:
     console = Console()
     rng = np.random.default_rng(1)
     org = Scope.root("org", f"bench-{uuid.uuid4().hex[:6]}")
     scopes = [org.child("user", f"u{i}").child("conversation", f"c{j}") for i in range(10) for j in range(10)]
+    words = [f"topic{i} Ann{i % 7}" for i in range(500)]  # keyword and name cues shared by a few memories
     async with bench_store() as (store, pid):
         for s in scopes:
             await store.ensure_scope(s)
@@ -47,7 +50,8 @@ async def main(count: int, batch: int, reads: int, concurrency: int) -> None:
                 MemoryNode(
                     layer=Layer.EPISODIC,
                     label=f"event {start + i}",
-                    content=f"benchmark memory number {start + i}",
+                    content=f"benchmark memory number {start + i} about {words[(start + i) % len(words)]}",
+                    session_id=f"s{(start + i) // 20}",
                     embedding=v.tolist(),
                 )
                 for i, v in enumerate(vecs)
@@ -60,7 +64,7 @@ async def main(count: int, batch: int, reads: int, concurrency: int) -> None:
 
             async def write(scope: Scope, nodes: list[MemoryNode]) -> None:
                 async with sem:
-                    await store.add_nodes(scope, nodes)
+                    await store.add_nodes(scope, nodes, cues={n.id: cues_of(n) for n in nodes} if cues else None)
                 progress.advance(task, len(nodes))
 
             t0 = time.perf_counter()
@@ -74,7 +78,8 @@ async def main(count: int, batch: int, reads: int, concurrency: int) -> None:
                 node = await store.get_node(id_scope[nid], nid)
                 lat.append((time.perf_counter() - t) * 1000)
                 assert node is not None
-        table = Table(title=f"store benchmark: {count:,} memories, batches of {batch}, {concurrency} writers")
+        title = f"store benchmark: {count:,} memories, batches of {batch}, {concurrency} writers"
+        table = Table(title=title + (", with cues" if cues else ""))
         for col in ("metric", "value"):
             table.add_column(col)
         table.add_row("write throughput", f"{count / write_s:,.0f} memories/s ({write_s:.1f} s)")
@@ -89,5 +94,6 @@ if __name__ == "__main__":
     ap.add_argument("--batch", type=int, default=1000)
     ap.add_argument("--reads", type=int, default=2000)
     ap.add_argument("--concurrency", type=int, default=2)
+    ap.add_argument("--cues", action="store_true", help="write each memory's session / keyword / name cues too")
     a = ap.parse_args()
-    asyncio.run(main(a.count, a.batch, a.reads, a.concurrency))
+    asyncio.run(main(a.count, a.batch, a.reads, a.concurrency, a.cues))

@@ -33,6 +33,20 @@ async def test_migrations_are_idempotent(conn: Neo4jConnection) -> None:
     assert all(state == "ONLINE" for _, state in before[0])
 
 
+async def test_a_database_made_before_step_3_loses_the_unused_range_indexes(conn: Neo4jConnection) -> None:
+    async with conn.driver.session(database=conn.database) as session:
+        for ddl in (
+            "CREATE INDEX memory_created_at IF NOT EXISTS FOR (m:Memory) ON (m.created_at)",
+            "CREATE INDEX memory_occurred_at IF NOT EXISTS FOR (m:Memory) ON (m.occurred_at)",
+            "CREATE INDEX memory_layer IF NOT EXISTS FOR (m:Memory) ON (m.layer)",
+        ):
+            await (await session.run(ddl)).consume()
+    assert await migrate(conn) == SCHEMA_VERSION == 3
+    names = {name for name, _ in (await _schema_snapshot(conn))[0]}
+    assert not names & {"memory_created_at", "memory_occurred_at", "memory_layer"}
+    assert {"memory_scope_key", "memory_scope_layer", "memory_updated_at", "memory_session_id"} <= names
+
+
 async def test_unreachable_database_gives_one_clear_error() -> None:
     with pytest.raises(StoreUnavailableError) as err:
         await Neo4jConnection.connect("bolt://127.0.0.1:1", password="whatever1", timeout=2)

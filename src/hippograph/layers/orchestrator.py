@@ -100,9 +100,9 @@ class Memory:
         """Connect to Neo4j, apply the schema (idempotent) and build the orchestrator."""
         store = await GraphStore.open(uri, user=user, password=password, database=database, apply_schema=apply_schema)
         if embedder is None:
-            from hippograph.embeddings import SentenceTransformerEmbeddings
+            from hippograph.embeddings import default_embedder
 
-            embedder = SentenceTransformerEmbeddings()
+            embedder = default_embedder()
         return cls(store, embedder, recall_config=recall_config)
 
     async def close(self) -> None:

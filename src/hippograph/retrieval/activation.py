@@ -12,7 +12,9 @@ Two kinds of spreading, both one query per step:
   ``cue_decay`` × seed × rarity, rarity = ln(1 + N/degree) / ln(1 + N).
 
 Every reached memory keeps the path that reached it (node ids and relationship types).
-The maths are pure functions (:func:`step_arrivals`, :func:`admit`, :func:`association_arrivals`,
+The one-statement recall (``search_recall.cypher``) runs the same spreading inside its
+statement; :func:`edge_arrivals` and :func:`association_arrivals` read its answer. The maths
+of the step-by-step path are pure functions (:func:`step_arrivals`, :func:`admit`, :func:`association_arrivals`,
 and the recall engine's :func:`strongest`, :func:`add_up`, :func:`session_representatives`,
 :func:`activated_log`, :func:`pending_links`); the two ``spread_*`` coroutines only read and loop.
 """
@@ -25,7 +27,7 @@ from dataclasses import dataclass, field
 from hippograph.cues import CueKind
 from hippograph.models import Layer
 from hippograph.retrieval.config import ActivationConfig
-from hippograph.retrieval.repository import ActivationStepRow, AssociationRow, RecallRepository
+from hippograph.retrieval.repository import ActivationStepRow, AssociationRow, EdgeArrivalRow, RecallRepository
 from hippograph.retrieval.types import ActivatedNode, PathStep, PendingConnection
 
 Frontier = dict[str, tuple[float, list[PathStep]]]
@@ -48,7 +50,8 @@ def step_arrivals(
     hop: int,
 ) -> dict[str, ActivatedNode]:
     """What one hop delivers: per target, the strongest ``parent × base_decay × edge factor``
-    at or above ``threshold``, never back onto the path that led to the parent."""
+    at or above ``threshold``, never back onto the path that led to the parent (ties: from the
+    smaller parent id, then relationship type)."""
     step: dict[str, ActivatedNode] = {}
     for row in rows:
         value, path = frontier[row.source]
@@ -58,7 +61,15 @@ def step_arrivals(
         incoming = value * config.base_decay * edge_factor(row.weight)
         if incoming < config.threshold:
             continue
-        if target not in step or incoming > step[target].activation:
+        current = step.get(target)
+        if (
+            current is None
+            or incoming > current.activation
+            or (
+                incoming == current.activation
+                and (row.source, row.relationship) < (current.path[-2].node_id, current.path[-1].relationship or "")
+            )
+        ):
             step[target] = ActivatedNode(
                 id=target,
                 activation=incoming,
@@ -118,6 +129,11 @@ async def spread_edges(
         )
         frontier = admit(step_arrivals(frontier, rows, config, hop), spread, seeds, config.max_nodes)
     return spread.arrived, spread.capped
+
+
+def edge_arrivals(rows: Iterable[EdgeArrivalRow]) -> dict[str, ActivatedNode]:
+    """The one-statement recall's edge arrivals (strongest per memory, with its path)."""
+    return {r.id: ActivatedNode(id=r.id, activation=r.act, hop=len(r.path) - 1, path=list(r.path)) for r in rows}
 
 
 def association_arrivals(rows: Iterable[AssociationRow]) -> tuple[dict[str, ActivatedNode], dict[str, ActivatedNode]]:
@@ -183,11 +199,15 @@ def add_up(*parts: Mapping[str, float]) -> dict[str, float]:
 
 
 def session_representatives(activation: Mapping[str, float], session_of: Mapping[str, str], n: int) -> dict[str, float]:
-    """The best member of each session, for the ``n`` sessions whose best member is strongest."""
+    """The best member of each session (ties: the smaller id), for the ``n`` sessions whose best
+    member is strongest (ties: the larger id first)."""
     best_of_session: dict[str, tuple[float, str]] = {}
     for i, value in activation.items():
         session_id = session_of.get(i)
-        if session_id and value > best_of_session.get(session_id, (-1.0, ""))[0]:
+        if not session_id:
+            continue
+        best = best_of_session.get(session_id)
+        if best is None or value > best[0] or (value == best[0] and i < best[1]):
             best_of_session[session_id] = (value, i)
     return {i: value for value, i in sorted(best_of_session.values(), reverse=True)[:n]}
 
@@ -215,6 +235,7 @@ def activated_log(
 
 
 def pending_links(cue: Mapping[str, ActivatedNode], base: Mapping[str, float], limit: int) -> list[PendingConnection]:
-    """The strongest cue arrivals that were not candidates: links consolidation may make real."""
-    far = sorted((n for n in cue.values() if n.id not in base), key=lambda n: -n.activation)
+    """The strongest cue arrivals that were not candidates (ties: by id): links consolidation
+    may make real."""
+    far = sorted((n for n in cue.values() if n.id not in base), key=lambda n: (-n.activation, n.id))
     return [PendingConnection(source=n.path[0].node_id, target=n.id, score=n.activation, hops=2) for n in far[:limit]]

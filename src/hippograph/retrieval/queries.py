@@ -14,6 +14,7 @@ class RetrievalQuery(CypherQuery):
 
     folder = nonmember("retrieval")
 
+    SEARCH_RECALL = auto()
     SEARCH_FULLTEXT = auto()
     SEARCH_VECTOR_CANDIDATES = auto()
     SEARCH_VECTOR_CANDIDATES_EXACT = auto()

@@ -12,14 +12,27 @@ from typing import Any
 from pydantic import Field
 
 from hippograph.models import MemoryNode
+from hippograph.retrieval.config import ActivationConfig
 from hippograph.retrieval.queries import RetrievalQuery as Q
+from hippograph.retrieval.types import PathStep
 from hippograph.store.connection import Neo4jConnection, Row
 from hippograph.store.graph_store import GraphStore
 from hippograph.store.mapping import props_to_node
 from hippograph.store.scores import cosine_from_index
-from hippograph.store.vector_search import scoped_vector_search
+from hippograph.store.vector_search import WIDEN, scoped_vector_search
 
-__all__ = ["ActivationStepRow", "AssociationRow", "CandidateRow", "RecallRepository"]
+__all__ = [
+    "ActivationStepRow",
+    "AssociationRow",
+    "CandidateRow",
+    "EdgeArrivalRow",
+    "RecallRepository",
+    "RecallRow",
+    "SeedRow",
+]
+
+ASSOCIATION_LIMIT = 1000
+"""Most session / cue arrivals one recall reads (the strongest)."""
 
 
 class CandidateRow(Row):
@@ -56,6 +69,43 @@ class AssociationRow(Row):
     key: str
 
 
+class EdgeArrivalRow(Row):
+    """The strongest activation that reached a memory over memory edges, and its path."""
+
+    id: str
+    act: float
+    path: list[PathStep]
+
+
+class SeedRow(Row):
+    """A memory that seeded associative spreading, with the activation it passed on."""
+
+    id: str
+    value: float
+
+
+class RecallRow(Row):
+    """Everything one recall reads, in one round trip (``search_recall``): the keys it could
+    see (an erase in progress hides its scope), the channels' hits,
+    the names the query mentions, the spreading's arrivals with their paths and seeds, and the
+    memories that may rank (``nodes``: property maps, see :meth:`memories`)."""
+
+    visible: list[str]
+    population: int
+    vector_hits: list[CandidateRow]
+    fulltext_hits: list[CandidateRow]
+    named: list[str]
+    edges: list[EdgeArrivalRow]
+    capped_edges: bool
+    reps: list[SeedRow]
+    associations: list[AssociationRow]
+    nodes: list[dict[str, Any]]
+
+    def memories(self) -> dict[str, MemoryNode]:
+        """The ranked memories, whole, by id."""
+        return {m["id"]: props_to_node(m) for m in self.nodes}
+
+
 class _Key(Row):
     key: str
 
@@ -70,6 +120,57 @@ class RecallRepository:
     def __init__(self, store: GraphStore) -> None:
         self.store = store
         self._conn: Neo4jConnection = store.conn
+
+    async def search_recall(
+        self,
+        *,
+        vector: list[float] | None,
+        lucene: str | None,
+        visible: list[str],
+        layers: list[str],
+        k: int,
+        fetch_k: int,
+        exact_below: int,
+        keys: list[str],
+        population: int | None,
+        vector_weight: float,
+        fulltext_weight: float,
+        person_bonus: float,
+        activation: ActivationConfig,
+        rank_n: int,
+    ) -> RecallRow:
+        """One recall's reads in one statement (:attr:`RetrievalQuery.SEARCH_RECALL`, whose
+        header names the parameters); ``population`` None counts the visible memories."""
+        (row,) = await self._conn.read_plain_as(
+            Q.SEARCH_RECALL,
+            RecallRow,
+            vector=vector,
+            lucene=lucene,
+            visible=visible,
+            layers=layers,
+            k=k,
+            fetch_k=fetch_k,
+            widen=WIDEN,
+            exact_below=exact_below,
+            keys=keys,
+            population=population,
+            vector_weight=vector_weight,
+            fulltext_weight=fulltext_weight,
+            person_bonus=person_bonus,
+            max_nodes=activation.max_nodes,
+            max_hops=activation.max_hops,
+            fan_out=activation.fan_out,
+            base_decay=activation.base_decay,
+            threshold=activation.threshold,
+            session_decay=activation.session_decay,
+            session_seeds=activation.session_seeds,
+            cue_decay=activation.cue_decay,
+            cue_seeds=activation.cue_seeds,
+            max_cue_degree=activation.max_cue_degree,
+            assoc_limit=ASSOCIATION_LIMIT,
+            rank_n=rank_n,
+        )
+        return row
 
     async def fulltext(
         self, *, lucene: str, visible: list[str], k: int, vector: list[float] | None

@@ -105,6 +105,12 @@ class Neo4jConnection:
         """:meth:`read`, each record validated once as ``row``."""
         return [row.model_validate(r) for r in await self.read(query, **params)]
 
+    async def read_plain_as(self, query: CypherQuery, row: type[R], **params: Any) -> list[R]:
+        """:meth:`read_as` for a query whose rows hold only maps, lists and scalars (no nodes,
+        relationships or paths): skips the driver's recursive conversion of every value, which
+        costs more than the round trip for a large nested row."""
+        return [row.model_validate(r) for r in await self._managed(query, params, write=False, plain=True)]
+
     async def write_as(self, query: CypherQuery, row: type[R], **params: Any) -> list[R]:
         """:meth:`write`, each record validated once as ``row``."""
         return [row.model_validate(r) for r in await self.write(query, **params)]
@@ -152,11 +158,15 @@ class Neo4jConnection:
 
         return await self._guard(go())
 
-    async def _managed(self, query: CypherQuery, params: dict[str, Any], *, write: bool) -> list[Record]:
+    async def _managed(
+        self, query: CypherQuery, params: dict[str, Any], *, write: bool, plain: bool = False
+    ) -> list[Record]:
         text = query.text
 
         async def work(tx: AsyncManagedTransaction) -> list[Record]:
             result = await tx.run(text, params)
+            if plain:  # values are already Python maps, lists and scalars: no recursive conversion
+                return [dict(r) async for r in result]
             return [r.data() async for r in result]
 
         return await self._guard(self._session_call(work, write=write))

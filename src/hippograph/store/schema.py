@@ -1,6 +1,8 @@
 """Versioned, idempotent schema migrations.
 
-Each step is a list of DDL queries (all ``IF NOT EXISTS``). :func:`migrate` runs every step,
+Each step is a list of DDL queries (all ``IF NOT EXISTS`` / ``IF EXISTS``; a step that drops
+an index is paired with removing its creation from the earlier step, so a fresh database never
+builds it). :func:`migrate` runs every step,
 waits for the indexes to come online and records the version on a ``HippographSchema`` node.
 Running it twice changes nothing the second time.
 """
@@ -22,10 +24,7 @@ SCHEMA_STEPS: tuple[tuple[int, tuple[Q, ...]], ...] = (
             Q.CREATE_CONSTRAINT_SCHEMA_ID,
             Q.CREATE_INDEX_MEMORY_SCOPE_KEY,
             Q.CREATE_INDEX_MEMORY_SCOPE_LAYER,
-            Q.CREATE_INDEX_MEMORY_LAYER,
-            Q.CREATE_INDEX_MEMORY_CREATED_AT,
             Q.CREATE_INDEX_MEMORY_UPDATED_AT,
-            Q.CREATE_INDEX_MEMORY_OCCURRED_AT,
             Q.CREATE_INDEX_MEMORY_LABEL,
             Q.CREATE_INDEX_MEMORY_SESSION_ID,
             Q.CREATE_INDEX_CUE_SCOPE_KIND_KEY,
@@ -41,6 +40,14 @@ SCHEMA_STEPS: tuple[tuple[int, tuple[Q, ...]], ...] = (
         (
             Q.CREATE_CONSTRAINT_FACT_LOCK_KEY,
             Q.CREATE_CONSTRAINT_ERASURE_KEY,
+        ),
+    ),
+    (
+        3,  # issue 11: range indexes no query plan uses cost every write; older databases drop them
+        (
+            Q.DROP_INDEX_MEMORY_CREATED_AT,
+            Q.DROP_INDEX_MEMORY_OCCURRED_AT,
+            Q.DROP_INDEX_MEMORY_LAYER,
         ),
     ),
 )

@@ -56,7 +56,7 @@ async def test_activation_raising_still_replies(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     await _seed(memory, tenant)
-    monkeypatch.setattr(engine_module, "spread_edges", _boom)
+    monkeypatch.setattr(engine_module, "edge_arrivals", _boom)  # inside the activation step
     agent = make_agent(demo_model())
     events = [e async for e in agent.stream(tenant, "What is my dog called?")]
     errors = [e for e in events if isinstance(e, StageFailed)]

@@ -55,7 +55,7 @@ async def test_activation_failing_leaves_the_direct_hits(
     memory: MemoryOrchestrator, tenant: Scope, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await _seed(memory, tenant)
-    monkeypatch.setattr(engine_module, "spread_edges", _boom)
+    monkeypatch.setattr(engine_module, "edge_arrivals", _boom)  # the maths on the spreading read
     context, said = await _turn(memory, tenant)
     assert any("Rex" in line for line in _lines(context, "semantic")), context
     assert any("activation" in s for s in said), said

@@ -77,9 +77,9 @@ def _embedder(api: ApiSettings) -> EmbeddingProvider:
         from hippograph.embeddings import HashingEmbeddings
 
         return HashingEmbeddings()
-    from hippograph.embeddings import SentenceTransformerEmbeddings
+    from hippograph.embeddings import default_embedder
 
-    return SentenceTransformerEmbeddings()
+    return default_embedder()
 
 
 def create_app(

@@ -179,11 +179,11 @@ def import_(
         raise typer.Exit(1) from None
 
     async def work(conn: Any) -> Any:
-        from hippograph.embeddings import SentenceTransformerEmbeddings
+        from hippograph.embeddings import default_embedder
         from hippograph.layers import MemoryOrchestrator
         from hippograph.store import GraphStore
 
-        memory = MemoryOrchestrator(GraphStore(conn), SentenceTransformerEmbeddings())
+        memory = MemoryOrchestrator(GraphStore(conn), default_embedder())
         return await import_records(memory, nodes, edges)
 
     report = _run(work)

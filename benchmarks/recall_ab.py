@@ -1,0 +1,168 @@
+"""Recall latency of two source trees side by side, on one server, in one run (issue: speed).
+
+Populates (once, kept in ``--data-dir``) a local Neo4j exactly as ``recall_profile`` /
+``recall_bench`` do (``--size`` memories over 100 leaf conversations of an org tree, NEXT
+edges, cues), then alternates rounds between the trees: each round is one worker process per
+tree (``PYTHONPATH=<tree>/src``) running the same ``--per-round`` queries — recall from a leaf
+(hops 2, session and cue spreading on, ``track_access`` off, the query embedding excluded:
+hashing embeddings) and, interleaved query by query, one raw vector-index query (k = 50)
+through the driver, the floor. Rounds alternate which tree goes first, so machine load hits
+both alike.
+
+    python -m benchmarks.recall_ab --before ../speed-base --after . --size 10000 --rounds 8 --per-round 25
+
+Prints p50 / p95 per tree, the raw floor per tree, and the ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+HERE = Path(__file__).resolve().parent.parent
+PASSWORD_ENV = "HIPPOGRAPH_AB_PASSWORD"
+
+
+def pct(xs: list[float], q: int) -> float:
+    return statistics.quantiles(xs, n=100)[q - 1]
+
+
+async def worker(
+    uri: str, password: str, root: str, size: int, round_no: int, per_round: int, now: float
+) -> dict[str, Any]:
+    """One round in the tree on ``sys.path``: recall and raw latencies in ms."""
+    import hippograph
+    from benchmarks.recall_bench import tree
+    from hippograph.embeddings import HashingEmbeddings
+    from hippograph.retrieval.config import ActivationConfig, RecallConfig
+    from hippograph.retrieval.engine import RecallEngine
+    from hippograph.store import GraphStore, Neo4jConnection
+    from hippograph.store.queries import MemoryQuery
+
+    conn = await Neo4jConnection.connect(uri, password=password)
+    store = GraphStore(conn)
+    cfg = RecallConfig(track_access=False, activation=ActivationConfig(max_hops=2))
+    embedder = HashingEmbeddings()
+    engine = RecallEngine(store, embedder, cfg)
+    leaves = tree(root)
+    all_keys = sorted({k for leaf in leaves for k in leaf.ancestor_keys()})
+    vrng = random.Random(size)  # the vocabulary populate() drew its texts from
+    vocab = [f"w{i}" + "".join(vrng.choice("abcdefgh") for _ in range(4)) for i in range(5000)]
+    rng = random.Random(1000 + round_no)
+    work = []
+    for q in range(per_round):
+        leaf = leaves[(round_no * per_round + q) % len(leaves)]
+        text = f"what about {rng.choice(vocab)} and {rng.choice(vocab)}"
+        work.append((leaf, text, await embedder.embed(text)))
+    for leaf, text, _vec in work[:3]:  # warm-up: driver pool, plans
+        await engine.recall(leaf, text, now=now)
+    out: dict[str, Any] = {"recall": [], "raw": [], "tree": hippograph.__file__, "items": []}
+    for leaf, text, vec in work:
+        t = time.perf_counter()
+        await store.conn.read(
+            MemoryQuery.SEARCH_VECTOR_INDEX, vector=vec, visible=all_keys, layers=None, k=50, fetch_k=50
+        )
+        out["raw"].append((time.perf_counter() - t) * 1000)
+        t = time.perf_counter()
+        result = await engine.recall(leaf, text, now=now)
+        out["recall"].append((time.perf_counter() - t) * 1000)
+        out["items"].append([[i.node.id, i.score] for i in result.items])
+    await conn.close()
+    return out
+
+
+def same(a: list[list[Any]], b: list[list[Any]]) -> bool:
+    """Same memories in the same order, scores equal to 1e-6."""
+    if [i for i, _ in a] != [i for i, _ in b]:
+        return False
+    return all(abs(x - y) <= 1e-6 for (_, x), (_, y) in zip(a, b, strict=True))
+
+
+def run_worker(
+    tree_dir: Path, uri: str, password: str, root: str, size: int, round_no: int, per: int, now: float
+) -> Any:
+    env = {**os.environ, "PYTHONPATH": f"{tree_dir / 'src'}{os.pathsep}{HERE}", PASSWORD_ENV: password}
+    args = [sys.executable, "-m", "benchmarks.recall_ab", "--worker", uri, root]
+    args += ["--size", str(size), "--round", str(round_no), "--per-round", str(per), "--now", repr(now)]
+    done = subprocess.run(args, env=env, cwd=HERE, capture_output=True, text=True, check=False)
+    if done.returncode:
+        raise RuntimeError(f"worker in {tree_dir} failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+async def serve(data_dir: Path, size: int) -> tuple[str, str, str]:
+    from benchmarks.recall_profile import open_store
+
+    server, store, leaves, _ = await open_store(data_dir, size, Console())
+    await store.conn.close()
+    status = server.status()
+    root = leaves[0].levels[0].id
+    return str(status.uri), server.password(), root
+
+
+def main(before: Path, after: Path, size: int, rounds: int, per: int, data_dir: Path) -> None:
+    console = Console()
+    uri, password, root = asyncio.run(serve(data_dir, size))
+    lat: dict[str, dict[str, list[float]]] = {"before": {"recall": [], "raw": []}, "after": {"recall": [], "raw": []}}
+    differ = 0
+    now = time.time()  # one clock for every worker: recency must not differ between the trees
+    for r in range(rounds):
+        order = [("before", before), ("after", after)]
+        results = {}
+        for name, tree_dir in order if r % 2 == 0 else order[::-1]:
+            results[name] = out = run_worker(tree_dir, uri, password, root, size, r, per, now)
+            lat[name]["recall"] += out["recall"]
+            lat[name]["raw"] += out["raw"]
+            console.print(f"round {r + 1}/{rounds} {name}: recall p50 {statistics.median(out['recall']):.1f} ms")
+        differ += sum(
+            not same(a, b) for a, b in zip(results["before"]["items"], results["after"]["items"], strict=True)
+        )
+    table = Table(title=f"recall at {size:,}, hops 2, {rounds} alternating rounds × {per} queries, same server")
+    for col in ("what", "p50 ms", "p95 ms", "p95 ÷ raw p95 (same tree's run)"):
+        table.add_column(col)
+    for name in ("before", "after"):
+        raw95 = pct(lat[name]["raw"], 95)
+        for kind in ("raw", "recall"):
+            xs = lat[name][kind]
+            table.add_row(f"{name}: {kind}", f"{pct(xs, 50):.1f}", f"{pct(xs, 95):.1f}", f"{pct(xs, 95) / raw95:.2f}")
+    b, a = lat["before"]["recall"], lat["after"]["recall"]
+    table.add_row("before ÷ after", f"{pct(b, 50) / pct(a, 50):.2f}×", f"{pct(b, 95) / pct(a, 95):.2f}×", "")
+    table.add_row("recalls whose items or scores differ", f"{differ} / {rounds * per}", "", "")
+    console.print(table)
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--worker", nargs=2, metavar=("URI", "ROOT"))
+    ap.add_argument("--before", type=Path)
+    ap.add_argument("--after", type=Path, default=HERE)
+    ap.add_argument("--size", type=int, default=10_000)
+    ap.add_argument("--rounds", type=int, default=8)
+    ap.add_argument("--per-round", type=int, default=25)
+    ap.add_argument("--round", type=int, default=0)
+    ap.add_argument("--now", type=float, default=None)
+    ap.add_argument("--data-dir", type=Path, default=Path("/tmp/hippograph-recall-ab"))
+    a = ap.parse_args()
+    if a.worker:
+        uri, root = a.worker
+        print(
+            json.dumps(
+                asyncio.run(
+                    worker(uri, os.environ[PASSWORD_ENV], root, a.size, a.round, a.per_round, a.now or time.time())
+                )
+            )
+        )
+    else:
+        main(a.before.resolve(), a.after.resolve(), a.size, a.rounds, a.per_round, a.data_dir)

@@ -1,1 +1,0 @@
-CREATE INDEX memory_created_at IF NOT EXISTS FOR (m:Memory) ON (m.created_at)

@@ -1,1 +1,0 @@
-CREATE INDEX memory_layer IF NOT EXISTS FOR (m:Memory) ON (m.layer)

@@ -1,0 +1,173 @@
+"""What one recall carries from retrieval to scoring, whichever path retrieved it (the one
+statement of :mod:`~hippograph.retrieval.engine` or the stages of
+:mod:`~hippograph.retrieval.staged`): the channels' hits, the evidence, the activation state,
+and the arithmetic both paths share."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from hippograph.models import MemoryNode
+from hippograph.retrieval import scoring
+from hippograph.retrieval.activation import activated_log, add_up, pending_links, strongest
+from hippograph.retrieval.config import ActivationConfig, RecallConfig
+from hippograph.retrieval.fusion import zscores
+from hippograph.retrieval.repository import CandidateRow
+from hippograph.retrieval.types import ActivatedNode, ActivationLog, PathStep, ScoreParts
+
+POPULATION_TTL = 10.0
+EXACT_SCAN_BELOW = 5000
+"""Scopes that see fewer memories than this are scanned exactly: cheaper than asking the
+index (whose global top-k would mostly belong to other scopes) and exact by construction."""
+
+PopulationKey = tuple[str, tuple[str, ...]]
+
+
+def rank_depth(k: int) -> int:
+    """How many of the most active memories are read whole and scored for a top-``k`` recall."""
+    return max(3 * k, 50)
+
+
+class Populations:
+    """How many memories a scope sees per layer set, remembered for :data:`POPULATION_TTL`
+    seconds (the N of cue rarity; the choice between the vector index and the exact scan)."""
+
+    def __init__(self) -> None:
+        self._seen: dict[PopulationKey, tuple[float, int]] = {}
+
+    def get(self, key: PopulationKey) -> int | None:
+        cached = self._seen.get(key)
+        return cached[1] if cached and cached[0] > time.monotonic() else None
+
+    def put(self, key: PopulationKey, n: int) -> None:
+        if self.get(key) is not None:
+            return
+        if len(self._seen) > 10_000:
+            self._seen.clear()
+        self._seen[key] = (time.monotonic() + POPULATION_TTL, n)
+
+
+class Hits:
+    """What the two channels returned: ranks, BM25 scores, cosines, sessions, person cues."""
+
+    def __init__(self) -> None:
+        self.vector_rank: dict[str, int] = {}
+        self.fulltext_rank: dict[str, int] = {}
+        self.bm25: dict[str, float] = {}
+        self.cosine: dict[str, float] = {}
+        self.session: dict[str, str] = {}
+        self.persons: dict[str, list[str]] = {}
+
+    def add(self, row: CandidateRow, *, vector_rank: int | None = None, fulltext_rank: int | None = None) -> None:
+        nid = row.id
+        if vector_rank is not None:
+            self.vector_rank[nid] = vector_rank
+        if fulltext_rank is not None:
+            self.fulltext_rank[nid] = fulltext_rank
+            self.bm25[nid] = float(row.score or 0.0)
+        if row.cos is not None:
+            self.cosine[nid] = row.cos
+        if row.session_id:
+            self.session[nid] = row.session_id
+        self.persons[nid] = list(row.persons)
+
+    @classmethod
+    def of(cls, fulltext: Sequence[CandidateRow], vector: Sequence[CandidateRow]) -> Hits:
+        """Both channels' rows, ranked from 1 (a vector row wins over a fulltext row)."""
+        hits = cls()
+        for rank, row in enumerate(fulltext, 1):
+            hits.add(row, fulltext_rank=rank)
+        for rank, row in enumerate(vector, 1):
+            hits.add(row, vector_rank=rank)
+        return hits
+
+    @property
+    def pool(self) -> list[str]:
+        return list(dict.fromkeys([*self.fulltext_rank, *self.vector_rank]))
+
+
+def evidence_of(hits: Hits, named: list[str], cfg: RecallConfig) -> dict[str, ScoreParts]:
+    """Each candidate's evidence: both channels z-scored over the pool, and the person bonus
+    when the query names exactly one person the candidate was said by."""
+    pool = hits.pool
+    z_c = zscores(hits.cosine, pool, missing=min(hits.cosine.values(), default=0.0))
+    z_f = zscores(hits.bm25, pool, missing=0.0)
+    person = named[0] if len(named) == 1 else None
+    return {
+        i: ScoreParts(
+            z_vector=z_c.get(i, 0.0),
+            z_fulltext=z_f.get(i, 0.0),
+            person=cfg.person_bonus if person and person in hits.persons.get(i, []) else 0.0,
+        )
+        for i in pool
+    }
+
+
+class ActivationState:
+    """Per-recall activation state: evidence (base), what each spreading stage added, paths."""
+
+    def __init__(self, base: dict[str, float], log: ActivationLog) -> None:
+        self.base = base
+        self.log = log
+        self.edges: dict[str, float] = {}
+        self.session: dict[str, float] = {}
+        self.cues: dict[str, float] = {}
+        self.total: dict[str, float] = {}
+        self.paths: dict[str, list[PathStep]] = {}
+
+    @classmethod
+    def from_evidence(cls, evidence: dict[str, ScoreParts], cfg: RecallConfig) -> ActivationState:
+        """The state before any spreading: every candidate's evidence, scaled to [0, 1]."""
+        base = scoring.evidence_activation(evidence, cfg.vector_weight, cfg.fulltext_weight)
+        state = cls(base=base, log=ActivationLog(seeds=list(strongest(base, cfg.activation.cue_seeds))))
+        state.total = dict(base)
+        return state
+
+    def add_edges(self, edges: dict[str, ActivatedNode], capped: bool) -> dict[str, float]:
+        """Fold in the arrivals over memory edges; returns evidence + edge activation."""
+        self.log.capped = capped
+        self.edges = {i: a.activation for i, a in edges.items()}
+        self.paths.update({i: n.path for i, n in edges.items()})
+        return add_up(self.base, self.edges)
+
+    def finish(
+        self,
+        a: dict[str, float],
+        reps: dict[str, float],
+        session: dict[str, ActivatedNode],
+        cue: dict[str, ActivatedNode],
+        edge_ids: set[str],
+        act: ActivationConfig,
+    ) -> None:
+        """Fold session and cue arrivals in (the best member of a session shares its
+        session's activation too), then the totals, the activation log and the pending links."""
+        for i, value in reps.items():
+            session[i] = ActivatedNode(id=i, activation=act.session_decay * value, hop=0, path=[PathStep(node_id=i)])
+        self.session = {i: n.activation for i, n in session.items()}
+        self.cues = {i: n.activation for i, n in cue.items()}
+        for reached in (session, cue):
+            for i, n in reached.items():
+                if i not in self.base:
+                    self.paths.setdefault(i, n.path)
+        self.total = add_up(a, self.session, self.cues)
+        self.log.activated = activated_log(
+            self.total, self.base, self.paths, {*edge_ids, *session, *cue}, max(act.max_nodes, act.cue_seeds)
+        )
+        if act.record_pending:
+            self.log.pending = pending_links(cue, self.base, act.max_pending)
+
+
+@dataclass
+class Retrieved:
+    """What retrieval hands to scoring: the channels' hits, the evidence, the activation
+    state, the memories to score (None: read them for the ranking), the keys the caller sees
+    and when the candidates were in."""
+
+    hits: Hits
+    evidence: dict[str, ScoreParts]
+    state: ActivationState
+    nodes: dict[str, MemoryNode] | None
+    visible: list[str]
+    t_candidates: float

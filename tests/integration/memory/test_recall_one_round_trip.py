@@ -1,0 +1,190 @@
+"""The one-statement recall answers exactly as the stage-by-stage one (its executable
+specification), item by item: ids, order, scores and every score part, channels, paths, the
+activation log and the pending links — over a random graph of weighted edges, sessions,
+keyword / name / person cues, retracted and superseded memories and two scope levels, for
+every spreading setting that changes a code path. The stages are also the engine's degrade
+path: when the statement fails, they answer, and the result says so."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from hippograph.cues import cues_of
+from hippograph.embeddings import HashingEmbeddings
+from hippograph.errors import StoreError
+from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship
+from hippograph.retrieval.config import ActivationConfig, RecallConfig
+from hippograph.retrieval.engine import RecallEngine, StagedRecallEngine
+from hippograph.retrieval.types import Channel, RecallResult
+from hippograph.scope import Scope
+from hippograph.store import GraphStore
+
+NOW = 1_760_000_000.0
+WORDS = "garden piano harbor lantern violet meadow copper falcon river orchard tunnel basket".split()
+PEOPLE = ["Ann", "Bob", "Cleo"]
+
+
+def _same(a: RecallResult, b: RecallResult) -> None:
+    assert [i.node.id for i in a.items] == [i.node.id for i in b.items]
+    for x, y in zip(a.items, b.items, strict=True):
+        assert x.score == pytest.approx(y.score, abs=1e-9)
+        assert x.channels == y.channels and x.path == y.path and x.scope_distance == y.scope_distance
+        px, py = x.parts.model_dump(), y.parts.model_dump()
+        for field, value in px.items():
+            assert (value is None) == (py[field] is None), field
+            if value is not None:
+                assert value == pytest.approx(py[field], abs=1e-9), field
+    la, lb = a.activation, b.activation
+    assert (la.seeds, la.capped) == (lb.seeds, lb.capped)
+    # The statement computes the evidence in Cypher, the staged path in Python: activations
+    # agree to 1e-9, so the log (ordered and cut by activation) may swap near-ties only.
+    logged_a, logged_b = {n.id: n for n in la.activated}, {n.id: n for n in lb.activated}
+    assert len(logged_a) == len(logged_b)
+    for i in logged_a.keys() & logged_b.keys():
+        assert (logged_a[i].hop, logged_a[i].path) == (logged_b[i].hop, logged_b[i].path)
+        assert logged_a[i].activation == pytest.approx(logged_b[i].activation, abs=1e-9)
+    edge = min((n.activation for n in la.activated), default=0.0)
+    for n in [logged_a[i] for i in logged_a.keys() ^ logged_b.keys() if i in logged_a] + [
+        logged_b[i] for i in logged_a.keys() ^ logged_b.keys() if i in logged_b
+    ]:
+        assert n.activation == pytest.approx(edge, abs=1e-9)  # only at the cut, on a tie
+    pend_a, pend_b = {(p.source, p.target) for p in la.pending}, {(p.source, p.target) for p in lb.pending}
+    cut = min((p.score for p in la.pending), default=0.0)
+    assert all(
+        p.score == pytest.approx(cut, abs=1e-9)
+        for p in [*la.pending, *lb.pending]
+        if (p.source, p.target) in pend_a ^ pend_b
+    )
+
+
+@pytest.fixture
+async def world(store: GraphStore, tenant: Scope) -> tuple[Scope, Scope]:
+    """120 memories under a user's conversation and 30 under the user, in sessions of 6, with
+    cues, NEXT chains, 200 random RELATES_TO edges (weights 0–1.5, some missing), 10
+    retracted memories and 7 superseded versions."""
+    rng = random.Random(11)
+    embedder = HashingEmbeddings()
+    user = tenant.child("user", "u")
+    leaf = user.child("conversation", "c")
+    placed: list[tuple[Scope, MemoryNode]] = []
+    for scope, count in ((leaf, 120), (user, 30)):
+        nodes = []
+        for i in range(count):
+            text = " ".join(rng.choice(WORDS) for _ in range(5)) + f" {rng.choice(PEOPLE)} note {i}"
+            nodes.append(
+                MemoryNode(
+                    layer=Layer.SEMANTIC if i % 7 == 0 else Layer.EPISODIC,
+                    content=text,
+                    embedding=await embedder.embed(text),
+                    session_id=f"{scope.id}-s{i // 6}",
+                    properties={"speaker": rng.choice(PEOPLE)},
+                )
+            )
+        await store.add_nodes(scope, nodes, cues={n.id: cues_of(n) for n in nodes})
+        placed.extend((scope, n) for n in nodes)
+        chain = [
+            MemoryEdge(source=a.id, target=b.id, relationship=Relationship.NEXT)
+            for a, b in itertools.pairwise(nodes)
+            if a.session_id == b.session_id
+        ]
+        await store.upsert_edges(scope, chain, increment=0.0)
+    leaf_nodes = [n for s, n in placed if s == leaf]
+    for _ in range(200):
+        a, b = rng.sample(leaf_nodes, 2)
+        edge = MemoryEdge(source=a.id, target=b.id, relationship=Relationship.RELATES_TO, weight=rng.uniform(0, 1.5))
+        await store.upsert_edges(leaf, [edge], increment=0.0)
+    picked = rng.sample(leaf_nodes, 18)
+    for n in picked[:10]:
+        await store.update_node(leaf, n.id, {"retracted": True})
+    for old, new in itertools.pairwise(picked[10:]):  # history: spreads, never ranks
+        await store.update_node(leaf, old.id, {"superseded_by": new.id})
+    return user, leaf
+
+
+CONFIGS = {
+    "default": RecallConfig(track_access=False),
+    "hops 4, wide fan-out": RecallConfig(
+        track_access=False, activation=ActivationConfig(max_hops=4, fan_out=8, threshold=0.001)
+    ),
+    "node cap": RecallConfig(track_access=False, activation=ActivationConfig(max_hops=2, max_nodes=3)),
+    "no spreading": RecallConfig(track_access=False, activation=ActivationConfig(max_nodes=0)),
+    "edges only": RecallConfig(
+        track_access=False, activation=ActivationConfig(max_hops=1, session_decay=0.0, cue_decay=0.0)
+    ),
+    "few candidates, top 20": RecallConfig(track_access=False, candidates_per_channel=7, top_k=20),
+    "relevance only": RecallConfig(
+        track_access=False, top_k=30, weights={"relevance": 1.0, "recency": 0.0, "frequency": 0.0, "proximity": 0.0}
+    ),
+}
+QUERIES = [
+    "garden piano",
+    "What did Ann say about the violet lantern?",
+    "copper falcon river orchard tunnel",
+    "zzz nothing matches this",
+    "Bob and Cleo at the harbor",
+]
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+async def test_one_statement_recall_equals_the_staged_one(
+    store: GraphStore, world: tuple[Scope, Scope], name: str
+) -> None:
+    user, leaf = world
+    cfg = CONFIGS[name]
+    one, staged = RecallEngine(store, HashingEmbeddings(), cfg), StagedRecallEngine(store, HashingEmbeddings(), cfg)
+    for scope in (leaf, user):
+        for query in QUERIES:
+            for layers in (None, [Layer.SEMANTIC]):
+                a = await staged.recall(scope, query, layers=layers, now=NOW)
+                b = await one.recall(scope, query, layers=layers, now=NOW)
+                _same(a, b)
+
+
+async def test_the_index_path_equals_the_staged_one(store: GraphStore, world: tuple[Scope, Scope]) -> None:
+    """With the exact-scan threshold at 0 both engines ask the vector index (then widen, then
+    fall back to the exact scan): still the same answers."""
+    _, leaf = world
+    cfg = RecallConfig(track_access=False, activation=ActivationConfig(max_hops=2))
+    one, staged = RecallEngine(store, HashingEmbeddings(), cfg), StagedRecallEngine(store, HashingEmbeddings(), cfg)
+    one.exact_scan_below = staged.exact_scan_below = 0
+    for query in QUERIES:
+        _same(await staged.recall(leaf, query, now=NOW), await one.recall(leaf, query, now=NOW))
+
+
+async def test_a_failing_statement_falls_back_to_the_stages_and_says_so(
+    store: GraphStore, world: tuple[Scope, Scope], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, leaf = world
+    cfg = CONFIGS["default"]
+    one, staged = RecallEngine(store, HashingEmbeddings(), cfg), StagedRecallEngine(store, HashingEmbeddings(), cfg)
+
+    async def out_of_memory(**_: object) -> None:
+        raise StoreError("the transaction memory pool is full", retryable=False)
+
+    monkeypatch.setattr(one.repo, "search_recall", out_of_memory)
+    for query in QUERIES:
+        fell_back, spec = await one.recall(leaf, query, now=NOW), await staged.recall(leaf, query, now=NOW)
+        _same(spec, fell_back)
+        assert [(d.part, d.error_type) for d in fell_back.degraded] == [("recall_statement", "StoreError")]
+        assert spec.degraded == []
+
+
+async def test_a_failing_statement_and_a_failing_stage_degrade_both(
+    store: GraphStore, world: tuple[Scope, Scope], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The statement fails and then spreading fails in the stages: the direct hits answer."""
+    _, leaf = world
+    engine = RecallEngine(store, HashingEmbeddings(), CONFIGS["default"])
+
+    async def boom(*_: object, **__: object) -> None:
+        raise StoreError("injected failure", retryable=True)
+
+    monkeypatch.setattr(engine.repo, "search_recall", boom)
+    monkeypatch.setattr(engine.repo, "activation_step", boom)
+    result = await engine.recall(leaf, "garden piano", now=NOW)
+    assert [d.part for d in result.degraded] == ["recall_statement", "activation"]
+    assert result.items and all(Channel.ACTIVATION not in i.channels for i in result.items)
+    assert result.activation.activated == []
