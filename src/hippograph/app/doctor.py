@@ -14,9 +14,8 @@ import sys
 import time
 from dataclasses import asdict, dataclass
 from enum import StrEnum
-from importlib.resources import files
-from pathlib import Path
 
+from hippograph.app.api.dashboard_files import dashboard_dir
 from hippograph.app.runtime import local_server
 from hippograph.app.settings import Settings
 from hippograph.errors import HippographError
@@ -221,8 +220,7 @@ def check_api() -> Check:
 
 
 def check_dashboard() -> Check:
-    # where the dashboard's build (dashboard/: npm run build) writes its assets inside the package
-    index = Path(str(files("hippograph.app.api"))) / "dashboard_dist" / "index.html"
+    index = dashboard_dir() / "index.html"
     if index.is_file():
         return Check("dashboard", Status.OK, f"built ({index.parent})")
     return Check(

@@ -5,12 +5,13 @@ public GraphQL API only."""
 
 from __future__ import annotations
 
-from importlib.resources import files
 from pathlib import Path
 
 from fastapi import FastAPI
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
+
+from hippograph.app.api.dashboard_files import dashboard_dir
 
 NOT_BUILT = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>hippograph: dashboard not built</title></head>
@@ -22,11 +23,6 @@ dashboard assets. Build them from a checkout of hippograph with Node.js 20 or ne
 <p>(<code>bash scripts/setup.sh</code> does this too), then restart <code>hippograph serve</code>.</p>
 </body></html>
 """
-
-
-def dashboard_dir() -> Path:
-    """Where the built dashboard lives inside the package (it may not exist)."""
-    return Path(str(files("hippograph.app.api"))) / "dashboard_dist"
 
 
 def install_dashboard(app: FastAPI, folder: Path | None = None) -> None:
