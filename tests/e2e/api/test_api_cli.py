@@ -4,9 +4,7 @@ mode only on 127.0.0.1), export and import of a subtree with ids kept."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 import time
 import uuid
 from pathlib import Path
@@ -14,20 +12,11 @@ from pathlib import Path
 import httpx
 
 from tests.e2e.api.harness import free_port
-
-CLI = [sys.executable, "-m", "hippograph.app.cli"]
+from tests.support.cli import CLI, cli_env
 
 
 def env_for(neo4j_server: tuple[str, str], tmp_path: Path) -> dict[str, str]:
-    uri, password = neo4j_server
-    return {
-        **os.environ,
-        "HIPPOGRAPH_NEO4J_URI": uri,
-        "HIPPOGRAPH_NEO4J_PASSWORD": password,
-        "HIPPOGRAPH_DATA_DIR": str(tmp_path),
-        "HF_HUB_OFFLINE": "1",
-        "COLUMNS": "200",
-    }
+    return {**cli_env(neo4j_server, tmp_path), "COLUMNS": "200"}
 
 
 def run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:

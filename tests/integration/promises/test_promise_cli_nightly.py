@@ -5,27 +5,12 @@ is the operator's decision; it used to always report "skipped"."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 from hippograph.layers import MemoryOrchestrator
 from hippograph.scope import Scope
-
-CLI = [sys.executable, "-m", "hippograph.app.cli"]
-
-
-def _env(neo4j_server: tuple[str, str], tmp_path: Path) -> dict[str, str]:
-    uri, password = neo4j_server
-    return {
-        **os.environ,
-        "HIPPOGRAPH_NEO4J_URI": uri,
-        "HIPPOGRAPH_NEO4J_PASSWORD": password,
-        "HIPPOGRAPH_DATA_DIR": str(tmp_path),
-        "HF_HUB_OFFLINE": "1",
-        "COLUMNS": "160",
-    }
+from tests.support.cli import CLI, cli_env
 
 
 async def test_the_cli_nightly_nap_runs_every_phase(
@@ -35,7 +20,7 @@ async def test_the_cli_nightly_nap_runs_every_phase(
     await memory.remember(user, "Ana's cat", "Ana has a grey cat called Miso.")
     done = subprocess.run(
         [*CLI, "consolidate", "--scope", user.key, "--mode", "nightly_nap"],
-        env=_env(neo4j_server, tmp_path),
+        env=cli_env(neo4j_server, tmp_path),
         capture_output=True,
         text=True,
         timeout=600,
