@@ -14,8 +14,9 @@ EXAMPLES: dict[str, str] = {
     "forget": "hippograph forget --scope org:demo --yes",
     "doctor": "hippograph doctor --json | jq '.checks[] | select(.status != \"ok\")'",
     "serve": "hippograph serve --port 8000   # GraphiQL at http://127.0.0.1:8000/graphql, dashboard at /",
-    "export": "hippograph export --scope org:acme --out acme.jsonl --json",
-    "import": "hippograph import acme.jsonl --json",
+    "export": "hippograph export --scope org:acme --out acme.jsonl --json\n"
+    "hippograph export --scope org:acme --embeddings --out acme.graphml   # for Gephi, yEd, networkx",
+    "import": "hippograph import acme.jsonl --json     # or an acme.graphml export",
     "mcp": "hippograph mcp --key hg_…                       # stdio, as an MCP host starts it\n"
     "HIPPOGRAPH_MCP_KEY=hg_… hippograph mcp --http --port 8765  # http://127.0.0.1:8765/mcp, Bearer key",
     "neo4j start": "hippograph neo4j start --browser --json",

@@ -104,3 +104,43 @@ def test_export_forget_import_keeps_ids(neo4j_server: tuple[str, str], tmp_path:
     refused = run(["import", str(bad)], env)
     assert refused.returncode == 1 and "line 1" in refused.stderr
     run(["forget", "--scope", scope.split("/")[0], "--yes"], env)
+
+
+def test_graphml_export_imports_back_to_the_same_records(neo4j_server: tuple[str, str], tmp_path: Path) -> None:
+    env = env_for(neo4j_server, tmp_path)
+    org = f"org:gml-{uuid.uuid4().hex[:8]}"
+    scope = f"{org}/user:ana"
+    turns = [
+        {"turn_id": "1", "session_id": "s1", "speaker": "Ana", "text": "I adopted a grey cat called <Miso> & co."},
+        {"turn_id": "2", "session_id": "s1", "speaker": "Bot", "text": "Miso is a lovely name."},
+    ]
+    file = tmp_path / "turns.json"
+    file.write_text(json.dumps(turns))
+    assert run(["ingest", str(file), "--scope", scope], env).returncode == 0
+    before, graphml = tmp_path / "before.jsonl", tmp_path / "export.graphml"
+    assert run(["export", "--scope", org, "--embeddings", "--out", str(before)], env).returncode == 0
+    exported = run(["export", "--scope", org, "--embeddings", "--out", str(graphml), "--json"], env)
+    assert exported.returncode == 0, exported.stderr
+    assert json.loads(exported.stdout)["format"] == "graphml"
+    import networkx as nx
+
+    graph = nx.read_graphml(graphml)  # any GraphML reader sees the memories and their edges
+    assert graph.number_of_nodes() == 2 and graph.number_of_edges() >= 1
+    assert any("<Miso> & co." in str(data.get("content")) for _, data in graph.nodes(data=True))
+
+    assert run(["forget", "--scope", org, "--yes"], env).returncode == 0
+    imported = run(["import", str(graphml), "--json"], env)
+    assert imported.returncode == 0, imported.stderr
+    after = tmp_path / "after.jsonl"
+    assert run(["export", "--scope", org, "--embeddings", "--out", str(after)], env).returncode == 0
+
+    def records(path: Path) -> list[dict[str, object]]:
+        lines = [json.loads(x) for x in path.read_text().splitlines()]
+        return sorted((x for x in lines if x["type"] != "header"), key=lambda x: json.dumps(x, sort_keys=True))
+
+    assert records(after) == records(before)  # every property, vector and edge, ids kept
+    bad = tmp_path / "bad.graphml"
+    bad.write_text("<graphml><graph><node id='x'/></graph></graphml>")
+    refused = run(["import", str(bad)], env)
+    assert refused.returncode == 1 and "GraphML" in refused.stderr + refused.stdout
+    run(["forget", "--scope", org, "--yes"], env)

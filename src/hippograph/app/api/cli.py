@@ -9,6 +9,7 @@ import os
 import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -18,6 +19,12 @@ from rich.table import Table
 
 from hippograph.errors import HippographError
 from hippograph.scope import Scope
+
+
+class ExportFormat(StrEnum):
+    JSONL = "jsonl"
+    GRAPHML = "graphml"
+
 
 T = TypeVar("T")
 keys_app = typer.Typer(no_args_is_help=True, help="API keys: bound to a scope and a role, stored hashed in Neo4j.")
@@ -135,18 +142,32 @@ def keys_revoke(
 
 def export(
     scope: str = typer.Option(..., "--scope", help="The subtree to export."),
-    out: Path | None = typer.Option(None, "--out", help="File to write (default: stdout)."),
+    out: Path | None = typer.Option(None, "--out", help="File to write (default: stdout; required for GraphML)."),
     embeddings: bool = typer.Option(False, "--embeddings", help="Include the vectors."),
+    fmt: ExportFormat = typer.Option(
+        None, "--format", help="jsonl or graphml (default: graphml when --out ends in .graphml, else jsonl)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="The summary as JSON (on stdout with --out, else stderr)."),
 ) -> None:
-    """Export a scope subtree as JSON lines (memories, edges), ids kept."""
-    from hippograph.app.api.export import export_lines
+    """Export a scope subtree as JSON lines or GraphML (memories, edges), ids kept."""
+    from hippograph.app.api.export import export_lines, parse_lines
     from hippograph.app.api.repository import ApiRepository
 
     target = _scope(scope)
+    fmt = fmt or (ExportFormat.GRAPHML if out and out.suffix.lower() == ".graphml" else ExportFormat.JSONL)
+    graphml_out = out if fmt is ExportFormat.GRAPHML else None
+    if fmt is ExportFormat.GRAPHML and graphml_out is None:
+        err.print("[red]error:[/red] --format graphml needs --out FILE")
+        raise typer.Exit(2)
 
     async def work(conn: Any) -> int:
         lines = 0
+        if graphml_out is not None:
+            from hippograph.app.api.graphml import write_graphml
+
+            collected = [line async for line in export_lines(ApiRepository(conn), target, embeddings=embeddings)]
+            write_graphml(target, *parse_lines(collected), graphml_out)
+            return len(collected)
         stream = out.open("w", encoding="utf-8") if out else sys.stdout
         try:
             async for line in export_lines(ApiRepository(conn), target, embeddings=embeddings):
@@ -159,21 +180,29 @@ def export(
 
     lines = _run(work)
     if as_json:
-        summary = json.dumps({"scope": target.key, "records": lines - 1, "out": str(out) if out else None})
+        summary = json.dumps(
+            {"scope": target.key, "records": lines - 1, "format": fmt.value, "out": str(out) if out else None}
+        )
         (typer.echo(summary) if out else err.print(summary, markup=False, highlight=False))
     else:
-        err.print(f"exported {lines - 1} records of {target.key}")
+        err.print(f"exported {lines - 1} records of {target.key} ({fmt.value})")
 
 
 def import_(
-    file: Path = typer.Argument(..., exists=True, readable=True, help="A JSON-lines export."),
+    file: Path = typer.Argument(..., exists=True, readable=True, help="A JSON-lines or GraphML export."),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Import a JSON-lines export (same or another database), ids kept; idempotent."""
+    """Import a JSON-lines or GraphML export (same or another database), ids kept; idempotent."""
     from hippograph.app.api.export import import_records, parse_lines
 
     try:
-        nodes, edges = parse_lines(file.read_text(encoding="utf-8").splitlines())
+        text = file.read_text(encoding="utf-8")
+        if text.lstrip().startswith("<"):
+            from hippograph.app.api.graphml import read_graphml
+
+            nodes, edges = read_graphml(file)
+        else:
+            nodes, edges = parse_lines(text.splitlines())
     except HippographError as exc:
         err.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(1) from None
