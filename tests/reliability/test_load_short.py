@@ -16,6 +16,7 @@ from benchmarks.reliability_load import drive
 from hippograph.app.api.auth import Role, create_key
 from hippograph.app.api.repository import ApiRepository
 from hippograph.app.api.services import ApiServices
+from hippograph.retrieval.recall_state import Populations
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection
 from tests.e2e.api.harness import Server, start_server
@@ -49,7 +50,7 @@ async def test_mixed_load_has_no_errors_and_bounded_tables(
     assert set(report.latencies) == {"recall", "remember", "turn", "memories", "stats", "runs"}
     assert 0 < len(services.agent.sessions) <= services.agent.config.sessions.max_per_tenant  # one tenant
     assert len(services.memory.store._known_scopes) <= services.memory.store.KNOWN_SCOPES_CAP
-    assert len(services.memory.engine._population) <= 10_001
+    assert len(services.memory.engine._populations) <= Populations.CAP + 1
 
 
 async def test_the_known_scopes_cache_is_bounded(

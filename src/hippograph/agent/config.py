@@ -95,9 +95,10 @@ class PersonaSettings(_Settings):
 
     enabled: bool = True
     seed_identity: bool = True
-    seed_at: Literal["root", "scope"] = "root"
-    """Seed the identity at the root of the turn's scope (the tenant: every scope below sees
-    it) or at the turn's own scope."""
+    seed_at: Literal["root", "scope"] = "scope"
+    """Seed the identity at the turn's own scope (a turn writes nowhere else: the isolation
+    promise), or, opted in, at the root of the turn's scope (the tenant: every scope below sees
+    it, so a user's first turn writes into the org)."""
     identity: str | None = Field(default=None, min_length=1, max_length=2000)
     """The identity text; None: "I am <agent_name>. <agent_description>"."""
 

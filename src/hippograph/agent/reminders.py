@@ -3,8 +3,8 @@ events and a REMINDERS section) and who the agent is (the PERSONA section).
 
 Evaluated at hydration, in both prompt modes: a trigger of the scope is due, or the
 message names its condition (:mod:`hippograph.layers.triggers`). The persona's
-``AGENT_IDENTITY`` is seeded once per scope (the root of the turn's scope by default,
-under a database lock, so concurrent first turns make one node) after the first turn
+``AGENT_IDENTITY`` is seeded once per scope (the turn's own scope by default, its root
+when configured; under a database lock, so concurrent first turns make one node) after the first turn
 that got its reply.
 """
 

@@ -32,10 +32,16 @@ def rank_depth(k: int) -> int:
 
 class Populations:
     """How many memories a scope sees per layer set, remembered for :data:`POPULATION_TTL`
-    seconds (the N of cue rarity; the choice between the vector index and the exact scan)."""
+    seconds (the N of cue rarity; the choice between the vector index and the exact scan).
+    Holds at most :attr:`CAP` + 1 entries (it starts afresh past that)."""
+
+    CAP = 10_000
 
     def __init__(self) -> None:
         self._seen: dict[PopulationKey, tuple[float, int]] = {}
+
+    def __len__(self) -> int:
+        return len(self._seen)
 
     def get(self, key: PopulationKey) -> int | None:
         cached = self._seen.get(key)
@@ -44,7 +50,7 @@ class Populations:
     def put(self, key: PopulationKey, n: int) -> None:
         if self.get(key) is not None:
             return
-        if len(self._seen) > 10_000:
+        if len(self._seen) > self.CAP:
             self._seen.clear()
         self._seen[key] = (time.monotonic() + POPULATION_TTL, n)
 

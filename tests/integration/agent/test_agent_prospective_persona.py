@@ -11,6 +11,7 @@ import time
 import pytest
 
 from hippograph.agent import AgentConfig
+from hippograph.agent.config import PersonaSettings
 from hippograph.agent.events import StageFailed, TriggerFired
 from hippograph.audit import list_audit
 from hippograph.consolidation import ConsolidationConfig, SleepConsolidator
@@ -112,10 +113,21 @@ async def test_triggers_keep_to_their_own_scope(
     assert "reminder" not in model.requests[0].system.context  # type: ignore[union-attr]
 
 
+async def test_the_identity_is_seeded_at_the_turn_scope_by_default(
+    tenant: Scope, memory: MemoryOrchestrator, make_agent: MakeAgent
+) -> None:
+    user = tenant.child("user", "solo")
+    await make_agent(ScriptedModel(["Hi."], cycle=True)).run(user, "Hello there.")
+    seeded = await memory.semantic.query_facts(user, label=AGENT_IDENTITY)
+    assert [f.scope_key for f in seeded] == [user.key]  # nothing written above the turn's scope
+
+
 async def test_the_identity_is_seeded_once_per_scope_under_concurrency_and_rendered(
     tenant: Scope, memory: MemoryOrchestrator, make_agent: MakeAgent
 ) -> None:
-    config = AgentConfig(agent_name="Juno", agent_description="A travel assistant.")
+    config = AgentConfig(
+        agent_name="Juno", agent_description="A travel assistant.", persona=PersonaSettings(seed_at="root")
+    )
     models = [ScriptedModel(["Hi."], cycle=True) for _ in range(6)]
     agents = [make_agent(m, config) for m in models]
     users = [tenant.child("user", f"u{i}") for i in range(6)]

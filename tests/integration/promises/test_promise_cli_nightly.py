@@ -19,7 +19,7 @@ async def test_the_cli_nightly_nap_runs_every_phase(
     user = tenant.child("user", "ana")
     await memory.remember(user, "Ana's cat", "Ana has a grey cat called Miso.")
     done = subprocess.run(
-        [*CLI, "consolidate", "--scope", user.key, "--mode", "nightly_nap"],
+        [*CLI, "consolidate", "--scope", user.key, "--mode", "nightly_nap", "--json"],
         env=cli_env(neo4j_server, tmp_path),
         capture_output=True,
         text=True,
