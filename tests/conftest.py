@@ -17,6 +17,7 @@ import pytest
 
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, LocalNeo4j, Neo4jConnection, migrate
+from tests.support.servers import served
 
 _FOLDER_MARKERS = {"unit": "unit", "integration": "integration", "e2e": "e2e", "reliability": "reliability"}
 
@@ -37,12 +38,8 @@ def neo4j_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str
         yield uri, os.environ.get("HIPPOGRAPH_NEO4J_PASSWORD", "")
         return
     server = LocalNeo4j(tmp_path_factory.mktemp("neo4j"), heap="1g", pagecache_mb=256, stop_with_parent=True)
-    status = server.start(timeout=300)
-    assert status.uri is not None
-    try:
-        yield status.uri, server.password()
-    finally:
-        server.stop()
+    with served(server) as address:
+        yield address
 
 
 @pytest.fixture(scope="session")

@@ -19,6 +19,7 @@ from hippograph.layers import MemoryOrchestrator
 from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, LocalNeo4j, Neo4jConnection, migrate
+from tests.support.servers import served
 
 POOL_MB = 64
 MEMORIES = 3000
@@ -35,12 +36,8 @@ def small_pool_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tupl
         tx_max_mb=POOL_MB,
         stop_with_parent=True,
     )
-    status = server.start(timeout=300)
-    assert status.uri is not None
-    try:
-        yield status.uri, server.password()
-    finally:
-        server.stop()
+    with served(server) as address:
+        yield address
 
 
 @pytest.fixture(scope="module")
