@@ -4,7 +4,6 @@ few inspection statements of ``cypher/`` (whole-database scans no library query 
 
 from __future__ import annotations
 
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -16,19 +15,9 @@ from hippograph.embeddings import HashingEmbeddings
 from hippograph.layers import MemoryOrchestrator
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
+from tests.integration.memory.helpers import TickingClock
 
 _CYPHER = Path(__file__).parent / "cypher"
-
-
-class TickingClock:
-    """Wall-clock time that strictly increases between reads."""
-
-    def __init__(self) -> None:
-        self.last = 0.0
-
-    def __call__(self) -> float:
-        self.last = max(time.time(), self.last + 0.001)
-        return self.last
 
 
 class Inspector:

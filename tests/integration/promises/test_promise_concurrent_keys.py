@@ -15,7 +15,7 @@ from hippograph.layers import MemoryOrchestrator
 from hippograph.models import Layer
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection
-from tests.integration.promises.conftest import TickingClock
+from tests.integration.memory.helpers import TickingClock
 
 WRITERS = 5
 CALLS = 50

@@ -16,7 +16,7 @@ from hippograph.llm import ScriptedModel
 from hippograph.models import Layer
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
-from tests.integration.promises.conftest import TickingClock
+from tests.integration.memory.helpers import TickingClock
 
 LONE = ["\ud800", "Bob \udfff lives where?", "a\ud83d"]
 
