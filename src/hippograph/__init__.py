@@ -35,6 +35,7 @@ if TYPE_CHECKING:
         MissingExtraError,
         NotFoundError,
         StoreError,
+        StoreFailedError,
         StoreUnavailableError,
     )
     from hippograph.layers import Memory, MemoryCapability
@@ -74,6 +75,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "MissingExtraError": ("hippograph.errors", "MissingExtraError"),
     "StoreError": ("hippograph.errors", "StoreError"),
     "StoreUnavailableError": ("hippograph.errors", "StoreUnavailableError"),
+    "StoreFailedError": ("hippograph.errors", "StoreFailedError"),
 }
 
 # The same names as the table (tests/unit/test_public_api.py checks it); written out for type checkers.
@@ -101,6 +103,7 @@ __all__ = [
     "ScriptedModel",
     "SleepConsolidator",
     "StoreError",
+    "StoreFailedError",
     "StoreUnavailableError",
     "demo_model",
     "open_memory",

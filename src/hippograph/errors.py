@@ -10,7 +10,8 @@
     ├── ConfigurationError                   ─ settings or environment cannot work
     │   └── MissingExtraError (also ImportError) ─ an optional package is missing; names the extra
     └── StoreError                           ─ the database failed; ``retryable`` says if a retry may help
-        └── StoreUnavailableError            ─ the database cannot be reached; names the URI
+        ├── StoreUnavailableError            ─ the database cannot be reached; names the URI
+        └── StoreFailedError                 ─ the database itself broke (a full disk); needs an operator
 
 Caller errors are raised before anything is written. Store errors never carry query
 parameters (user content) in their message. :func:`validation_errors` is the one place where a
@@ -86,6 +87,25 @@ class StoreUnavailableError(StoreError):
     def __init__(self, uri: str, reason: str) -> None:
         self.uri = uri
         super().__init__(f"Neo4j is not reachable at {uri}: {reason}", retryable=True)
+
+
+class StoreFailedError(StoreError):
+    """The database failed inside itself (Neo4j's ``DatabaseError`` class): most often its disk
+    is full, so it could not write its store or transaction log, and Neo4j then refuses every
+    transaction until it is restarted. Not retryable: nothing helps until an operator frees
+    space and restarts the server. The write in flight may have reached the transaction log
+    and be applied by the restart's recovery, so it is either wholly there or wholly absent;
+    repeat it once the database is back (ingest and upserts by id are idempotent). ``code`` is
+    Neo4j's status code."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        self.code = code
+        super().__init__(
+            f"Neo4j failed to write or read its store ({code}: {reason}); a full or failing disk under its data "
+            "folder is the usual cause: free space, then restart Neo4j (`hippograph doctor` checks the local "
+            "data folder); the write in flight is either wholly applied or absent after the restart: repeat it then",
+            retryable=False,
+        )
 
 
 @contextmanager

@@ -171,6 +171,11 @@ class SessionSettings(_Settings):
     """Chats per tenant and what a chat remembers verbatim."""
 
     max_per_tenant: int = Field(default=10_000, ge=1)
+    """Sessions held in memory per tenant (root scope); past it the tenant's own least recently
+    used are evicted, never another tenant's."""
+    max_total: int = Field(default=50_000, ge=1)
+    """Sessions held in memory over all tenants; past it the tenant holding the most gives up
+    its least recently used (a small tenant is never evicted by a big one)."""
     evict_fraction: float = Field(default=0.1, gt=0, le=1)
     history_turns: int = Field(default=10, ge=0, le=200)
     """Earlier turns of the session sent to the model as messages (0: none)."""

@@ -3,9 +3,13 @@
 A session keeps the last turns of one chat (scrubbed, as stored) to send to the model as
 messages, a lock that runs its turns one at a time, and the chain of its background work
 (each turn's consolidation starts after the previous one's, so the episodic ``NEXT`` chain
-stays in order). Sessions are counted per tenant (the root scope); past the cap the least
-recently used 10 % are dropped from memory. A dropped or unknown session is rebuilt from
-its episodic chain in the graph, so a chat survives both eviction and a restart.
+stays in order). Sessions are counted per tenant (the root scope); past the tenant's cap its
+own least recently used 10 % are dropped from memory, and past the cap over all tenants the
+tenant holding the most gives up its oldest 10 %, so one tenant never evicts a smaller one's
+sessions and the table stays bounded however many tenants come (a session whose turn is
+running is never dropped: beyond the caps by at most the turns in flight). A dropped or
+unknown session is rebuilt from its episodic chain in the graph, so a chat survives both
+eviction and a restart.
 """
 
 from __future__ import annotations
@@ -107,11 +111,17 @@ class SessionManager:
     def __init__(self, memory: MemoryOrchestrator | None, settings: SessionSettings) -> None:
         self._memory = memory
         self._settings = settings
-        self._tenants: dict[str, OrderedDict[tuple[str, str], Session]] = {}
+        self._tenants: OrderedDict[str, OrderedDict[tuple[str, str], Session]] = OrderedDict()
+        """Tenant → its sessions; both least recently used first."""
+        self._held = 0
         self.evicted = 0
 
     def __len__(self) -> int:
-        return sum(len(t) for t in self._tenants.values())
+        return self._held
+
+    def tenants(self) -> int:
+        """Tenants with a session held in memory."""
+        return len(self._tenants)
 
     def count(self, scope: Scope) -> int:
         """Sessions held in memory for the tenant of ``scope``."""
@@ -146,6 +156,7 @@ class SessionManager:
         key = (scope.key, session_id)
         if tenant is not None and key in tenant:
             tenant.move_to_end(key)
+            self._tenants.move_to_end(_tenant(scope))
             return tenant[key]
         session = self._new(scope, session_id)
         if resume and self._settings.resume_from_graph and self._memory is not None:
@@ -155,23 +166,51 @@ class SessionManager:
 
     def drop(self, scope: Scope, session_id: str) -> bool:
         """Forget a session held in memory (the graph keeps its turns)."""
-        tenant = self._tenants.get(_tenant(scope))
-        return tenant is not None and tenant.pop((scope.key, session_id), None) is not None
+        name = _tenant(scope)
+        tenant = self._tenants.get(name)
+        if tenant is None or tenant.pop((scope.key, session_id), None) is None:
+            return False
+        self._held -= 1
+        if not tenant:
+            del self._tenants[name]
+        return True
 
     def _new(self, scope: Scope, session_id: str) -> Session:
         return Session(session_id, scope, deque(maxlen=max(self._settings.history_turns, 1)))
 
     def _add(self, session: Session) -> Session:
-        tenant = self._tenants.setdefault(_tenant(session.scope), OrderedDict())
-        cap = self._settings.max_per_tenant
-        if len(tenant) >= cap:
-            n = max(1, math.ceil(cap * self._settings.evict_fraction))
-            for key in list(tenant)[:n]:
-                if not tenant[key].lock.locked():
-                    del tenant[key]
-                    self.evicted += 1
+        name = _tenant(session.scope)
+        own = self._tenants.get(name)
+        if own is not None and len(own) >= self._settings.max_per_tenant:
+            self._evict(name, self._batch(self._settings.max_per_tenant))
+        if self._held >= self._settings.max_total:
+            wanted = self._batch(self._settings.max_total)
+            # the largest tenants give way; among equals the least recently used (a stable sort)
+            for largest in sorted(self._tenants, key=lambda t: len(self._tenants[t]), reverse=True):
+                wanted -= self._evict(largest, wanted)
+                if wanted <= 0:
+                    break
+        tenant = self._tenants.setdefault(name, OrderedDict())
+        self._tenants.move_to_end(name)
         tenant[(session.scope.key, session.id)] = session
+        self._held += 1
         return session
+
+    def _batch(self, cap: int) -> int:
+        return max(1, math.ceil(cap * self._settings.evict_fraction))
+
+    def _evict(self, name: str, count: int) -> int:
+        """Drop up to ``count`` of one tenant's oldest sessions (not those running a turn)."""
+        tenant = self._tenants[name]
+        dropped = 0
+        for key in [key for key, session in tenant.items() if not session.lock.locked()][:count]:
+            del tenant[key]
+            dropped += 1
+        self._held -= dropped
+        self.evicted += dropped
+        if not tenant:
+            del self._tenants[name]
+        return dropped
 
     async def _resume(self, session: Session) -> None:
         if self._memory is None:

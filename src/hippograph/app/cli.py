@@ -167,8 +167,10 @@ def consolidate(
 def forget(
     scope: str = ScopeOpt, yes: bool = typer.Option(False, "--yes", help="Do not ask."), as_json: bool = JsonOpt
 ) -> None:
-    """Erase a scope and everything below it, completely and in batches (cannot be undone;
-    run it again to finish an erase that was interrupted)."""
+    """Erase a scope and everything below it — its memories and the API keys bound to it —
+    completely and in batches (cannot be undone; run it again to finish an interrupted erase)."""
+    from hippograph.app.api.repository import ApiRepository
+    from hippograph.app.erase import erase_scope
     from hippograph.app.runtime import open_memory
 
     target = Scope.parse(scope)
@@ -177,7 +179,7 @@ def forget(
 
     async def go() -> int:
         async with open_memory() as memory:
-            return await memory.forget(target)
+            return await erase_scope(memory, ApiRepository(memory.store.conn), target)
 
     erased = _run(go())
     if as_json:

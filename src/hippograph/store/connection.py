@@ -24,6 +24,7 @@ from hippograph.errors import (
     HippographError,
     InvalidInputError,
     StoreError,
+    StoreFailedError,
     StoreUnavailableError,
 )
 from hippograph.store.catalog import CypherQuery
@@ -210,6 +211,12 @@ def _neo4j_error(exc: BaseException, uri: str) -> HippographError:
     return StoreError(f"Neo4j error {err.code}: {err.message}", retryable=err.is_retryable())
 
 
+def _database_failed(exc: BaseException, uri: str) -> HippographError:
+    err = cast(neo4j_errors.DatabaseError, exc)
+    log.error("neo4j failed: %s", err.code)
+    return StoreFailedError(err.code or "Neo.DatabaseError", (err.message or "").splitlines()[0][:200])
+
+
 def _not_unicode(exc: BaseException, uri: str) -> HippographError:
     # the driver cannot encode a parameter (a lone surrogate): the caller's text, not a fault
     return InvalidInputError("text", "is not valid Unicode (a lone surrogate); nothing was written")
@@ -225,6 +232,7 @@ ERROR_TABLE: tuple[tuple[type[BaseException] | tuple[type[BaseException], ...], 
     (TimeoutError, _unavailable("timed out")),  # before OSError, its base (asyncio's is the same class)
     ((neo4j_errors.ServiceUnavailable, neo4j_errors.SessionExpired, OSError), _unavailable("")),
     (neo4j_errors.ConstraintError, _conflict),
+    (neo4j_errors.DatabaseError, _database_failed),  # the server broke inside (a full disk): not the query
     (neo4j_errors.Neo4jError, _neo4j_error),
     (neo4j_errors.DriverError, _driver_error),
     (UnicodeEncodeError, _not_unicode),

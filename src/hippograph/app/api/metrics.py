@@ -81,6 +81,11 @@ class ApiMetrics:
         return Response(generate_latest(self.registry), media_type="text/plain; version=0.0.4; charset=utf-8")
 
 
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+"""HTTP methods counted by name; any other is counted as ``other`` (a client may send any token:
+each would add a series to the counter, a table that grew without bound)."""
+
+
 class MetricsMiddleware:
     """Counts and times every HTTP request by its route template (never the raw path)."""
 
@@ -106,5 +111,6 @@ class MetricsMiddleware:
         finally:
             route = scope.get("route")
             name = getattr(route, "path", "unmatched")
-            self.metrics.requests.labels(name, scope.get("method", ""), str(status)).inc()
+            method = scope.get("method", "")
+            self.metrics.requests.labels(name, method if method in METHODS else "other", str(status)).inc()
             self.metrics.latency.labels(name).observe(time.perf_counter() - started)

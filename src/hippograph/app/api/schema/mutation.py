@@ -22,6 +22,7 @@ from hippograph.app.api.schema.events import (
 )
 from hippograph.app.api.schema.types import AuditEntry, ConsolidationReport, Layer, Memory
 from hippograph.app.api.turns import run_turn
+from hippograph.app.erase import erase_scope
 from hippograph.errors import AlreadyRunningError, ConflictError, InvalidInputError, NotFoundError
 from hippograph.models import Layer as _Layer
 from hippograph.models import MemoryNode, check_id
@@ -330,8 +331,7 @@ class Mutation:
         target = context.principal.target(scope, Role.ADMIN)
         if confirm != target.key:
             return ForgetError(message="confirm must repeat the scope key exactly; nothing was erased")
-        erased = await context.services.memory.forget(target)
-        await context.services.repo.delete_keys(target)  # its keys go with it
+        erased = await erase_scope(context.services.memory, context.services.repo, target)  # its keys go with it
         return ForgetSuccess(scope_key=target.key, erased=erased)
 
 

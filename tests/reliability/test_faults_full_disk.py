@@ -1,0 +1,130 @@
+"""Issue 13 #1, a full disk: the data folder of a Neo4j of its own lives on a small tmpfs, one
+tenant writes until the disk is full. The library raises one clear error (``StoreFailedError``,
+not retryable: Neo4j refuses every transaction until it is restarted), ``doctor`` warns about
+the disk, and after space is freed and the server restarted every acknowledged write is there,
+the failed batch is wholly there or wholly absent, the other tenant is byte for byte what it
+was, and writes work again (the retried batch completes the ingest with exact counts)."""
+
+from __future__ import annotations
+
+import shutil
+import uuid
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hippograph.app.doctor import Status, check_data_disk
+from hippograph.app.settings import Settings
+from hippograph.embeddings import HashingEmbeddings
+from hippograph.errors import StoreFailedError
+from hippograph.layers import MemoryOrchestrator
+from hippograph.models import Layer, Relationship
+from hippograph.scope import Scope
+from hippograph.store import GraphStore, Neo4jConnection, migrate
+from tests.reliability.conftest import FAULT_RETRY_SECONDS
+from tests.reliability.crashable import CrashableNeo4j
+from tests.reliability.dump import full_dump, mentions
+from tests.reliability.small_disk import fill, grow, small_disk
+
+DISK_MB = 32
+FILLER_MB = 8  # written first, deleted to free space (what an operator would do first)
+GROWN_MB = 160  # then the disk is grown: shutdown and recovery need room of about the filled data's size
+BATCH = 50  # turns per ingest call: one transaction for the nodes
+MAX_BATCHES = 200  # the disk fills long before (≈ 1 MiB a batch); more means it never did
+
+
+@pytest.fixture(scope="module")
+def small_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[CrashableNeo4j, Path]]:
+    with small_disk(tmp_path_factory.mktemp("full-disk") / "data", DISK_MB) as disk:
+        fill(disk / "filler", FILLER_MB)
+        server = CrashableNeo4j(disk / "neo4j")
+        server.start()
+        try:
+            yield server, disk
+        finally:
+            server.stop()
+
+
+def _batch(number: int) -> list[dict[str, Any]]:
+    padding = uuid.uuid4().hex * 60  # ≈ 2 KB a turn: the disk fills in a few dozen batches
+    return [
+        {"turn_id": f"b{number}-{i}", "session_id": f"s{number}", "speaker": "Ana", "text": f"{number}.{i} {padding}"}
+        for i in range(BATCH)
+    ]
+
+
+async def _texts(store: GraphStore, scope: Scope) -> Counter[str]:
+    return Counter(n.content for n in await store.query_subtree(scope, limit=None) if n.layer is Layer.EPISODIC)
+
+
+def _rest(dump: Counter[str], key: str) -> Counter[str]:
+    return Counter({line: count for line, count in dump.items() if not mentions(line, key)})
+
+
+async def test_full_disk_raises_one_clear_error_and_loses_nothing_acknowledged(
+    small_server: tuple[CrashableNeo4j, Path],
+) -> None:
+    server, disk = small_server
+    conn = await Neo4jConnection.connect(server.uri, password=server.password, retry_time=FAULT_RETRY_SECONDS)
+    try:
+        await migrate(conn)
+        memory = MemoryOrchestrator(GraphStore(conn), HashingEmbeddings())
+        calm = Scope.root("org", f"calm-{uuid.uuid4().hex[:8]}")
+        stormy = Scope.root("org", f"stormy-{uuid.uuid4().hex[:8]}")
+        fact = await memory.remember(calm, "Ana's city", "Ana lives in Lisbon.")
+        await memory.ingest(calm, _batch(-1))
+        before = _rest(await full_dump(conn), stormy.key)
+
+        acknowledged: list[list[dict[str, Any]]] = []
+        failure: StoreFailedError | None = None
+        for number in range(MAX_BATCHES):
+            turns = _batch(number)
+            try:
+                await memory.ingest(stormy, turns)
+            except StoreFailedError as exc:
+                failure, failed = exc, turns
+                break
+            acknowledged.append(turns)
+        assert failure is not None, f"{MAX_BATCHES} batches written and the {DISK_MB} MiB disk never filled"
+        assert acknowledged, "the disk filled before the first batch: the test learnt nothing"
+        assert not failure.retryable
+        assert failure.code.startswith("Neo.DatabaseError.")
+        assert "full or failing disk" in str(failure) and "restart" in str(failure)
+        assert "Ana" not in str(failure), "a store error never carries user content"
+        with pytest.raises(StoreFailedError):  # every later call says the same, reads too, until a restart
+            await memory.store.get_node(calm, fact.id)
+
+        warning = check_data_disk(Settings(data_dir=disk))
+        assert warning.status is Status.WARN and "StoreFailedError" in warning.detail
+
+        # Space freed: the filler deleted and the disk grown. Deleting the filler alone is not
+        # enough: the shutdown flushes the store and the restart's recovery replays the
+        # transaction log, which needs room of about the log's size again.
+        (disk / "filler").unlink()
+        grow(disk, GROWN_MB)
+        server.stop()
+        assert shutil.disk_usage(disk).free > 8 << 20, "the shutdown's flush used up the freed space"
+        server.start()
+        assert check_data_disk(Settings(data_dir=disk)).status is Status.WARN  # still under 1 GiB: a small disk
+
+        stored = await _texts(memory.store, stormy)
+        wanted = Counter(t["text"] for turns in acknowledged for t in turns)
+        assert stored & wanted == wanted, "an acknowledged write was lost"
+        extra = stored - wanted
+        assert extra in (Counter(), Counter(t["text"] for t in failed)), "a partial batch survived the full disk"
+        assert _rest(await full_dump(conn), stormy.key) == before, "the other tenant changed"
+
+        await memory.ingest(stormy, failed)  # the retry, idempotent by turn id
+        everything = wanted + Counter(t["text"] for t in failed)
+        assert await _texts(memory.store, stormy) == everything
+        sessions = len(acknowledged) + 1
+        next_edges = {"relationship": Relationship.NEXT.value}
+        edges = await memory.store.query_edges(stormy, next_edges, limit=10 * BATCH * sessions)
+        assert len(edges) == sessions * (BATCH - 1)
+        await memory.remember(calm, "Ana's dog", "Ana's dog is called Rex.")
+        assert await memory.forget(stormy) == sum(everything.values())
+    finally:
+        await conn.close()
