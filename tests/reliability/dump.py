@@ -15,11 +15,11 @@ from hippograph.store import Neo4jConnection
 _CYPHER = Path(__file__).parent / "cypher"
 
 
-async def _run(conn: Neo4jConnection, name: str) -> list[dict[str, Any]]:
+async def _run(conn: Neo4jConnection, name: str, **params: Any) -> list[dict[str, Any]]:
     text = (_CYPHER / f"{name}.cypher").read_text()
 
     async def work(tx: Any) -> list[dict[str, Any]]:
-        return await (await tx.run(text)).data()  # type: ignore[no-any-return]
+        return await (await tx.run(text, params)).data()  # type: ignore[no-any-return]
 
     async with conn.driver.session(database=conn.database) as session:
         return await session.execute_read(work)  # a managed read: retried across a restart
@@ -40,3 +40,18 @@ async def full_dump(conn: Neo4jConnection) -> Counter[str]:
 def mentions(line: str, key: str) -> bool:
     """The dump line names ``key`` or a scope below it (as a whole property value)."""
     return f'"{key}"' in line or f'"{key}/' in line
+
+
+async def raw_fulltext_scores(conn: Neo4jConnection, query: str, scope_key_prefix: str) -> list[tuple[str, float]]:
+    """The fulltext index's own BM25 scores for ``query`` over the memories under the prefix."""
+    rows = await _run(conn, "search_memory_text_raw", query=query, scope_key_prefix=scope_key_prefix)
+    return [(r["id"], r["score"]) for r in rows]
+
+
+async def rebuild_fulltext_index(conn: Neo4jConnection) -> None:
+    """Drop the memory fulltext index and build it afresh (``migrate`` creates what is missing)."""
+    from hippograph.store import migrate
+
+    async with conn.driver.session(database=conn.database) as session:
+        await (await session.run((_CYPHER / "drop_fulltext_index_memory_text.cypher").read_text())).consume()
+    await migrate(conn)

@@ -14,7 +14,7 @@ import pytest
 from hippograph.agent import Agent, AgentConfig
 from hippograph.consolidation import ConsolidationConfig, RunStatus, SleepConsolidator
 from hippograph.embeddings import HashingEmbeddings
-from hippograph.errors import StoreUnavailableError
+from hippograph.errors import AlreadyRunningError, StoreUnavailableError
 from hippograph.layers import MemoryOrchestrator
 from hippograph.llm import ScriptedModel
 from hippograph.models import Layer, Relationship
@@ -125,19 +125,21 @@ async def test_consolidation_killed_mid_run_resumes_to_the_uninterrupted_end_sta
     calm, stormy = tenant.child("user", "a"), tenant.child("user", "b")
     await build_world(store, crash_conn, calm, "A" + tenant.id, seed=tenant.id)
     await build_world(store, crash_conn, stormy, "B" + tenant.id, seed=tenant.id)
-    config = ConsolidationConfig(soul_schema=SOUL_SCHEMA, lease_ttl=2.0, wait_timeout=120.0)
+    config = ConsolidationConfig(soul_schema=SOUL_SCHEMA, lease_ttl=600.0, wait_timeout=1.0)
     await SleepConsolidator(crash_conn, config, clock=lambda: NOW).run(calm)
 
     switch = KillSwitch(crash_conn, crashable, ConsolidationQuery.MERGE_FACTS)
-    interrupted = SleepConsolidator(switch, config, clock=lambda: NOW)  # type: ignore[arg-type]
+    consolidator = SleepConsolidator(switch, config, clock=lambda: NOW)  # type: ignore[arg-type]
     with pytest.raises(StoreUnavailableError):
-        await interrupted.run(stormy)
+        await consolidator.run(stormy)  # killed mid-run: its lease could not be given back
     assert switch.thread is not None
     switch.thread.join()
 
     crashable.start()
-    consolidator = SleepConsolidator(crash_conn, config, clock=lambda: NOW)
-    rerun = await consolidator.run(stormy, wait=True)  # waits out the dead run's lease
+    elsewhere = SleepConsolidator(crash_conn, config, clock=lambda: NOW)
+    with pytest.raises(AlreadyRunningError):  # another process cannot know the run ended: lease_ttl holds
+        await elsewhere.run(stormy, wait=True)
+    rerun = await consolidator.run(stormy)  # the same consolidator knows: its lease back at once, no wait
     assert rerun.status is RunStatus.COMPLETED
     assert canonical(await snapshot(crash_conn, stormy), stormy, "B" + tenant.id) == canonical(
         await snapshot(crash_conn, calm), calm, "A" + tenant.id

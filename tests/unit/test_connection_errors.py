@@ -10,7 +10,7 @@ import pytest
 from neo4j import AsyncGraphDatabase
 from neo4j import exceptions as neo4j_errors
 
-from hippograph.errors import ConflictError, StoreError, StoreUnavailableError
+from hippograph.errors import ConflictError, StoreError, StoreFailedError, StoreUnavailableError
 from hippograph.store.connection import ERROR_TABLE, Neo4jConnection, _translate
 
 pytestmark = pytest.mark.unit
@@ -28,6 +28,7 @@ URI = "bolt://127.0.0.1:1"
         (neo4j_errors.ConstraintError("dup"), ConflictError),
         (neo4j_errors.ClientError("bad"), StoreError),
         (neo4j_errors.TransactionError("tx"), StoreError),
+        (neo4j_errors.DatabaseError("the disk is full"), StoreFailedError),  # not retryable: needs an operator
     ],
 )
 def test_driver_errors_translate_by_class(error: Exception, expected: type[Exception]) -> None:

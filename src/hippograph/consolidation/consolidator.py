@@ -27,11 +27,14 @@ from hippograph.consolidation.report import (
 )
 from hippograph.consolidation.restore import restore_memory
 from hippograph.consolidation.schedule import NapSchedule
+from hippograph.errors import StoreError
 from hippograph.scope import Scope
 from hippograph.store.connection import Neo4jConnection
 from hippograph.store.graph_store import GraphStore
 
 log = logging.getLogger(__name__)
+MAX_UNRELEASED = 1_000
+"""Leases of ended runs kept to give back later (past it the oldest wait for ``lease_ttl``)."""
 
 
 class SleepConsolidator:
@@ -60,6 +63,10 @@ class SleepConsolidator:
         self.model = model
         self.clock = clock
         self._schedule = NapSchedule(self.config.turns_between_naps)
+        self._unreleased: dict[str, tuple[str, Lease]] = {}
+        """Scope key → (run id, lease) of this consolidator's runs that ended while the
+        database was down, so their release failed: given back before the next run instead
+        of blocking the scope for ``lease_ttl``."""
 
     @classmethod
     def for_store(
@@ -165,6 +172,7 @@ class SleepConsolidator:
     ) -> ConsolidationReport:
         c = self.config
         report = ConsolidationReport(scope_key=scope.key, entry_point=entry, started_at=self.clock())
+        await self._release_ended_runs()
         lease = await Lease.acquire(
             self.conn,
             scope,
@@ -211,7 +219,27 @@ class SleepConsolidator:
             await save_report(self.conn, report)
         finally:
             state = {"last_run_at": report.started_at} if report.status is RunStatus.COMPLETED else {}
-            await lease.release(state)
+            try:
+                await lease.release(state)
+            except StoreError:
+                self._unreleased[lease.scope.key] = (report.run_id, lease)
+                while len(self._unreleased) > MAX_UNRELEASED:
+                    self._unreleased.pop(next(iter(self._unreleased)))
+                raise
+
+    async def _release_ended_runs(self) -> None:
+        """Give back the leases of this consolidator's runs that ended while the database was
+        down. Safe, so never two holders: the run has ended here, its statements still on the
+        server are terminated first, and a release matches this run's holder only (a lease that
+        expired and was taken meanwhile stays with its new holder). Another process cannot know
+        the run ended: it waits for ``lease_ttl``."""
+        for key, (run_id, lease) in list(self._unreleased.items()):
+            try:
+                await repo.terminate_run(self.conn, run_id)
+                await lease.release({})
+            except StoreError:
+                return  # still unreachable: the next run tries again; lease_ttl bounds the wait meanwhile
+            del self._unreleased[key]
 
     async def _terminate(self, run_id: str) -> None:
         try:
