@@ -7,7 +7,6 @@ was, and writes work again (the retried batch completes the ingest with exact co
 
 from __future__ import annotations
 
-import shutil
 import uuid
 from collections import Counter
 from collections.abc import Iterator
@@ -101,12 +100,11 @@ async def test_full_disk_raises_one_clear_error_and_loses_nothing_acknowledged(
         assert warning.status is Status.WARN and "StoreFailedError" in warning.detail
 
         # Space freed: the filler deleted and the disk grown. Deleting the filler alone is not
-        # enough: the shutdown flushes the store and the restart's recovery replays the
-        # transaction log, which needs room of about the log's size again.
+        # enough: the restart's recovery replays the transaction log into the store, which
+        # needs room of about the log's size again.
         (disk / "filler").unlink()
         grow(disk, GROWN_MB)
-        server.stop()
-        assert shutil.disk_usage(disk).free > 8 << 20, "the shutdown's flush used up the freed space"
+        server.kill()  # a panicked database does not shut down cleanly (seen: out of heap); recovery replays the log
         server.start()
         assert check_data_disk(Settings(data_dir=disk)).status is Status.WARN  # still under 1 GiB: a small disk
 

@@ -13,9 +13,14 @@ from pathlib import Path
 import pytest
 
 from benchmarks.reliability_load import drive
+from hippograph.agent.background import MAX_REPORTS
+from hippograph.agent.reminders import SEEDED_CACHE
 from hippograph.app.api.auth import Role, create_key
+from hippograph.app.api.metrics import METHODS
 from hippograph.app.api.repository import ApiRepository
 from hippograph.app.api.services import ApiServices
+from hippograph.consolidation.consolidator import MAX_UNRELEASED
+from hippograph.consolidation.schedule import MAX_SCOPES
 from hippograph.retrieval.recall_state import Populations
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection
@@ -48,9 +53,30 @@ async def test_mixed_load_has_no_errors_and_bounded_tables(
     tally["load errors"] += len(report.errors)
     assert report.errors == [], report.errors[:5]
     assert set(report.latencies) == {"recall", "remember", "turn", "memories", "stats", "runs"}
-    assert 0 < len(services.agent.sessions) <= services.agent.config.sessions.max_per_tenant  # one tenant
-    assert len(services.memory.store._known_scopes) <= services.memory.store.KNOWN_SCOPES_CAP
-    assert len(services.memory.engine._populations) <= Populations.CAP + 1
+    tables = table_sizes(services, org)
+    tally["in-process tables checked"] += len(tables)
+    assert tables["sessions of the tenant"][0] > 0
+    assert not {name: sb for name, sb in tables.items() if sb[0] > sb[1]}, tables
+
+
+def table_sizes(services: ApiServices, tenant: Scope) -> dict[str, tuple[int, int]]:
+    """Every in-process table of the API process: (size now, its bound)."""
+    agent, sessions = services.agent, services.agent.sessions
+    settings = agent.config.sessions
+    requests = next(f for f in services.metrics.registry.collect() if f.name == "hippograph_api_requests")
+    routes = {s.labels["route"] for s in requests.samples}
+    return {
+        "sessions of the tenant": (sessions.count(tenant), settings.max_per_tenant),
+        "sessions": (len(sessions), settings.max_total),
+        "tenants with sessions": (sessions.tenants(), settings.max_total),
+        "persona seeds": (len(agent._deps.persona._seeded), SEEDED_CACHE + 1),
+        "background reports": (len(agent._background._done), MAX_REPORTS),
+        "nap counters": (len(services.consolidator._schedule._turns), MAX_SCOPES),
+        "unreleased leases": (len(services.consolidator._unreleased), MAX_UNRELEASED),
+        "known scopes": (len(services.memory.store._known_scopes), GraphStore.KNOWN_SCOPES_CAP),
+        "recall populations": (len(services.memory.engine._populations), Populations.CAP + 1),
+        "request metric series": (len(requests.samples), 2 * len(routes) * (len(METHODS) + 1) * 5 * 10),
+    }
 
 
 async def test_the_known_scopes_cache_is_bounded(
