@@ -7,6 +7,7 @@ was, and writes work again (the retried batch completes the ingest with exact co
 
 from __future__ import annotations
 
+import shutil
 import uuid
 from collections import Counter
 from collections.abc import Iterator
@@ -45,6 +46,9 @@ def small_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Cra
             yield server, disk
         finally:
             server.stop()
+            for log in (disk / "neo4j" / "neo4j.log", disk / "neo4j" / "home" / "logs" / "debug.log"):
+                if log.exists():  # kept for a failure's post-mortem: the tmpfs goes with the unmount
+                    shutil.copy(log, disk.parent / log.name)
 
 
 def _batch(number: int) -> list[dict[str, Any]]:

@@ -258,6 +258,7 @@ class LocalNeo4j:
         cmd += browser_args
         if self.stop_with_parent:
             cmd += ["--parent-pid", str(os.getpid())]
+        since = self.log_file.stat().st_size if self.log_file.exists() else 0  # an earlier run's ready line is not ours
         log = open(self.log_file, "ab")  # noqa: SIM115 — handed to the child process
         try:
             proc = subprocess.Popen(
@@ -274,7 +275,7 @@ class LocalNeo4j:
         self.pid_file.write_text(str(proc.pid))
         state = {"pid": proc.pid, "port": port, "uri": uri, "browser_url": browser_url}
         self.state_file.write_text(json.dumps(state))
-        self._wait_ready(proc.pid, port, timeout)
+        self._wait_ready(proc.pid, port, timeout, since=since)
         return self.status()
 
     def stop(self, *, timeout: float = 60.0) -> bool:
@@ -340,7 +341,8 @@ class LocalNeo4j:
             raise StoreUnavailableError(f"(local, {self.data_dir})", "the local Neo4j is not running")
         return str(state["uri"])
 
-    def _wait_ready(self, pid: int, port: int, timeout: float) -> None:
+    def _wait_ready(self, pid: int, port: int, timeout: float, *, since: int = 0) -> None:
+        """Wait for this process's ready line (in the log after byte ``since``) and Bolt."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if not _alive(pid):
@@ -348,12 +350,20 @@ class LocalNeo4j:
                     f"bolt://{self.host}:{port}",
                     f"the local Neo4j exited during start-up; last log lines:\n{self._log_tail()}",
                 )
-            if READY_LINE in self._log_tail(200) and _bolt_answers(self.host, port):
+            if READY_LINE in self._log_since(since) and _bolt_answers(self.host, port):
                 return
             time.sleep(0.25)
         raise StoreUnavailableError(
             f"bolt://{self.host}:{port}", f"not ready after {timeout:.0f}s; see {self.log_file}"
         )
+
+    def _log_since(self, offset: int) -> str:
+        try:
+            with self.log_file.open("rb") as fh:
+                fh.seek(offset)
+                return fh.read().decode(errors="replace")
+        except FileNotFoundError:
+            return ""
 
     def _log_tail(self, lines: int = 30) -> str:
         try:
