@@ -29,8 +29,8 @@ from tests.reliability.crashable import CrashableNeo4j
 from tests.reliability.dump import full_dump, mentions
 from tests.reliability.small_disk import fill, grow, small_disk
 
-DISK_MB = 32
-FILLER_MB = 8  # written first, deleted to free space (what an operator would do first)
+DISK_MB = 24
+FILLER_MB = 4  # written first, deleted to free space (what an operator would do first)
 GROWN_MB = 160  # then the disk is grown: shutdown and recovery need room of about the filled data's size
 BATCH = 50  # turns per ingest call: one transaction for the nodes
 MAX_BATCHES = 200  # the disk fills long before (≈ 1 MiB a batch); more means it never did
@@ -67,6 +67,7 @@ def _rest(dump: Counter[str], key: str) -> Counter[str]:
     return Counter({line: count for line, count in dump.items() if not mentions(line, key)})
 
 
+@pytest.mark.timeout(1800)  # fill, kill, recover and compare: ten minutes and more on a loaded 2-core machine
 async def test_full_disk_raises_one_clear_error_and_loses_nothing_acknowledged(
     small_server: tuple[CrashableNeo4j, Path],
 ) -> None:
