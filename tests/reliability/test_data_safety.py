@@ -91,6 +91,7 @@ async def test_erasing_one_tenant_leaves_every_other_byte_untouched(
     assert not lost and not gained, f"other tenants changed: lost {list(lost)[:3]} gained {list(gained)[:3]}"
 
 
+@pytest.mark.timeout(1500)  # two round trips and an index rebuild: long on a loaded 2-core machine
 async def test_export_erase_import_gives_back_the_same_graph(
     crash_conn: Neo4jConnection, world: dict[str, Scope], tally: Counter[str]
 ) -> None:
@@ -120,28 +121,18 @@ async def test_export_erase_import_gives_back_the_same_graph(
     ), "a memory property or an edge differs after import"
     after = await _answers(memory, user, asked_at)
     assert [[i for i, _ in a] for a in after] == [[i for i, _ in a] for a in answers], "other answers after import"
-    shifted = [await raw_fulltext_scores(crash_conn, words, org.key) for words in WORDS]
-    await rebuild_fulltext_index(crash_conn)
-    rebuilt = await _answers(memory, user, asked_at)
-    rebuilt_bm25 = [await raw_fulltext_scores(crash_conn, words, org.key) for words in WORDS]
-    second = [line async for line in export_lines(repo, org, embeddings=True)]  # now every memory has a vector
+    # The ranked ids are the same; the scores move (≈ 1 %, up to ≈ 6 % here). Not the fulltext
+    # index's BM25 statistics: its raw scores are exactly those of the clean index before, though
+    # the erased documents are still in it. The cause is the import embedding the memories that
+    # had no vector (a consolidation summary): they join the vector channel's candidates, and
+    # recall z-scores each channel over the candidate pool. A second round trip, with every
+    # memory embedded, gives exactly the scores of the first.
+    assert [await raw_fulltext_scores(crash_conn, words, org.key) for words in WORDS] == bm25
+    tally["recall score shift after import, max % (vectors added)"] = round(100 * _max_shift(answers, after), 2)
+    again_exported = [line async for line in export_lines(repo, org, embeddings=True)]
     await memory.forget(org)
-    await import_records(memory, *parse_lines(second))
-    await rebuild_fulltext_index(crash_conn)
-    twice = await _answers(memory, user, asked_at)
-    print(
-        "MEASURE",
-        {
-            "recall_after_import": _max_shift(answers, after),
-            "bm25_after_import": _max_shift(bm25, shifted),
-            "recall_after_rebuild": _max_shift(answers, rebuilt),
-            "bm25_after_rebuild": _max_shift(bm25, rebuilt_bm25),
-            "recall_second_trip_vs_first": _max_shift(rebuilt, twice),
-            "answers": answers[0][:3], "after": after[0][:3], "rebuilt": rebuilt[0][:3], "twice": twice[0][:3],
-            "bm25": bm25[0][:3], "bm25_after": shifted[0][:3], "bm25_rebuilt": rebuilt_bm25[0][:3],
-        },
-    )
-    assert twice == rebuilt
+    await import_records(memory, *parse_lines(again_exported))
+    assert await _answers(memory, user, asked_at) == after, "a second round trip moved the scores"
     tally["memories round-tripped"] += len(nodes)
     tally["edges round-tripped"] += len(edges)
 
