@@ -72,7 +72,6 @@ class MemoryQuery(CypherQuery):
     SEARCH_EVENTS = auto()
     DELETE_WORKING_OVERFLOW = auto()
     DELETE_SCOPE_LAYER = auto()
-    UPSERT_CUES = auto()
     # edges
     UPSERT_EDGES = auto()
     DELETE_EDGE = auto()
