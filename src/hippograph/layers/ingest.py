@@ -130,14 +130,19 @@ async def _links_to_stored(services: MemoryServices, scope: Scope, nodes: Sequen
         if node.session_id is not None:
             firsts.setdefault(node.session_id, node)
     ids = {n.id for n in nodes}
-    links = []
-    for session_id, first in firsts.items():
-        tail = await LayerRepository(services.store).session_tail(scope, Layer.EPISODIC, session_id)
-        if tail is None:
-            continue
-        if tail.id in ids or (tail.occurred_at or 0.0) > (first.occurred_at or float("inf")):
-            continue
-        if await services.store.get_node(scope, first.id) is not None:
-            continue
-        links.append(MemoryEdge(source=tail.id, target=first.id, relationship=Relationship.NEXT))
-    return links
+    tails = await LayerRepository(services.store).session_tails(scope, Layer.EPISODIC, list(firsts))
+    candidates = {
+        session_id: first
+        for session_id, first in firsts.items()
+        if (tail := tails.get(session_id)) is not None
+        and tail.id not in ids
+        and (tail.occurred_at or 0.0) <= (first.occurred_at or float("inf"))
+    }
+    if not candidates:
+        return []
+    stored = {n.id for n in await services.store.get_nodes(scope, [f.id for f in candidates.values()])}
+    return [
+        MemoryEdge(source=tails[session_id].id, target=first.id, relationship=Relationship.NEXT)
+        for session_id, first in candidates.items()
+        if first.id not in stored
+    ]

@@ -67,7 +67,7 @@ class MemoryQuery(CypherQuery):
     UPDATE_RETRACTION = auto()
     GET_CURRENT_FACT = auto()
     GET_OWNED_IDS_BY_PREFIX = auto()
-    GET_SESSION_TAIL = auto()
+    GET_SESSION_TAILS = auto()
     GET_COUNT = auto()
     SEARCH_EVENTS = auto()
     DELETE_WORKING_OVERFLOW = auto()
