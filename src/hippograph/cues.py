@@ -71,7 +71,15 @@ def keywords(text: str) -> list[str]:
             tok = tok[:-2]
         if len(tok) >= MIN_KEYWORD_CHARS and not tok.isdigit() and tok not in LUCENE_STOP:
             tokens.append(tok)
-    return list(dict.fromkeys(_stemmer().stemWords(tokens)))
+    return list(dict.fromkeys(_stem(tok) for tok in tokens))
+
+
+@lru_cache(maxsize=1 << 16)
+def _stem(token: str) -> str:
+    """One token's stem, remembered: words repeat, and the pure-Python Porter stemmer costs
+    more per memory than the rest of a write's Python (benchmarks/notes/writes.md)."""
+    stem: str = _stemmer().stemWord(token)
+    return stem
 
 
 def names(text: str) -> list[str]:

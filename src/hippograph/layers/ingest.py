@@ -11,6 +11,7 @@ related turns.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
@@ -109,16 +110,36 @@ async def ingest_conversation(
     nodes, texts, edges = turn_nodes(scope, turns)
     edges = [*await _links_to_stored(services, scope, nodes), *edges]
     stored: list[MemoryNode] = []
-    for start in range(0, len(nodes), batch_size):
-        chunk = nodes[start : start + batch_size]
-        vectors = await services.embedder.embed_batch(texts[start : start + batch_size])
-        chunk = [n.model_copy(update={"embedding": v}) for n, v in zip(chunk, vectors, strict=True)]
-        stored.extend(await episodic.add(scope, chunk))
-        if progress:
-            progress(len(stored), len(nodes))
+    starts = list(range(0, len(nodes), batch_size))
+    # each chunk's successor is embedded while the chunk is written: the embedder's thread and
+    # the database work at the same time
+    ahead = [_embed_ahead(services, texts[s : s + batch_size]) for s in starts[:1]]
+    try:
+        for i, start in enumerate(starts):
+            vectors = await ahead[i]
+            if i + 1 < len(starts):
+                ahead.append(_embed_ahead(services, texts[starts[i + 1] : starts[i + 1] + batch_size]))
+            chunk = nodes[start : start + batch_size]
+            chunk = [n.model_copy(update={"embedding": v}) for n, v in zip(chunk, vectors, strict=True)]
+            stored.extend(await episodic.add(scope, chunk))
+            if progress:
+                progress(len(stored), len(nodes))
+    finally:
+        for future in ahead:
+            if not future.done():
+                future.cancel()
+            elif not future.cancelled():
+                future.exception()  # retrieved: a failed write makes the next embedding moot
     for start in range(0, len(edges), 1000):
         await services.store.upsert_edges(scope, edges[start : start + 1000], increment=0.0)
     return stored
+
+
+def _embed_ahead(services: MemoryServices, texts: Sequence[str]) -> asyncio.Future[list[list[float]]]:
+    async def embed() -> list[list[float]]:
+        return list(await services.embedder.embed_batch(list(texts)))
+
+    return asyncio.ensure_future(embed())
 
 
 async def _links_to_stored(services: MemoryServices, scope: Scope, nodes: Sequence[MemoryNode]) -> list[MemoryEdge]:
@@ -130,14 +151,19 @@ async def _links_to_stored(services: MemoryServices, scope: Scope, nodes: Sequen
         if node.session_id is not None:
             firsts.setdefault(node.session_id, node)
     ids = {n.id for n in nodes}
-    links = []
-    for session_id, first in firsts.items():
-        tail = await LayerRepository(services.store).session_tail(scope, Layer.EPISODIC, session_id)
-        if tail is None:
-            continue
-        if tail.id in ids or (tail.occurred_at or 0.0) > (first.occurred_at or float("inf")):
-            continue
-        if await services.store.get_node(scope, first.id) is not None:
-            continue
-        links.append(MemoryEdge(source=tail.id, target=first.id, relationship=Relationship.NEXT))
-    return links
+    tails = await LayerRepository(services.store).session_tails(scope, Layer.EPISODIC, list(firsts))
+    candidates = {
+        session_id: first
+        for session_id, first in firsts.items()
+        if (tail := tails.get(session_id)) is not None
+        and tail.id not in ids
+        and (tail.occurred_at or 0.0) <= (first.occurred_at or float("inf"))
+    }
+    if not candidates:
+        return []
+    stored = {n.id for n in await services.store.get_nodes(scope, [f.id for f in candidates.values()])}
+    return [
+        MemoryEdge(source=tails[session_id].id, target=first.id, relationship=Relationship.NEXT)
+        for session_id, first in candidates.items()
+        if first.id not in stored
+    ]

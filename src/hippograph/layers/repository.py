@@ -62,8 +62,17 @@ class LayerRepository:
 
     async def session_tail(self, scope: Scope, layer: Layer, session_id: str) -> MemoryNode | None:
         """The latest memory of ``layer`` in a session of exactly ``scope``."""
-        rows = await self._conn.read(Q.GET_SESSION_TAIL, scope_key=scope.key, layer=layer.value, session_id=session_id)
-        return props_to_node(rows[0]["m"]) if rows else None
+        return (await self.session_tails(scope, layer, [session_id])).get(session_id)
+
+    async def session_tails(self, scope: Scope, layer: Layer, session_ids: Sequence[str]) -> dict[str, MemoryNode]:
+        """The latest memory of ``layer`` in each of ``session_ids`` of exactly ``scope`` that has
+        one, by session, in one round trip."""
+        if not session_ids:
+            return {}
+        rows = await self._conn.read(
+            Q.GET_SESSION_TAILS, scope_key=scope.key, layer=layer.value, session_ids=list(session_ids)
+        )
+        return {str(r["session_id"]): props_to_node(r["m"]) for r in rows}
 
     async def search_events(self, scope: Scope, **params: Any) -> list[MemoryNode]:
         """Events visible from ``scope`` (``since``, ``until``, ``session_id``, ``limit``, ``offset``)."""

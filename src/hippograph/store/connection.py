@@ -44,6 +44,23 @@ class Row(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
 
 
+class _Unprinted(list[Any]):
+    """A list parameter with a one-line ``repr``. The driver logs every RUN at DEBUG level with
+    its parameters formatted eagerly (``" ".join(map(repr, fields))``, whether or not DEBUG is
+    on): for a batch of 1,000 memories with 384-d vectors that ``repr`` costs more than packing
+    and sending them (benchmarks/notes/writes.md). It packs exactly as a list does."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"<list of {len(self)}>"
+
+
+def unprinted(params: dict[str, Any]) -> dict[str, Any]:
+    """``params`` with each list value wrapped so the driver's eager DEBUG ``repr`` is cheap."""
+    return {k: _Unprinted(v) if isinstance(v, list) else v for k, v in params.items()}
+
+
 class Neo4jConnection:
     """Owns an ``AsyncDriver``. Create with :meth:`connect`; close with :meth:`close`."""
 
@@ -133,7 +150,7 @@ class Neo4jConnection:
 
         async def go() -> list[Record]:
             async with self.driver.session(database=self.database) as session:
-                result = await session.run(query.text, params)
+                result = await session.run(query.text, unprinted(params))
                 return await result.data()
 
         for attempt in range(1, AUTOCOMMIT_ATTEMPTS + 1):
@@ -151,7 +168,7 @@ class Neo4jConnection:
         async def go() -> list[Record]:
             records, _, _ = await self.driver.execute_query(
                 query.text,
-                params,
+                unprinted(params),
                 database_=self.database,
                 routing_=RoutingControl.WRITE if write else RoutingControl.READ,
             )
@@ -163,6 +180,7 @@ class Neo4jConnection:
         self, query: CypherQuery, params: dict[str, Any], *, write: bool, plain: bool = False
     ) -> list[Record]:
         text = query.text
+        params = unprinted(params)
 
         async def work(tx: AsyncManagedTransaction) -> list[Record]:
             result = await tx.run(text, params)

@@ -17,7 +17,7 @@ from hippograph.cues import Cue
 from hippograph.errors import ConflictError, InvalidInputError, NotFoundError, validation_errors
 from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship, check_id, now
 from hippograph.scope import Scope
-from hippograph.store.connection import Neo4jConnection, Row
+from hippograph.store.connection import Neo4jConnection, Row, unprinted
 from hippograph.store.erase import EraseProgress, erase_subtree
 from hippograph.store.filters import NodeFilter
 from hippograph.store.mapping import (
@@ -27,6 +27,7 @@ from hippograph.store.mapping import (
     props_to_edge,
     props_to_node,
     scope_rows,
+    upsert_rows,
 )
 from hippograph.store.queries import MemoryQuery as Q
 from hippograph.store.schema import migrate
@@ -122,29 +123,16 @@ class GraphStore:
         used in another scope raises ConflictError and writes nothing."""
         if not nodes:
             return []
-        rows = []
-        stored = []
-        for node in nodes:
-            node = node.model_copy(update={"scope_key": scope.key})
-            stored.append(node)
-            rows.append({"id": node.id, "layer_label": layer_label(node.layer), "props": node_to_props(node, scope)})
-        cue_rows = [{"id": nid, "cues": [c.row() for c in cs]} for nid, cs in (cues or {}).items() if cs]
+        stored = [node.model_copy(update={"scope_key": scope.key}) for node in nodes]
+        rows, cue_table = upsert_rows(scope, stored, cues or {})
         await self.ensure_scope(scope)
-        token = uuid.uuid4().hex
+        params = unprinted({"scope_key": scope.key, "rows": rows, "cues": cue_table, "now": now()})
 
-        async def work(tx: Any) -> list[dict[str, Any]]:
-            result = await tx.run(Q.UPSERT_NODES.text, scope_key=scope.key, rows=rows, tx_token=token)
-            records = [r.data() async for r in result]
-            foreign = [r["id"] for r in records if not r["ours"]]
+        async def work(tx: Any) -> None:
+            result = await tx.run(Q.UPSERT_NODES.text, params, tx_token=uuid.uuid4().hex)
+            foreign = [r["id"] async for r in result if not r["ours"]]
             if foreign:
                 raise ConflictError(f"ids already used in another scope: {foreign[:5]}")
-            created = {r["id"] for r in records if r["created"]}
-            new_cues = [row for row in cue_rows if row["id"] in created]
-            if new_cues:
-                await (
-                    await tx.run(Q.UPSERT_CUES.text, scope_key=scope.key, rows=new_cues, now=now(), tx_token=token)
-                ).consume()
-            return records
 
         await self.conn.write_tx(work)
         return stored

@@ -20,7 +20,8 @@ from hippograph.cues import Cue
 from hippograph.errors import ConflictError, InvalidInputError, NotFoundError
 from hippograph.models import Layer, MemoryNode, now
 from hippograph.scope import Scope
-from hippograph.store.mapping import has_direction, layer_label, node_to_props, props_to_node
+from hippograph.store.connection import unprinted
+from hippograph.store.mapping import has_direction, node_to_props, props_to_node, upsert_rows
 from hippograph.store.queries import MemoryQuery as Q
 
 T = TypeVar("T")
@@ -36,7 +37,7 @@ class LockedTx:
         self.scope = scope
 
     async def _rows(self, query: Q, **params: Any) -> list[dict[str, Any]]:
-        result = await self._tx.run(query.text, params)
+        result = await self._tx.run(query.text, unprinted(params))
         return [r.data() async for r in result]
 
     async def current_fact(self, key: str) -> MemoryNode | None:
@@ -63,14 +64,12 @@ class LockedTx:
 
     async def add_node(self, node: MemoryNode, cues: Sequence[Cue]) -> MemoryNode:
         node = node.model_copy(update={"scope_key": self.scope.key})
-        token = uuid.uuid4().hex
-        row = {"id": node.id, "layer_label": layer_label(node.layer), "props": node_to_props(node, self.scope)}
-        [record] = await self._rows(Q.UPSERT_NODES, scope_key=self.scope.key, rows=[row], tx_token=token)
+        rows, cue_table = upsert_rows(self.scope, [node], {node.id: cues})
+        [record] = await self._rows(
+            Q.UPSERT_NODES, scope_key=self.scope.key, rows=rows, cues=cue_table, now=now(), tx_token=uuid.uuid4().hex
+        )
         if not record["ours"]:
             raise ConflictError(f"id already used in another scope: {node.id}")
-        if record["created"] and cues:
-            rows = [{"id": node.id, "cues": [c.row() for c in cues]}]
-            await self._rows(Q.UPSERT_CUES, scope_key=self.scope.key, rows=rows, now=now(), tx_token=token)
         return node
 
     async def update_node(self, current: MemoryNode, updates: Mapping[str, Any]) -> MemoryNode:
@@ -94,9 +93,7 @@ class LockedTx:
             raise InvalidInputError("supersedes", f"{old_id} is not a fact of {self.scope.key}")
 
 
-async def run_locked(
-    store: Any, scope: Scope, locks: Sequence[str], work: Callable[[LockedTx], Awaitable[T]]
-) -> T:
+async def run_locked(store: Any, scope: Scope, locks: Sequence[str], work: Callable[[LockedTx], Awaitable[T]]) -> T:
     """Run ``work`` in one write transaction holding the ``locks`` of ``scope`` (sorted, so
     two writers never take them in opposite orders)."""
     await store.ensure_scope(scope)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from hippograph.cues import Cue
 from hippograph.models import Layer, MemoryEdge, MemoryNode
 from hippograph.scope import Scope
 
@@ -30,6 +32,33 @@ def node_to_props(node: MemoryNode, scope: Scope) -> dict[str, Any]:
     if not has_direction(data.get("embedding")):
         data["embedding"] = None  # a zero vector would fail every cosine over it (see has_direction)
     return {k: v for k, v in data.items() if v is not None}
+
+
+def upsert_rows(
+    scope: Scope, nodes: Sequence[MemoryNode], cues: Mapping[str, Sequence[Cue]]
+) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
+    """The parameters of ``upsert_nodes``: one row per node (its props and the indices of its
+    cues) and the batch's distinct cues, in first-seen order."""
+    table: dict[tuple[str, str], int] = {}
+    distinct: list[dict[str, str]] = []
+    rows = []
+    for node in nodes:
+        indices = []
+        for cue in cues.get(node.id, ()):
+            index = table.get((cue.kind, cue.key))
+            if index is None:
+                index = table[cue.kind, cue.key] = len(distinct)
+                distinct.append(cue.row())
+            indices.append(index)
+        rows.append(
+            {
+                "id": node.id,
+                "layer_label": layer_label(node.layer),
+                "props": node_to_props(node, scope),
+                "cues": indices,
+            }
+        )
+    return rows, distinct
 
 
 def has_direction(vector: Any) -> bool:

@@ -67,12 +67,11 @@ class MemoryQuery(CypherQuery):
     UPDATE_RETRACTION = auto()
     GET_CURRENT_FACT = auto()
     GET_OWNED_IDS_BY_PREFIX = auto()
-    GET_SESSION_TAIL = auto()
+    GET_SESSION_TAILS = auto()
     GET_COUNT = auto()
     SEARCH_EVENTS = auto()
     DELETE_WORKING_OVERFLOW = auto()
     DELETE_SCOPE_LAYER = auto()
-    UPSERT_CUES = auto()
     # edges
     UPSERT_EDGES = auto()
     DELETE_EDGE = auto()
