@@ -92,9 +92,11 @@ def run_worker(tree: Path, uri: str, password: str, key: str, now: float, runs: 
     return result
 
 
-async def end_state(conn: Any, key: str, prefix: str) -> tuple[str, dict[str, int]]:
-    """A hash of the subtree's memories, their edges and the lease's bookkeeping; and counts."""
+async def end_state(conn: Any, key: str, prefix: str, dump: Path | None) -> tuple[str, dict[str, int]]:
+    """A hash of the subtree's memories, their edges and the lease's bookkeeping; and counts.
+    With ``dump``, every hashed line is written there too (to diff two end states)."""
     digest = hashlib.sha256()
+    lines = []
     counts: Counter[str] = Counter()
     after = ""
     while True:
@@ -102,7 +104,9 @@ async def end_state(conn: Any, key: str, prefix: str) -> tuple[str, dict[str, in
         for row in rows:
             node = row["node"]
             node["out"] = sorted(json.dumps(r, sort_keys=True, default=str) for r in node["out"])
-            digest.update(json.dumps(node, sort_keys=True, default=str).encode())
+            line = json.dumps(node, sort_keys=True, default=str)
+            digest.update(line.encode())
+            lines.append(line)
             counts[f"memories {node['layer']}"] += 1
             counts["retracted"] += bool(node.get("retracted"))
             for rel in node["out"]:
@@ -112,11 +116,13 @@ async def end_state(conn: Any, key: str, prefix: str) -> tuple[str, dict[str, in
         after = rows[-1]["node"]["id"]
     lease = await run_file(conn, "get_lease_state", scope_key=key)
     digest.update(json.dumps(lease, sort_keys=True, default=str).encode())
+    if dump is not None:
+        dump.write_text("\n".join([*lines, json.dumps(lease, sort_keys=True, default=str)]) + "\n")
     return digest.hexdigest()[:16], dict(sorted(counts.items()))
 
 
 async def one(
-    uri: str, password: str, tree: Path, size: int, now: float, runs: int, console: Console
+    uri: str, password: str, tree: Path, size: int, now: float, runs: int, console: Console, dump: Path | None
 ) -> dict[str, Any]:
     """Seed the size's scope, let ``tree`` consolidate it, hash the end state, erase it."""
     from benchmarks.consolidation_bench import seed
@@ -127,9 +133,10 @@ async def one(
     store = GraphStore(conn)
     scope = Scope.root("org", f"ab{size}")
     try:
+        await store.delete_subtree(scope)  # what an interrupted earlier run left behind
         await seed(store, scope, size, now, console, tag="m")
         result = run_worker(tree, uri, password, scope.key, now, runs)
-        result["hash"], result["counts"] = await end_state(conn, scope.key, scope.subtree_prefix)
+        result["hash"], result["counts"] = await end_state(conn, scope.key, scope.subtree_prefix, dump)
         await store.delete_subtree(scope)
     finally:
         await conn.close()
@@ -163,7 +170,9 @@ def phase_table(size: int, results: dict[str, list[dict[str, Any]]], run_no: int
     return table
 
 
-async def main(before: Path, after: Path, sizes: list[int], rounds: int, runs: int) -> None:
+async def main(
+    before: Path, after: Path, sizes: list[int], rounds: int, runs: int, dump: Path | None = None
+) -> None:
     from benchmarks.consolidation_bench import server
     from hippograph.store import Neo4jConnection, migrate
 
@@ -178,7 +187,8 @@ async def main(before: Path, after: Path, sizes: list[int], rounds: int, runs: i
             for r in range(rounds):
                 order = [("before", before), ("after", after)]
                 for name, tree in order if r % 2 == 0 else order[::-1]:
-                    got = await one(uri, password or "", tree, size, now, runs, console)
+                    file = dump / f"{size}-{name}-{r + 1}.jsonl" if dump else None
+                    got = await one(uri, password or "", tree, size, now, runs, console, file)
                     results[name].append(got)
                     walls = " + ".join(f"{x['wall_s']:.2f}" for x in got["runs"])
                     console.print(f"{size:,} round {r + 1}/{rounds} {name}: {walls} s, end state {got['hash']}")
@@ -201,6 +211,7 @@ if __name__ == "__main__":
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--runs", type=int, default=2, help="consolidation runs per round (the first does the work)")
     ap.add_argument("--now", type=float, default=None)
+    ap.add_argument("--dump", type=Path, default=None, help="write each end state here, one JSON line per memory")
     a = ap.parse_args()
     if a.worker:
         uri, key = a.worker
@@ -208,4 +219,6 @@ if __name__ == "__main__":
     else:
         if a.before is None:
             ap.error("--before is required")
-        asyncio.run(main(a.before.resolve(), a.after.resolve(), a.sizes, a.rounds, a.runs))
+        if a.dump:
+            a.dump.mkdir(parents=True, exist_ok=True)
+        asyncio.run(main(a.before.resolve(), a.after.resolve(), a.sizes, a.rounds, a.runs, a.dump))

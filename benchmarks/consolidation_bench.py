@@ -136,9 +136,13 @@ def world(n: int, now: float, seed: int, tag: str | None = None) -> tuple[list[M
         )
         episodes.append(node)
         if i % 10:
-            edges.append(MemoryEdge(source=episodes[i - 1].id, target=node.id, relationship=Relationship.NEXT))
+            edges.append(
+                MemoryEdge(source=episodes[i - 1].id, target=node.id, relationship=Relationship.NEXT, created_at=at)
+            )
         for k in {rng.randrange(half) for _ in range(rng.choice([1, 2]))}:
-            edges.append(MemoryEdge(source=node.id, target=facts[k].id, relationship=Relationship.MENTIONS))
+            edges.append(
+                MemoryEdge(source=node.id, target=facts[k].id, relationship=Relationship.MENTIONS, created_at=at)
+            )
     return [*facts, *episodes], edges
 
 

@@ -10,7 +10,7 @@
 // watermark reached and how many facts were probed.
 CYPHER replan=skip
 MATCH (a:Memory:Semantic)
-WHERE a.scope_key STARTS WITH $scope_key
+WHERE a.scope_key STARTS WITH $scope_key AND a.layer = 'semantic'  // the (scope_key, layer) index
   AND (a.scope_key = $scope_key OR a.scope_key STARTS WITH $subtree_prefix)
   AND (a.updated_at > $since_at OR (a.updated_at = $since_at AND a.id > $since_id))
   AND a.embedding IS NOT NULL
