@@ -171,14 +171,14 @@ def phase_table(size: int, results: dict[str, list[dict[str, Any]]], run_no: int
 
 
 async def main(
-    before: Path, after: Path, sizes: list[int], rounds: int, runs: int, dump: Path | None = None
+    before: Path, after: Path, sizes: list[int], rounds: int, runs: int, dump: Path | None, heap: str, pagecache: int
 ) -> None:
     from benchmarks.consolidation_bench import server
     from hippograph.store import Neo4jConnection, migrate
 
     console = Console()
     now = time.time()  # one clock for every worker: the same world must end the same way
-    async with server(console) as (uri, password):
+    async with server(console, heap, pagecache) as (uri, password):
         conn = await Neo4jConnection.connect(uri, password=password)
         await migrate(conn)
         await conn.close()
@@ -197,7 +197,9 @@ async def main(
             hashes = {s: {r["hash"] for r in results[s]} for s in results}
             same = len(hashes["before"] | hashes["after"]) == 1
             console.print(f"end state {size:,}: before {sorted(hashes['before'])}, after {sorted(hashes['after'])}")
-            console.print(f"[b]same end state: {'yes' if same else 'NO'}[/b]; counts (after): {results['after'][0]['counts']}")
+            console.print(
+                f"[b]same end state: {'yes' if same else 'NO'}[/b]; counts (after): {results['after'][0]['counts']}"
+            )
             if not same:
                 console.print(f"counts (before): {results['before'][0]['counts']}")
 
@@ -211,6 +213,8 @@ if __name__ == "__main__":
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--runs", type=int, default=2, help="consolidation runs per round (the first does the work)")
     ap.add_argument("--now", type=float, default=None)
+    ap.add_argument("--heap", default="3g", help="the throwaway server's heap (1g is enough at 10k)")
+    ap.add_argument("--pagecache-mb", type=int, default=2048)
     ap.add_argument("--dump", type=Path, default=None, help="write each end state here, one JSON line per memory")
     a = ap.parse_args()
     if a.worker:
@@ -221,4 +225,6 @@ if __name__ == "__main__":
             ap.error("--before is required")
         if a.dump:
             a.dump.mkdir(parents=True, exist_ok=True)
-        asyncio.run(main(a.before.resolve(), a.after.resolve(), a.sizes, a.rounds, a.runs, a.dump))
+        asyncio.run(
+            main(a.before.resolve(), a.after.resolve(), a.sizes, a.rounds, a.runs, a.dump, a.heap, a.pagecache_mb)
+        )

@@ -50,7 +50,9 @@ PAGECACHE_MB = 2048
 
 
 @asynccontextmanager
-async def server(console: Console) -> AsyncIterator[tuple[str, str | None]]:
+async def server(
+    console: Console, heap: str = HEAP, pagecache_mb: int = PAGECACHE_MB
+) -> AsyncIterator[tuple[str, str | None]]:
     """(uri, password) of ``HIPPOGRAPH_NEO4J_URI`` when set, else of a throwaway local Neo4j with
     the launcher's default transaction memory (``dbms.memory.transaction.total.max`` 512 MiB:
     nothing raised), stopped at the end."""
@@ -60,9 +62,9 @@ async def server(console: Console) -> AsyncIterator[tuple[str, str | None]]:
         yield uri, os.environ.get("HIPPOGRAPH_NEO4J_PASSWORD")
         return
     with tempfile.TemporaryDirectory(prefix="hippograph-bench-") as tmp:
-        local = LocalNeo4j(Path(tmp), heap=HEAP, pagecache_mb=PAGECACHE_MB, stop_with_parent=True)
+        local = LocalNeo4j(Path(tmp), heap=heap, pagecache_mb=pagecache_mb, stop_with_parent=True)
         console.print(
-            f"starting a local Neo4j (heap {HEAP}, page cache {PAGECACHE_MB} MiB, "
+            f"starting a local Neo4j (heap {heap}, page cache {pagecache_mb} MiB, "
             f"transaction memory {local.tx_max_mb} MiB) …"
         )
         status = local.start(timeout=300)
@@ -146,9 +148,7 @@ def world(n: int, now: float, seed: int, tag: str | None = None) -> tuple[list[M
     return [*facts, *episodes], edges
 
 
-async def seed(
-    store: GraphStore, scope: Scope, n: int, now: float, console: Console, tag: str | None = None
-) -> None:
+async def seed(store: GraphStore, scope: Scope, n: int, now: float, console: Console, tag: str | None = None) -> None:
     nodes, edges = world(n, now, seed=n, tag=tag)
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task(f"writing {n:,} memories and {len(edges):,} edges", total=len(nodes) + len(edges))

@@ -105,10 +105,10 @@ def report(console: Console, title: str, seen: list[Profiled], top: int) -> None
     console.print(table)
 
 
-async def main(size: int, runs: int, top: int) -> None:
+async def main(size: int, runs: int, top: int, heap: str, pagecache_mb: int) -> None:
     console = Console(width=200)
     now = time.time()
-    async with server(console) as (uri, password):
+    async with server(console, heap, pagecache_mb) as (uri, password):
         conn = await Neo4jConnection.connect(uri, password=password)
         await migrate(conn)
         store = GraphStore(conn)
@@ -139,5 +139,7 @@ if __name__ == "__main__":
     ap.add_argument("--size", type=int, default=10_000)
     ap.add_argument("--runs", type=int, default=2)
     ap.add_argument("--top", type=int, default=4)
+    ap.add_argument("--heap", default="3g", help="the throwaway server's heap (1g is enough at 10k)")
+    ap.add_argument("--pagecache-mb", type=int, default=2048)
     a = ap.parse_args()
-    asyncio.run(main(a.size, a.runs, a.top))
+    asyncio.run(main(a.size, a.runs, a.top, a.heap, a.pagecache_mb))
