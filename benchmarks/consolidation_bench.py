@@ -6,7 +6,8 @@ fresh 10k scope. Prints one table of per-phase durations per run.
     python benchmarks/consolidation_bench.py --sizes 10000    # skip the 100k run
 
 Talks to ``HIPPOGRAPH_NEO4J_URI`` (``HIPPOGRAPH_NEO4J_PASSWORD``) when set; otherwise starts a
-throwaway local Neo4j (``LocalNeo4j``) and stops it at the end. Every size gets its own fresh
+throwaway local Neo4j (``LocalNeo4j``: heap 3 GB, page cache 2 GB, and the default 512 MiB of
+transaction memory — no transaction setting raised) and stops it at the end. Every size gets its own fresh
 root scope, erased afterwards. Query plans are warmed on a tiny scope first (a cold plan cache
 costs a few seconds once per server, not per run); that warm-up is reported too.
 
@@ -44,35 +45,54 @@ PREFIXES = [f"topic{i:03d}" for i in range(200)]
 ACTIONS = ["deploy the api", "rotate the keys", "restart the worker", "run the backup", "clear the cache"]
 
 
+HEAP = "3g"
+PAGECACHE_MB = 2048
+
+
 @asynccontextmanager
-async def connection(console: Console) -> AsyncIterator[Neo4jConnection]:
+async def server(
+    console: Console, heap: str = HEAP, pagecache_mb: int = PAGECACHE_MB
+) -> AsyncIterator[tuple[str, str | None]]:
+    """(uri, password) of ``HIPPOGRAPH_NEO4J_URI`` when set, else of a throwaway local Neo4j with
+    the launcher's default transaction memory (``dbms.memory.transaction.total.max`` 512 MiB:
+    nothing raised), stopped at the end."""
     uri = os.environ.get("HIPPOGRAPH_NEO4J_URI")
     if uri:
-        conn = await Neo4jConnection.connect(uri, password=os.environ.get("HIPPOGRAPH_NEO4J_PASSWORD"))
+        console.print(f"using {uri} (its own transaction memory setting)")
+        yield uri, os.environ.get("HIPPOGRAPH_NEO4J_PASSWORD")
+        return
+    with tempfile.TemporaryDirectory(prefix="hippograph-bench-") as tmp:
+        local = LocalNeo4j(Path(tmp), heap=heap, pagecache_mb=pagecache_mb, stop_with_parent=True)
+        console.print(
+            f"starting a local Neo4j (heap {heap}, page cache {pagecache_mb} MiB, "
+            f"transaction memory {local.tx_max_mb} MiB) …"
+        )
+        status = local.start(timeout=300)
+        try:
+            assert status.uri is not None
+            yield status.uri, local.password()
+        finally:
+            local.stop()
+
+
+@asynccontextmanager
+async def connection(console: Console) -> AsyncIterator[Neo4jConnection]:
+    async with server(console) as (uri, password):
+        conn = await Neo4jConnection.connect(uri, password=password)
         try:
             await migrate(conn)
             yield conn
         finally:
             await conn.close()
-        return
-    with tempfile.TemporaryDirectory(prefix="hippograph-bench-") as tmp:
-        server = LocalNeo4j(Path(tmp), heap="3g", pagecache_mb=2048, tx_max_mb=2048)
-        console.print("starting a local Neo4j …")
-        status = server.start(timeout=300)
-        try:
-            assert status.uri is not None
-            conn = await Neo4jConnection.connect(status.uri, password=server.password())
-            try:
-                await migrate(conn)
-                yield conn
-            finally:
-                await conn.close()
-        finally:
-            server.stop()
 
 
-def world(n: int, now: float, seed: int) -> tuple[list[MemoryNode], list[MemoryEdge]]:
-    """``n`` fresh memories (n/2 episodic, n/2 semantic) and their edges."""
+def world(n: int, now: float, seed: int, tag: str | None = None) -> tuple[list[MemoryNode], list[MemoryEdge]]:
+    """``n`` fresh memories (n/2 episodic, n/2 semantic) and their edges; with ``tag`` the ids
+    are ``<tag>-f<i>`` / ``<tag>-e<i>`` (the same world twice has the same ids), else random."""
+
+    def ids(kind: str, i: int) -> dict[str, str]:
+        return {"id": f"{tag}-{kind}{i}"} if tag else {}
+
     rng = random.Random(seed)
     gen = np.random.default_rng(seed)
     half = n // 2
@@ -89,6 +109,7 @@ def world(n: int, now: float, seed: int) -> tuple[list[MemoryNode], list[MemoryE
         prefix = PREFIXES[i % len(PREFIXES)]
         facts.append(
             MemoryNode(
+                **ids("f", i),
                 layer=Layer.SEMANTIC,
                 label=f"{prefix}: fact {i}",
                 content=f"{prefix} detail number {i}",
@@ -105,6 +126,7 @@ def world(n: int, now: float, seed: int) -> tuple[list[MemoryNode], list[MemoryE
         event = i % 10 == 9
         label = ACTIONS[(i // 10) % len(ACTIONS)] if event else f"turn {i}"
         node = MemoryNode(
+            **ids("e", i),
             layer=Layer.EPISODIC,
             label=label,
             content=f"User: message {i}. | Agent: reply {i}.",
@@ -116,14 +138,18 @@ def world(n: int, now: float, seed: int) -> tuple[list[MemoryNode], list[MemoryE
         )
         episodes.append(node)
         if i % 10:
-            edges.append(MemoryEdge(source=episodes[i - 1].id, target=node.id, relationship=Relationship.NEXT))
+            edges.append(
+                MemoryEdge(source=episodes[i - 1].id, target=node.id, relationship=Relationship.NEXT, created_at=at)
+            )
         for k in {rng.randrange(half) for _ in range(rng.choice([1, 2]))}:
-            edges.append(MemoryEdge(source=node.id, target=facts[k].id, relationship=Relationship.MENTIONS))
+            edges.append(
+                MemoryEdge(source=node.id, target=facts[k].id, relationship=Relationship.MENTIONS, created_at=at)
+            )
     return [*facts, *episodes], edges
 
 
-async def seed(store: GraphStore, scope: Scope, n: int, now: float, console: Console) -> None:
-    nodes, edges = world(n, now, seed=n)
+async def seed(store: GraphStore, scope: Scope, n: int, now: float, console: Console, tag: str | None = None) -> None:
+    nodes, edges = world(n, now, seed=n, tag=tag)
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task(f"writing {n:,} memories and {len(edges):,} edges", total=len(nodes) + len(edges))
         for i in range(0, len(nodes), BATCH):

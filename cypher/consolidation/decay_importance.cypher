@@ -3,7 +3,7 @@
 // Exempt: importance >= $exempt_from, SOUL: and AGENT_IDENTITY memories.
 CYPHER replan=skip
 MATCH (m:Memory:Semantic)
-WHERE m.scope_key STARTS WITH $scope_key
+WHERE m.scope_key STARTS WITH $scope_key AND m.layer = 'semantic'  // the (scope_key, layer) index
   AND (m.scope_key = $scope_key OR m.scope_key STARTS WITH $subtree_prefix)
   AND NOT coalesce(m.retracted, false)
   AND coalesce(m.importance, 5.0) < $exempt_from

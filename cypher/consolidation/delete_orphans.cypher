@@ -18,9 +18,10 @@ WHERE expired OR (
   AND coalesce(m.importance, 5.0) < $importance_below
   AND $now - coalesce(m.last_accessed_at, m.updated_at, m.created_at) > $idle
   AND NOT m.label STARTS WITH 'SOUL:' AND NOT m.label STARTS WITH 'AGENT_IDENTITY'
-  AND NOT m.label STARTS WITH 'META:'
-  AND COUNT { MATCH (m)--(n:Memory) WHERE NOT coalesce(n.retracted, false) RETURN DISTINCT n }
-      <= $max_neighbors)
+  AND NOT m.label STARTS WITH 'META:')
+WITH m, expired  // neighbours are counted only for the candidates left (the costly part)
+WHERE expired
+   OR COUNT { MATCH (m)--(n:Memory) WHERE NOT coalesce(n.retracted, false) RETURN DISTINCT n } <= $max_neighbors
 CALL (m, expired) {
   DETACH DELETE m
   RETURN CASE WHEN expired THEN 1 ELSE 0 END AS ttl

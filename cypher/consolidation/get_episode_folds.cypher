@@ -4,7 +4,7 @@
 // with the scope's latest summary so far (the new ones chain to it).
 CYPHER replan=skip
 MATCH (e:Memory:Episodic)
-WHERE e.scope_key STARTS WITH $scope_key
+WHERE e.scope_key STARTS WITH $scope_key AND e.layer = 'episodic'  // the (scope_key, layer) index
   AND (e.scope_key = $scope_key OR e.scope_key STARTS WITH $subtree_prefix)
   AND NOT coalesce(e.retracted, false)
 WITH e, e.label = 'META:episodic_summary' AS summary

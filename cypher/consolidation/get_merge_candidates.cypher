@@ -2,7 +2,7 @@
 // pass's watermark ($since_at, $since_id), oldest first, at most $max_probes. Each asks the
 // vector index for its $k nearest; when all $k clear the bar the index is crowded (by other
 // scopes' copies, say) and the fact is compared exactly with every fact of the subtree
-// instead. Candidates: facts of the subtree on the same scope line whose exact score,
+// instead (only then: that scan is the costly part). Candidates: facts of the subtree on the same scope line whose exact score,
 // (1 + cosine) / 2 as vector.similarity.cosine gives it, is >= $min_score. META:, SOUL:,
 // AGENT_IDENTITY, retracted, superseded (history) and person-restored facts never merge. Each
 // pair carries both scope keys (the caller keeps the shallower fact) and both subject keys (a
@@ -10,7 +10,7 @@
 // watermark reached and how many facts were probed.
 CYPHER replan=skip
 MATCH (a:Memory:Semantic)
-WHERE a.scope_key STARTS WITH $scope_key
+WHERE a.scope_key STARTS WITH $scope_key AND a.layer = 'semantic'  // the (scope_key, layer) index
   AND (a.scope_key = $scope_key OR a.scope_key STARTS WITH $subtree_prefix)
   AND (a.updated_at > $since_at OR (a.updated_at = $since_at AND a.id > $since_id))
   AND a.embedding IS NOT NULL
@@ -29,10 +29,12 @@ CALL (a) {
     UNWIND near AS b
     RETURN b
     UNION
-    WITH a WHERE hits = $k AND lowest >= $min_score
+    // The scan's index seek takes its prefix from the crowded test (null: no seek at all), so
+    // the planner cannot run it for every probe and filter afterwards.
+    WITH CASE WHEN hits = $k AND lowest >= $min_score THEN $scope_key END AS crowded
     MATCH (b:Memory:Semantic)
-    WHERE b.scope_key STARTS WITH $scope_key
-      AND (b.scope_key = $scope_key OR b.scope_key STARTS WITH $subtree_prefix)
+    WHERE b.scope_key STARTS WITH crowded
+      AND (b.scope_key = crowded OR b.scope_key STARTS WITH crowded + '/')
       AND b.embedding IS NOT NULL
     RETURN b
   }

@@ -4,7 +4,7 @@
 // with up to $max_edges member ids, most important first.
 CYPHER replan=skip
 MATCH (m:Memory:Semantic)
-WHERE m.scope_key STARTS WITH $scope_key
+WHERE m.scope_key STARTS WITH $scope_key AND m.layer = 'semantic'  // the (scope_key, layer) index
   AND (m.scope_key = $scope_key OR m.scope_key STARTS WITH $subtree_prefix)
   AND NOT coalesce(m.retracted, false)
   AND NOT m.label STARTS WITH 'META:' AND NOT m.label STARTS WITH 'SOUL:'

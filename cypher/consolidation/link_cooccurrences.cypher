@@ -4,7 +4,8 @@
 // is the other's ancestor or itself: siblings never meet). A memory whose CO_OCCURRED edges
 // would then exceed $cap gets none of its new ones. The edge is written in the deeper scope.
 // Incremental: only pairs with an end updated after $since are considered (the caller passes
-// the previous pass's time less one window); existing pairs are skipped.
+// the previous pass's time less one window); existing pairs are skipped. Each memory's degree
+// is counted once, and the existence test runs only when both ends have such edges already.
 CYPHER replan=skip
 MATCH (m:Memory)
 WHERE m.scope_key STARTS WITH $scope_key
@@ -13,29 +14,29 @@ WHERE m.scope_key STARTS WITH $scope_key
   AND m.updated_at >= $since - $window
   AND NOT coalesce(m.retracted, false)
   AND NOT m.label STARTS WITH 'META:'
-WITH m ORDER BY m.updated_at, m.id
-WITH collect({node: m, id: m.id, t: m.updated_at, k: m.scope_key}) AS ns
+WITH m, COUNT { (m)-[:CO_OCCURRED]-(:Memory) } AS degree
+ORDER BY m.updated_at, m.id
+WITH collect({node: m, t: m.updated_at, k: m.scope_key, d: degree}) AS ns
 UNWIND range(0, size(ns) - 2) AS i
 UNWIND range(1, $reach) AS step
 WITH ns[i] AS a, ns[i + step] AS b
 WHERE b IS NOT NULL AND b.t - a.t <= $window AND (a.t > $since OR b.t > $since)
   AND (b.k = a.k OR b.k STARTS WITH a.k + '/' OR a.k STARTS WITH b.k + '/')
-WITH a, b, a.node AS x, b.node AS y
-WHERE NOT EXISTS { (x)-[:CO_OCCURRED]-(y) }
-WITH collect([a, b]) AS pairs
+WITH a.node AS x, b.node AS y, a.d AS dx, b.d AS dy,
+     CASE WHEN size(a.k) >= size(b.k) THEN a.k ELSE b.k END AS key
+WHERE dx = 0 OR dy = 0 OR NOT EXISTS { (x)-[:CO_OCCURRED]-(y) }
+WITH collect({x: x, y: y, dx: dx, dy: dy, key: key}) AS pairs
 CALL (pairs) {
   UNWIND pairs AS pair
-  UNWIND pair AS end
-  WITH end.id AS id, end.node AS n, count(*) AS planned
-  WITH id, planned + COUNT { (n)-[:CO_OCCURRED]-(:Memory) } AS degree
-  WHERE degree > $cap
-  RETURN collect(id) AS full
+  UNWIND [[pair.x, pair.dx], [pair.y, pair.dy]] AS end
+  WITH end[0] AS n, end[1] AS degree, count(*) AS planned
+  WHERE planned + degree > $cap
+  RETURN collect(n) AS full
 }
 UNWIND pairs AS pair
-WITH pair[0] AS a, pair[1] AS b, full
-WHERE NOT a.id IN full AND NOT b.id IN full
-CALL (a, b) {
-  WITH a.node AS x, b.node AS y, CASE WHEN size(a.k) >= size(b.k) THEN a.k ELSE b.k END AS key
+WITH pair WHERE NOT pair.x IN full AND NOT pair.y IN full
+WITH pair.x AS x, pair.y AS y, pair.key AS key
+CALL (x, y, key) {
   CREATE (x)-[:CO_OCCURRED {id: randomUUID(), weight: $weight, provenance: 'synthetic', uses: 0,
                             created_at: $now, source_episodic_ids: [], scope_key: key}]->(y)
 } IN TRANSACTIONS OF $batch ROWS

@@ -5,7 +5,7 @@
 // The $max_pairs best-supported pairs are linked; linking is idempotent (MERGE).
 CYPHER replan=skip
 MATCH (e:Memory:Episodic)
-WHERE e.scope_key STARTS WITH $scope_key
+WHERE e.scope_key STARTS WITH $scope_key AND e.layer = 'episodic'  // the (scope_key, layer) index
   AND (e.scope_key = $scope_key OR e.scope_key STARTS WITH $subtree_prefix)
   AND NOT coalesce(e.retracted, false)
   AND NOT e.label STARTS WITH 'META:'
