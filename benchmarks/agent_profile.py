@@ -6,7 +6,7 @@ chat scope below the seeded user, and reports the overhead before the model (as 
 defines it), every Cypher statement before the model with its time (by query file), and,
 with ``--cprofile``, the top functions by cumulative time over the pre-model part of the turns.
 
-    PYTHONPATH=src python -m benchmarks.agent_profile --turns 30 [--cprofile]
+    PYTHONPATH=src python -m benchmarks.agent_profile --turns 30 [--cprofile] [--recall edges-only]
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from rich.console import Console
 from rich.table import Table
 
 from benchmarks.agent_ab import FirstCallTimer, StatementCounter, pct
-from benchmarks.agent_bench import QUESTIONS, REPLY, fill
+from benchmarks.agent_bench import PROFILES, QUESTIONS, REPLY, fill
 from hippograph.agent import Agent, AgentConfig
 from hippograph.embeddings import default_embedder
 from hippograph.layers import MemoryOrchestrator
@@ -58,7 +58,7 @@ class TimedStatements:
         Neo4jConnection._managed = managed  # type: ignore[method-assign]
 
 
-async def main(data_dir: Path, n_turns: int, warmup: int, profile: bool) -> None:
+async def main(data_dir: Path, n_turns: int, warmup: int, profile: bool, recall: str) -> None:
     console = Console()
     state = json.loads((data_dir / "agent_ab_state.json").read_text())
     server = LocalNeo4j(data_dir)
@@ -71,7 +71,7 @@ async def main(data_dir: Path, n_turns: int, warmup: int, profile: bool) -> None
     timed = TimedStatements()
     timed.install()
     conn = await Neo4jConnection.connect(status.uri, password=server.password())
-    memory = MemoryOrchestrator(GraphStore(conn), embedder)
+    memory = MemoryOrchestrator(GraphStore(conn), embedder, recall_config=PROFILES[recall])
     timer = FirstCallTimer(ScriptedModel([REPLY], cycle=True), counter)
     agent = Agent(memory, timer, AgentConfig())
     chat = Scope.root("org", state["root"]).child("user", "u1").child("chat", f"p-{uuid.uuid4().hex[:8]}")
@@ -102,7 +102,8 @@ async def main(data_dir: Path, n_turns: int, warmup: int, profile: bool) -> None
         await agent.drain()
         await memory.forget(chat)
         await conn.close()
-    table = Table(title=f"{n_turns} turns at {state['memories']:,} memories: before the model, by statement")
+    title = f"{n_turns} turns at {state['memories']:,} memories, recall {recall}: before the model, by statement"
+    table = Table(title=title)
     for col in ("what", "per turn", "p50 ms", "p95 ms", "mean ms"):
         table.add_column(col)
     table.add_row("overhead before the model", "", f"{pct(before, 50):.1f}", f"{pct(before, 95):.1f}",
@@ -123,5 +124,6 @@ if __name__ == "__main__":
     ap.add_argument("--turns", type=int, default=30)
     ap.add_argument("--warmup", type=int, default=6)
     ap.add_argument("--cprofile", action="store_true")
+    ap.add_argument("--recall", default="default", choices=sorted(PROFILES), help="recall settings (agent_bench)")
     a = ap.parse_args()
-    asyncio.run(main(a.data_dir, a.turns, a.warmup, a.cprofile))
+    asyncio.run(main(a.data_dir, a.turns, a.warmup, a.cprofile, a.recall))
