@@ -160,7 +160,6 @@ async def worker(uri: str, password: str, root: str, round_no: int, per_round: i
                     "recall": recall,
                     "statements_before_model": len(statements),
                     "statements_all": len(counter.log) - mark,
-                    "items": [n.id for n in response.activations[0].nodes] if response.activations else [],
                 }
             )
         out["per_query"] = {k: v / max(1, per_round) for k, v in per_query.items()}
@@ -243,24 +242,16 @@ def main(args: argparse.Namespace) -> None:
         return
     runs: dict[str, list[dict[str, Any]]] = {"before": [], "after": []}
     per_query: dict[str, collections.Counter[str]] = {"before": collections.Counter(), "after": collections.Counter()}
-    differ = 0
     trees = [("before", args.before.resolve()), ("after", args.after.resolve())]
     for r in range(args.rounds):
-        results = {}
         for name, tree_dir in trees if r % 2 == 0 else trees[::-1]:
-            results[name] = out = run_worker(tree_dir, uri, password, root, r, args.per_round, args.warmup)
+            out = run_worker(tree_dir, uri, password, root, r, args.per_round, args.warmup)
             runs[name] += out["turns"]
             per_query[name].update({k: v / args.rounds for k, v in out["per_query"].items()})
             xs = [t["before_model_ms"] for t in out["turns"]]
             console.print(f"round {r + 1}/{args.rounds} {name}: before the model p50 {statistics.median(xs):.1f} ms")
-        differ += sum(
-            a["items"][:5] != b["items"][:5]
-            for a, b in zip(results["before"]["turns"], results["after"]["turns"], strict=True)
-        )
-    n = args.rounds * args.per_round
     report(console, f"agent turn at {args.memories:,} memories, default config, {args.rounds} alternating rounds "
                     f"× {args.per_round} turns, same server", runs)  # fmt: skip
-    console.print(f"turns whose first five recalled ids differ between the trees: {differ} / {n}")
     for name in ("before", "after"):
         top = ", ".join(f"{k} ×{v:.2f}" for k, v in per_query[name].most_common())
         console.print(f"{name}: statements before the model per turn, by query: {top}")
