@@ -31,7 +31,6 @@ from rich.table import Table
 
 from benchmarks._server import bench_store
 from hippograph.agent import Agent, AgentConfig, AgentResponse
-from hippograph.embeddings import default_embedder
 from hippograph.layers import ConversationTurn, MemoryOrchestrator
 from hippograph.layers.base import make_node
 from hippograph.llm import ScriptedModel
@@ -190,6 +189,8 @@ or keyword/name cue spreading), the cheaper activation a latency-bound deploymen
 
 
 async def main(count: int, n_turns: int, warmup: int, profiles: list[str]) -> None:
+    from hippograph.embeddings import default_embedder  # here: the A/B imports this module in older trees
+
     console = Console()
     scope = Scope.root("org", f"bench-{uuid.uuid4().hex[:6]}").child("user", "u1")
     embedder = default_embedder()  # ONNX Runtime when installed, else torch

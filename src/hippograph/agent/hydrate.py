@@ -10,6 +10,7 @@ budget. (Prospective triggers are evaluated beside hydration, in their own promp
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import time
 from collections.abc import Awaitable, Collection
@@ -153,7 +154,9 @@ def activation_event(result: RecallResult, context: MemoryContext | None, max_no
             )
         )
     log_ = result.activation
-    for node in log_.activated:
+    for node in log_.activated:  # only as many as the event lists: the log may hold thousands
+        if len(nodes) >= max_nodes:
+            break
         if node.id not in seen:
             seen.add(node.id)
             nodes.append(
@@ -170,8 +173,7 @@ def activation_event(result: RecallResult, context: MemoryContext | None, max_no
             relationships=[step.relationship or "" for step in node.path[1:]],
             score=round(node.activation, 6),
         )
-        for node in log_.activated
-        if len(node.path) > 1
+        for node in itertools.islice((n for n in log_.activated if len(n.path) > 1), max_nodes)
     ]
     details: dict[str, JsonValue] = {
         "seeds": len(log_.seeds),

@@ -4,11 +4,12 @@ and forgetting a scope."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel, Field
 
@@ -302,15 +303,19 @@ class Memory:
     ) -> tuple[RecallResult, MemoryContext]:
         """Recall, then render the prompt's memory block within the token budget. The working
         memory block is the last turns of ``session_id`` (of the whole scope without one)."""
-        result = await self.recall(scope, query, layers=layers, top_k=top_k)
+        verbatim = self.working.verbatim
+        recent = self.working.get_context(scope, verbatim, session_id=session_id) if include_working else _none()
+        recalled, last_turns = await asyncio.gather(
+            self.recall(scope, query, layers=layers, top_k=top_k), recent, return_exceptions=True
+        )  # independent reads at once; a failure raises as it would have one after the other
+        for outcome in (recalled, last_turns):
+            if isinstance(outcome, BaseException):
+                raise outcome
+        result = cast(RecallResult, recalled)
+        working = cast("list[MemoryNode] | None", last_turns) or []
         items = self._renderable(result)
         direct = [i for i in items if Channel.ACTIVATION not in i.channels]
         associated = [i for i in items if Channel.ACTIVATION in i.channels]
-        working = (
-            await self.working.get_context(scope, self.working.verbatim, session_id=session_id)
-            if include_working
-            else []
-        )
         renderers = {layer: impl.render_for_prompt for layer, impl in self._layers.items()}
         ctx = assemble(
             direct,
@@ -372,6 +377,10 @@ class Memory:
             self, scope, limit=limit, budget=budget, token_budget=token_budget, extractor=extractor,
             consolidation=consolidation, policy=policy,
         )  # fmt: skip
+
+
+async def _none() -> None:
+    return None
 
 
 def _json(value: dict[str, Any]) -> str:

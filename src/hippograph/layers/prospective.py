@@ -64,8 +64,8 @@ class ProspectiveMemory(MemoryLayer):
 
     async def get_pending(self, scope: Scope, *, due_before: float | None = None) -> list[MemoryNode]:
         """Unresolved triggers of exactly this scope, oldest first (optionally only those due)."""
-        nodes = await self.store.query_nodes(scope, {"layers": [Layer.PROSPECTIVE]}, limit=None)
-        pending = [n for n in nodes if n.scope_key == scope.key and not n.properties.get("resolved")]
+        nodes = await self.repo.own_nodes(scope, Layer.PROSPECTIVE)
+        pending = [n for n in nodes if not n.properties.get("resolved")]
         if due_before is not None:
             pending = [n for n in pending if _due(n) is not None and _due(n) <= due_before]  # type: ignore[operator]
         return sorted(pending, key=lambda n: (n.created_at, n.id))

@@ -54,6 +54,21 @@ class LayerRepository:
         )
         return {r["id"]: cosine_from_index(float(r["score"])) for r in rows}
 
+    async def own_nodes(self, scope: Scope, layer: Layer) -> list[MemoryNode]:
+        """The memories of ``layer`` in exactly ``scope`` (not its ancestors'), not retracted,
+        newest first: an index seek, whatever the ancestors hold."""
+        rows = await self._conn.read(Q.SEARCH_SCOPE_LAYER, scope_key=scope.key, layer=layer.value)
+        return [props_to_node(r["m"]) for r in rows]
+
+    async def persona_nodes(self, scope: Scope, *, identity: str, prefix: str, limit: int) -> list[MemoryNode]:
+        """The semantic memories ``scope`` sees labelled ``identity`` or starting with
+        ``prefix`` (the newest ``limit`` of each kind), not retracted: one round trip."""
+        rows = await self._conn.read(
+            Q.SEARCH_PERSONA, visible=scope.ancestor_keys(), layer=Layer.SEMANTIC.value, identity=identity,
+            prefix=prefix, limit=limit,
+        )  # fmt: skip
+        return [props_to_node(r["m"]) for r in rows]
+
     async def count(self, scope: Scope, layer: Layer, session_id: str | None = None) -> int:
         rows = await self._conn.read_as(
             Q.GET_COUNT, _Count, scope_key=scope.key, layer=layer.value, session_id=session_id

@@ -206,10 +206,9 @@ class SemanticMemory(MemoryLayer):
         """What the prompt shows of the agent's persona from ``scope``: the deepest visible
         AGENT_IDENTITY, and each SOUL:<name> profile with its keys merged from the root down
         (a deeper scope's value wins); pending corrections are not applied yet."""
-        nodes = await self.store.query_nodes(
-            scope, {"layers": [Layer.SEMANTIC], "label_prefix": SOUL_PREFIX}, limit=MAX_PERSONA_NODES
+        nodes = await self.repo.persona_nodes(
+            scope, identity=AGENT_IDENTITY, prefix=SOUL_PREFIX, limit=MAX_PERSONA_NODES
         )
-        nodes += await self.query_facts(scope, label=AGENT_IDENTITY, limit=MAX_PERSONA_NODES)
         nodes.sort(key=lambda n: (Scope.parse(n.scope_key).depth, n.created_at, n.id))
         identity = None
         profiles: dict[str, dict[str, JsonValue]] = {}

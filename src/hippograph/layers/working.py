@@ -77,10 +77,8 @@ class WorkingMemory(MemoryLayer):
         limit = self.capacity if n is None else n
         if not isinstance(limit, int) or limit < 0:
             raise InvalidInputError("n", "must be an integer ≥ 0")
-        nodes = await self.store.query_nodes(scope, {"layers": [Layer.WORKING]}, limit=None)
-        own = [
-            m for m in nodes if m.scope_key == scope.key and (session_id is None or m.session_id in (None, session_id))
-        ]
+        nodes = await self.repo.own_nodes(scope, Layer.WORKING)
+        own = [m for m in nodes if session_id is None or m.session_id in (None, session_id)]
         own.sort(key=lambda m: (m.created_at, m.id))
         return own[-limit:] if limit else []
 

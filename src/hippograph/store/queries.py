@@ -56,6 +56,8 @@ class MemoryQuery(CypherQuery):
     DELETE_NODE = auto()
     SEARCH_NODES = auto()
     SEARCH_SUBTREE_NODES = auto()
+    SEARCH_SCOPE_LAYER = auto()
+    SEARCH_PERSONA = auto()
     UPSERT_ERASURE = auto()
     UPSERT_FACT_LOCK = auto()
     DELETE_ERASED_STAMPS = auto()

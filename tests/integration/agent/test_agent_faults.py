@@ -3,6 +3,7 @@ become StageFailed events. Invalid ops are reported, not fatal. Broken hooks are
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -47,6 +48,34 @@ async def test_recall_raising_still_replies_with_an_error_event_and_working_memo
     context = model.requests[0].system.context  # type: ignore[union-attr]
     assert "User: hello | Agent: hi there" in context  # the fallback: working memory
     assert [e.type for e in response.events][-1] == "message_end"
+
+
+async def _late_boom(*_: Any, **__: Any) -> Any:
+    await asyncio.sleep(0.05)
+    raise StoreError("injected late failure", retryable=True)
+
+
+async def test_hydration_reads_failing_together_are_reported_in_one_order(
+    tenant: Scope,
+    memory: MemoryOrchestrator,
+    make_agent: MakeAgent,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Recall, triggers and persona are read at once; their failures still come as recall's,
+    the triggers', the persona's, whichever finished first (the triggers fail last here)."""
+    await _seed(memory, tenant)
+    monkeypatch.setattr(memory.engine, "recall", _boom)
+    monkeypatch.setattr(memory.prospective, "for_turn", _late_boom)
+    monkeypatch.setattr(memory.semantic, "persona", _boom)
+    model = demo_model()
+    response = await make_agent(model).run(tenant, "What is my dog called?")
+    assert [(e.stage, e.message) for e in response.errors] == [
+        ("hydrate", "injected failure"),
+        ("hydrate.triggers", "injected late failure"),
+        ("hydrate.persona", "injected failure"),
+    ]
+    assert response.text.startswith("I don't remember")
+    assert "User: hello | Agent: hi there" in model.requests[0].system.context  # type: ignore[union-attr]
 
 
 async def test_activation_raising_still_replies(

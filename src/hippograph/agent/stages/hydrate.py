@@ -10,10 +10,11 @@ the context when their modes are on.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 from hippograph.agent.events import AgentEvent, StageFailed
-from hippograph.agent.hydrate import guarded
+from hippograph.agent.hydrate import Hydration, guarded
 from hippograph.agent.prompt_sections import SectionInput
 from hippograph.agent.prompts import full_system_prompt, jit_system_prompt
 from hippograph.agent.prompts.sections import with_sections
@@ -30,28 +31,30 @@ EARLIER_HEADER = "## EARLIER IN THIS CONVERSATION"
 
 
 async def run(t: TurnState, d: StageDeps) -> AsyncIterator[AgentEvent]:
-    """Recall (its failures and its Activation are events), then build the prompt."""
+    """Recall, triggers, persona and summaries at once (independent reads, each on its own
+    session); then their events in a fixed order (recall's failures and its Activation, then
+    the other parts' failures, then the triggers that fired), then the prompt."""
     c = d.config
+    recall = c.hydrate.enabled and not t.jit
+    failed: tuple[list[StageFailed], list[StageFailed], list[StageFailed]] = ([], [], [])
+    with t.clock.time(Stage.HYDRATE):
+        hydration, due, persona, earlier = await asyncio.gather(
+            _hydration(t, d) if recall else _nothing(),
+            guarded("hydrate.triggers", _reminders(t, d), failed[0]),
+            guarded("hydrate.persona", d.persona.text(t.scope), failed[1]) if c.persona.enabled else _nothing(),
+            guarded("hydrate.summaries", _summaries(t, d), failed[2]),
+        )
+        errors = [*failed[0], *failed[1], *failed[2], *d.summarizer.errors]
+        d.summarizer.errors.clear()
     memory_text = ""
-    if c.hydrate.enabled and not t.jit:
-        with t.clock.time(Stage.HYDRATE):
-            hydration = await d.hydrator.hydrate(
-                t.scope, t.message, t.require_decision().layers, session_id=t.require_session().id
-            )
+    if hydration is not None:
         for error in hydration.errors:
             yield error
         if hydration.activation is not None:
             yield hydration.activation
         memory_text = hydration.text
         t.memory_texts.append(memory_text)
-
-    errors: list[StageFailed] = []
-    with t.clock.time(Stage.HYDRATE):
-        due = await guarded("hydrate.triggers", _reminders(t, d), errors) or Reminders()
-        persona = await guarded("hydrate.persona", d.persona.text(t.scope), errors) if c.persona.enabled else ""
-        earlier = await guarded("hydrate.summaries", _summaries(t, d), errors) or ""
-        errors.extend(d.summarizer.errors)
-        d.summarizer.errors.clear()
+    due = due or Reminders()
     for error in errors:
         yield error
     for fired in due.events:
@@ -75,6 +78,14 @@ async def run(t: TurnState, d: StageDeps) -> AsyncIterator[AgentEvent]:
         failures = await _plugin_sections(t, d)
     for failure in failures:
         yield failure
+
+
+async def _hydration(t: TurnState, d: StageDeps) -> Hydration:
+    return await d.hydrator.hydrate(t.scope, t.message, t.require_decision().layers, session_id=t.require_session().id)
+
+
+async def _nothing() -> None:
+    return None
 
 
 async def _reminders(t: TurnState, d: StageDeps) -> Reminders:

@@ -1,0 +1,24 @@
+// What a scope sees of the persona, in one round trip: the visible semantic memories whose
+// label starts with $prefix (the SOUL:<name> profiles) and those labelled $identity
+// (AGENT_IDENTITY), each the newest $limit, not retracted. Seeks on the (scope_key, layer)
+// index per visible scope.
+CALL {
+  MATCH (m:Memory)
+  WHERE m.scope_key IN $visible
+    AND m.layer = $layer
+    AND m.label STARTS WITH $prefix
+    AND NOT coalesce(m.retracted, false)
+  RETURN m
+  ORDER BY m.created_at DESC, m.id
+  LIMIT $limit
+  UNION ALL
+  MATCH (m:Memory)
+  WHERE m.scope_key IN $visible
+    AND m.layer = $layer
+    AND m.label = $identity
+    AND NOT coalesce(m.retracted, false)
+  RETURN m
+  ORDER BY m.created_at DESC, m.id
+  LIMIT $limit
+}
+RETURN m {.*, embedding: null} AS m
