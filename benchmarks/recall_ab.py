@@ -31,6 +31,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from benchmarks._server import RssSampler
+
 HERE = Path(__file__).resolve().parent.parent
 PASSWORD_ENV = "HIPPOGRAPH_AB_PASSWORD"
 
@@ -44,7 +46,7 @@ async def worker(
 ) -> dict[str, Any]:
     """One round in the tree on ``sys.path``: recall and raw latencies in ms."""
     import hippograph
-    from benchmarks.recall_bench import tree
+    from benchmarks.recall_bench import tree, vocabulary
     from hippograph.embeddings import HashingEmbeddings
     from hippograph.retrieval.config import ActivationConfig, RecallConfig
     from hippograph.retrieval.engine import RecallEngine
@@ -58,8 +60,7 @@ async def worker(
     engine = RecallEngine(store, embedder, cfg)
     leaves = tree(root)
     all_keys = sorted({k for leaf in leaves for k in leaf.ancestor_keys()})
-    vrng = random.Random(size)  # the vocabulary populate() drew its texts from
-    vocab = [f"w{i}" + "".join(vrng.choice("abcdefgh") for _ in range(4)) for i in range(5000)]
+    vocab = vocabulary(size)  # the words the memories were written in
     rng = random.Random(1000 + round_no)
     work = []
     for q in range(per_round):
@@ -102,33 +103,49 @@ def run_worker(
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-async def serve(data_dir: Path, size: int) -> tuple[str, str, str]:
+async def serve(
+    data_dir: Path, size: int, heap: str, pagecache_mb: int, writers: int, bulk: bool
+) -> tuple[str, str, str, Any]:
     from benchmarks.recall_profile import open_store
 
-    server, store, leaves, _ = await open_store(data_dir, size, Console())
+    data_dir.mkdir(parents=True, exist_ok=True)
+    server, store, leaves, state = await open_store(
+        data_dir, size, Console(), heap=heap, pagecache_mb=pagecache_mb, writers=writers, bulk=bulk
+    )
     await store.conn.close()
     status = server.status()
     root = leaves[0].levels[0].id
-    return str(status.uri), server.password(), root
+    return str(status.uri), server.password(), root, {"pid": status.pid, **state.get("load", {})}
 
 
-def main(before: Path, after: Path, size: int, rounds: int, per: int, data_dir: Path) -> None:
+def main(
+    before: Path, after: Path, size: int, rounds: int, per: int, data_dir: Path, server_cfg: dict[str, Any]
+) -> None:
     console = Console()
-    uri, password, root = asyncio.run(serve(data_dir, size))
+    uri, password, root, load = asyncio.run(serve(data_dir, size, **server_cfg))
+    console.print(
+        f"server: heap {server_cfg['heap']}, page cache {server_cfg['pagecache_mb']} MiB; "
+        f"load (when populated): {load.get('seconds', '?')} s by {load.get('how', '?')}, "
+        f"heap {load.get('heap', '?')}, page cache {load.get('pagecache_mb', '?')} MiB, "
+        f"peak RSS {load.get('peak_rss_mib', '?')} MiB"
+    )
+    if rounds == 0:
+        return
     lat: dict[str, dict[str, list[float]]] = {"before": {"recall": [], "raw": []}, "after": {"recall": [], "raw": []}}
     differ = 0
     now = time.time()  # one clock for every worker: recency must not differ between the trees
-    for r in range(rounds):
-        order = [("before", before), ("after", after)]
-        results = {}
-        for name, tree_dir in order if r % 2 == 0 else order[::-1]:
-            results[name] = out = run_worker(tree_dir, uri, password, root, size, r, per, now)
-            lat[name]["recall"] += out["recall"]
-            lat[name]["raw"] += out["raw"]
-            console.print(f"round {r + 1}/{rounds} {name}: recall p50 {statistics.median(out['recall']):.1f} ms")
-        differ += sum(
-            not same(a, b) for a, b in zip(results["before"]["items"], results["after"]["items"], strict=True)
-        )
+    with RssSampler(load.get("pid")) as rss:
+        for r in range(rounds):
+            order = [("before", before), ("after", after)]
+            results = {}
+            for name, tree_dir in order if r % 2 == 0 else order[::-1]:
+                results[name] = out = run_worker(tree_dir, uri, password, root, size, r, per, now)
+                lat[name]["recall"] += out["recall"]
+                lat[name]["raw"] += out["raw"]
+                console.print(f"round {r + 1}/{rounds} {name}: recall p50 {statistics.median(out['recall']):.1f} ms")
+            differ += sum(
+                not same(a, b) for a, b in zip(results["before"]["items"], results["after"]["items"], strict=True)
+            )
     table = Table(title=f"recall at {size:,}, hops 2, {rounds} alternating rounds × {per} queries, same server")
     for col in ("what", "p50 ms", "p95 ms", "p95 ÷ raw p95 (same tree's run)"):
         table.add_column(col)
@@ -140,6 +157,7 @@ def main(before: Path, after: Path, size: int, rounds: int, per: int, data_dir: 
     b, a = lat["before"]["recall"], lat["after"]["recall"]
     table.add_row("before ÷ after", f"{pct(b, 50) / pct(a, 50):.2f}×", f"{pct(b, 95) / pct(a, 95):.2f}×", "")
     table.add_row("recalls whose items or scores differ", f"{differ} / {rounds * per}", "", "")
+    table.add_row("Neo4j peak RSS during the rounds", f"{rss.peak >> 20:,} MiB", "", "")
     console.print(table)
 
 
@@ -153,7 +171,11 @@ if __name__ == "__main__":
     ap.add_argument("--per-round", type=int, default=25)
     ap.add_argument("--round", type=int, default=0)
     ap.add_argument("--now", type=float, default=None)
-    ap.add_argument("--data-dir", type=Path, default=Path("/tmp/hippograph-recall-ab"))
+    ap.add_argument("--data-dir", type=Path, default=None, help="kept, populated server (default per size, in /tmp)")
+    ap.add_argument("--heap", default="2g", help="Neo4j heap of the kept server (applies when it starts)")
+    ap.add_argument("--pagecache-mb", type=int, default=1536)
+    ap.add_argument("--writers", type=int, default=2, help="leaves written at once while populating")
+    ap.add_argument("--bulk", action="store_true", help="populate by an offline import (benchmarks.bulk_load)")
     a = ap.parse_args()
     if a.worker:
         uri, root = a.worker
@@ -165,4 +187,6 @@ if __name__ == "__main__":
             )
         )
     else:
-        main(a.before.resolve(), a.after.resolve(), a.size, a.rounds, a.per_round, a.data_dir)
+        data_dir = a.data_dir or Path(f"/tmp/hippograph-recall-ab-{a.size}")
+        server_cfg = {"heap": a.heap, "pagecache_mb": a.pagecache_mb, "writers": a.writers, "bulk": a.bulk}
+        main((a.before or a.after).resolve(), a.after.resolve(), a.size, a.rounds, a.per_round, data_dir, server_cfg)

@@ -23,7 +23,7 @@ from importlib.util import find_spec
 
 import numpy as np
 from rich.console import Console
-from rich.progress import Progress
+from rich.progress import Progress, TaskID
 from rich.table import Table
 
 from benchmarks._server import bench_store
@@ -59,39 +59,64 @@ def words(rng: random.Random, vocab: list[str], n: int) -> str:
     return " ".join(rng.choice(vocab) for _ in range(n))
 
 
-async def populate(store: GraphStore, leaves: list[Scope], size: int, console: Console) -> list[np.ndarray]:
+def vocabulary(size: int) -> list[str]:
+    """The 5,000 words the memories of a ``size`` run are written in (queries draw from it too)."""
     rng = random.Random(size)
-    nrng = np.random.default_rng(size)
-    vocab = [f"w{i}" + "".join(rng.choice("abcdefgh") for _ in range(4)) for i in range(5000)]
+    return [f"w{i}" + "".join(rng.choice("abcdefgh") for _ in range(4)) for i in range(5000)]
+
+
+def leaf_memories(
+    size: int, index: int, leaf: Scope, per: int, vocab: list[str]
+) -> tuple[list[MemoryNode], list[MemoryEdge], np.ndarray]:
+    """Leaf ``index``'s memories without their embeddings (its own seeded generators: the
+    same text, sessions and vectors however the leaves are written), its NEXT edges, and the
+    vectors (row i is memory i's embedding)."""
+    lrng = random.Random(size * 1000 + index)
+    vecs = np.random.default_rng(size * 1000 + index).normal(size=(per, 384)).astype(np.float32)
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    nodes = [
+        MemoryNode(
+            layer=Layer.EPISODIC,
+            content=words(lrng, vocab, 12),
+            session_id=f"{leaf.id}-s{i // SESSION}",
+            properties={"speaker": lrng.choice(["ann", "bob"])},
+        )
+        for i in range(per)
+    ]
+    edges = [
+        MemoryEdge(source=a.id, target=b.id, relationship=Relationship.NEXT)
+        for a, b in itertools.pairwise(nodes)
+        if a.session_id == b.session_id
+    ]
+    return nodes, edges, vecs
+
+
+async def populate(
+    store: GraphStore, leaves: list[Scope], size: int, console: Console, *, writers: int = 1
+) -> list[np.ndarray]:
+    """``size`` memories over ``leaves`` through the store's write path, ``writers`` leaves
+    at once (separate scopes, separate cues: no lock contention). Returns each leaf's first
+    vector (query probes)."""
+    vocab = vocabulary(size)
     per = size // len(leaves)
-    vectors = []
-    with Progress(console=console, transient=True) as progress:
-        task = progress.add_task(f"writing {size:,} memories", total=size)
-        for leaf in leaves:
-            vecs = nrng.normal(size=(per, 384)).astype(np.float32)
-            vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
-            vectors.append(vecs[0])
-            nodes = [
-                MemoryNode(
-                    layer=Layer.EPISODIC,
-                    content=words(rng, vocab, 12),
-                    embedding=v.tolist(),
-                    session_id=f"{leaf.id}-s{i // SESSION}",
-                    properties={"speaker": rng.choice(["ann", "bob"])},
-                )
-                for i, v in enumerate(vecs)
-            ]
+    vectors: list[np.ndarray] = [np.zeros(0)] * len(leaves)
+    gate = asyncio.Semaphore(writers)
+
+    async def write_leaf(index: int, leaf: Scope, progress: Progress, task: TaskID) -> None:
+        async with gate:
+            bare, edges, vecs = leaf_memories(size, index, leaf, per, vocab)
+            nodes = [n.model_copy(update={"embedding": v.tolist()}) for n, v in zip(bare, vecs, strict=True)]
+            vectors[index] = vecs[0]
             for start in range(0, per, 1000):
                 chunk = nodes[start : start + 1000]
                 await store.add_nodes(leaf, chunk, cues={n.id: cues_of(n) for n in chunk})
-            edges = [
-                MemoryEdge(source=a.id, target=b.id, relationship=Relationship.NEXT)
-                for a, b in itertools.pairwise(nodes)
-                if a.session_id == b.session_id
-            ]
+                progress.advance(task, len(chunk))
             for start in range(0, len(edges), 2000):
                 await store.upsert_edges(leaf, edges[start : start + 2000], increment=0.0)
-            progress.advance(task, per)
+
+    with Progress(console=console) as progress:
+        task = progress.add_task(f"writing {size:,} memories", total=size)
+        await asyncio.gather(*(write_leaf(i, leaf, progress, task) for i, leaf in enumerate(leaves)))
     return vectors
 
 

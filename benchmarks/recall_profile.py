@@ -33,7 +33,9 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from benchmarks.recall_bench import populate, tree
+from benchmarks._server import RssSampler
+from benchmarks.bulk_load import bulk_load
+from benchmarks.recall_bench import populate, tree, vocabulary
 from hippograph.embeddings import HashingEmbeddings
 from hippograph.retrieval.config import ActivationConfig, RecallConfig
 from hippograph.retrieval.engine import RecallEngine, StagedRecallEngine
@@ -108,33 +110,62 @@ def same(a: Any, b: Any) -> bool:
     return a.activation.capped == b.activation.capped
 
 
-async def open_store(data_dir: Path, size: int, console: Console) -> tuple[LocalNeo4j, GraphStore, list[Scope], Any]:
-    server = LocalNeo4j(data_dir, heap="2g", pagecache_mb=1536)
-    status = server.start(timeout=300)
+async def open_store(
+    data_dir: Path,
+    size: int,
+    console: Console,
+    *,
+    heap: str = "2g",
+    pagecache_mb: int = 1536,
+    writers: int = 1,
+    bulk: bool = False,
+) -> tuple[LocalNeo4j, GraphStore, list[Scope], Any]:
+    """The kept server of ``data_dir`` (started if down), populated once with ``size``
+    memories — through the store (``writers`` leaves at once) or, ``bulk``, by an offline
+    import (``bulk_load``) — the state file records the tree's root, the probes and how the
+    load went (seconds, settings, the server's peak RSS)."""
+    server = LocalNeo4j(data_dir, heap=heap, pagecache_mb=pagecache_mb)
+    state_file = data_dir / "profile_state.json"
+    fresh = not state_file.exists()
+    t0 = time.perf_counter()
+    imported: dict[str, Any] = {}
+    if fresh and bulk:
+        imported = bulk_load(server, size, heap=heap)
+        console.print(f"imported {size:,}: csv {imported['csv_seconds']} s, import {imported['import_seconds']} s")
+    status = server.start(timeout=1800)
     assert status.uri
     conn = await Neo4jConnection.connect(status.uri, password=server.password())
-    await migrate(conn)
-    store = GraphStore(conn)
-    state_file = data_dir / "profile_state.json"
-    if state_file.exists():
-        state = json.loads(state_file.read_text())
-        leaves = tree(state["root"])
-        probes = state["probes"]
-    else:
-        root = uuid.uuid4().hex[:6]
+    with RssSampler(status.pid) as rss:
+        await migrate(conn, await_seconds=7200)  # after an import: builds every index over the data
+        store = GraphStore(conn)
+        if not fresh:
+            state = json.loads(state_file.read_text())
+            return server, store, tree(state["root"]), state
+        root = imported.get("root") or uuid.uuid4().hex[:6]
         leaves = tree(root)
-        t0 = time.perf_counter()
-        vecs = await populate(store, leaves, size, console)
-        console.print(f"populated {size:,} in {time.perf_counter() - t0:.1f} s")
-        probes = [v.tolist() for v in vecs]
-        state_file.write_text(json.dumps({"root": root, "probes": probes}))
-    return server, store, leaves, probes
+        probes = imported.get("probes") or [
+            v.tolist() for v in await populate(store, leaves, size, console, writers=writers)
+        ]
+        await migrate(conn, await_seconds=7200)  # waits until the indexes have caught up
+    load_s = time.perf_counter() - t0
+    load = {
+        "seconds": round(load_s, 1),
+        "how": "neo4j-admin import, then indexes" if bulk else f"store writes, {writers} writers",
+        **{k: v for k, v in imported.items() if k.endswith("_seconds")},
+        "heap": heap,
+        "pagecache_mb": pagecache_mb,
+        "peak_rss_mib": rss.peak >> 20,
+    }
+    console.print(f"populated {size:,} in {load_s:.1f} s ({size / load_s:,.0f} memories/s): {load}")
+    state = {"root": root, "probes": probes, "load": load}
+    state_file.write_text(json.dumps(state))
+    return server, store, leaves, state
 
 
 async def main(size: int, queries: int, data_dir: Path, only: list[str] | None, stop: bool) -> None:
     console = Console()
     data_dir.mkdir(parents=True, exist_ok=True)
-    server, store, leaves, _probes = await open_store(data_dir, size, console)
+    server, store, leaves, _state = await open_store(data_dir, size, console)
     embedder = HashingEmbeddings()
     engine = RecallEngine(store, embedder, HOPS2)
     all_keys = sorted({k for leaf in leaves for k in leaf.ancestor_keys()})
@@ -152,8 +183,7 @@ async def main(size: int, queries: int, data_dir: Path, only: list[str] | None, 
     if only:
         variants = {k: v for k, v in variants.items() if k in only or k == "raw"}
     rng = random.Random(7)
-    vrng = random.Random(size)  # the vocabulary populate() drew its texts from
-    vocab = [f"w{i}" + "".join(vrng.choice("abcdefgh") for _ in range(4)) for i in range(5000)]
+    vocab = vocabulary(size)  # the words the memories were written in
     work = []
     for q in range(queries):
         leaf = leaves[q % len(leaves)]
