@@ -73,6 +73,7 @@ class MemoryQuery(CypherQuery):
     DELETE_WORKING_OVERFLOW = auto()
     DELETE_SCOPE_LAYER = auto()
     UPSERT_CUES = auto()
+    UPSERT_RESEMBLANCE_LINKS = auto()
     # edges
     UPSERT_EDGES = auto()
     DELETE_EDGE = auto()
