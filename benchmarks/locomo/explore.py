@@ -15,6 +15,7 @@ import argparse
 import asyncio
 import hashlib
 import pickle
+import time
 import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -27,6 +28,7 @@ from benchmarks.locomo.metrics import evaluate
 from benchmarks.locomo.run import DEPTH, turns_of
 from hippograph.embeddings import SentenceTransformerEmbeddings
 from hippograph.layers import MemoryOrchestrator
+from hippograph.layers.ingest import RESEMBLANCE_K, ingest_conversation
 from hippograph.models import Layer
 from hippograph.retrieval.config import ActivationConfig, RecallConfig, ScoreWeights
 from hippograph.scope import Scope
@@ -79,12 +81,15 @@ def act(**kw: object) -> ActivationConfig:
     return ActivationConfig(**kw)  # type: ignore[arg-type]
 
 
-VARIANTS: dict[str, Callable[[], RecallConfig]] = {
-    "default": lambda: base(),
-    "relevance-only": lambda: base(weights=RELEVANCE_ONLY),
-    "no-spreading": lambda: base(activation=act(max_nodes=0)),
-    "entity-off": lambda: base(activation=act(entity_decay=0.0)),
-    "entity-off rel-only": lambda: base(weights=RELEVANCE_ONLY, activation=act(entity_decay=0.0)),
+NO_RECENCY = ScoreWeights(relevance=0.6, recency=0.0, frequency=0.2, proximity=0.2)
+VARIANTS: dict[str, tuple[bool, Callable[[], RecallConfig]]] = {
+    # name: (ingested with resemblance links, recall config)
+    "default": (True, lambda: base()),
+    "relevance-only": (True, lambda: base(weights=RELEVANCE_ONLY)),
+    "no-recency": (True, lambda: base(weights=NO_RECENCY)),
+    "no-spreading": (True, lambda: base(activation=act(max_nodes=0))),
+    "no-links": (False, lambda: base()),
+    "no-links relevance-only": (False, lambda: base(weights=RELEVANCE_ONLY)),
 }
 
 Ranking = list[tuple[Question, Sequence[str]]]
@@ -121,18 +126,31 @@ async def main(path: str, variants: list[str], cache: Path, dump: Path | None) -
     convs: list[Conversation] = load(path)
     embedder = CachedEmbeddings(SentenceTransformerEmbeddings(), cache)
     per_conv: dict[str, dict[str, Ranking]] = {v: {c.conv_id: [] for c in convs} for v in variants}
+    latency: dict[str, list[float]] = {v: [] for v in variants}
     run = uuid.uuid4().hex[:8]
     async with bench_store() as (store, _pid):
         memory = MemoryOrchestrator(store, embedder)
         for conv in convs:
-            scope = Scope.root("explore", run).child("conversation", conv.conv_id)
-            await memory.ingest(scope, turns_of(conv))
+            scopes = {}
+            for links in sorted({VARIANTS[v][0] for v in variants}):
+                scopes[links] = Scope.root("explore", run).child("conversation", f"{conv.conv_id}-{int(links)}")
+                t0 = time.perf_counter()
+                await ingest_conversation(
+                    memory.services, memory.episodic, scopes[links], turns_of(conv),
+                    resemblance_k=RESEMBLANCE_K if links else 0,
+                )  # fmt: skip
+                console.print(f"{conv.conv_id}: ingest (links {links}) {time.perf_counter() - t0:.1f} s")
             embedder.save()
             now = max(t.date.timestamp() for t in conv.turns) + 86_400
-            for v in variants:
-                cfg = VARIANTS[v]()
-                for q in conv.questions:
-                    result = await memory.recall(scope, q.question, layers=[Layer.EPISODIC], config=cfg, now=now)
+            configs = {v: VARIANTS[v][1]() for v in variants}
+            for q in conv.questions:  # variants interleaved question by question: load hits all alike
+                for v in variants:
+                    scope = scopes[VARIANTS[v][0]]
+                    t = time.perf_counter()
+                    result = await memory.recall(
+                        scope, q.question, layers=[Layer.EPISODIC], config=configs[v], now=now
+                    )
+                    latency[v].append((time.perf_counter() - t) * 1000)
                     per_conv[v][conv.conv_id].append((q, [str(i.node.properties["turn_id"]) for i in result.items]))
             embedder.save()
         await memory.forget(Scope.root("explore", run))
@@ -147,6 +165,9 @@ async def main(path: str, variants: list[str], cache: Path, dump: Path | None) -
             lines += rows(f"{v} [{c}]", evaluate(items))
     if len(variants) > 1 and len(convs) > 1:
         lines += loco(per_conv)
+    for v, ms in latency.items():
+        ms.sort()
+        lines.append(f"{v}: p50 {ms[len(ms) // 2]:.1f} ms, p95 {ms[int(len(ms) * 0.95)]:.1f} ms (with embedding)")
     console.print("\n".join(lines), markup=False, highlight=False)
 
 
