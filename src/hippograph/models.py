@@ -81,6 +81,7 @@ class Relationship(StrEnum):
     PREFERS = "PREFERS"
     HAS_STEP = "HAS_STEP"
     TRIGGERS = "TRIGGERS"
+    RESEMBLES = "RESEMBLES"
 
     @classmethod
     def parse(cls, value: str | Relationship, field: str = "relationship") -> Relationship:

@@ -26,6 +26,10 @@ from hippograph.scope import Scope
 
 Progress = Callable[[int, int], None]
 TURN_IMPORTANCE = 3.0
+RESEMBLANCE_K = 3
+"""Each ingested turn is linked to this many most similar turns of other sessions (0: none)."""
+RESEMBLANCE_MIN_COSINE = 0.5
+"""No resemblance link below this cosine (MiniLM: below it, texts share little meaning)."""
 
 
 class ConversationTurn(BaseModel):
@@ -105,8 +109,11 @@ async def ingest_conversation(
     *,
     batch_size: int = 256,
     progress: Progress | None = None,
+    resemblance_k: int = RESEMBLANCE_K,
 ) -> list[MemoryNode]:
-    """Store every turn and chain each session (in the order given)."""
+    """Store every turn, chain each session (in the order given) and link each turn to the
+    ``resemblance_k`` turns of other sessions it most resembles (associative recall's paths
+    between sessions: "pottery" and "painting" turns weeks apart)."""
     nodes, texts, edges = turn_nodes(scope, turns)
     edges = [*await _links_to_stored(services, scope, nodes), *edges]
     stored: list[MemoryNode] = []
@@ -132,6 +139,13 @@ async def ingest_conversation(
                 future.exception()  # retrieved: a failed write makes the next embedding moot
     for start in range(0, len(edges), 1000):
         await services.store.upsert_edges(scope, edges[start : start + 1000], increment=0.0)
+    if resemblance_k > 0:
+        repo = LayerRepository(services.store)
+        for start in range(0, len(stored), batch_size):
+            ids = [n.id for n in stored[start : start + batch_size]]
+            await repo.link_resemblances(
+                scope, ids, k=resemblance_k, min_cosine=RESEMBLANCE_MIN_COSINE, now=services.clock()
+            )
     return stored
 
 

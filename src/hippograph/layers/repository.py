@@ -26,6 +26,10 @@ class _Count(Row):
     count: int
 
 
+class _Links(Row):
+    links: int
+
+
 class _Deleted(Row):
     deleted: int
 
@@ -88,6 +92,16 @@ class LayerRepository:
             Q.GET_SESSION_TAILS, scope_key=scope.key, layer=layer.value, session_ids=list(session_ids)
         )
         return {str(r["session_id"]): props_to_node(r["m"]) for r in rows}
+
+    async def link_resemblances(
+        self, scope: Scope, ids: Sequence[str], *, k: int, min_cosine: float, now: float
+    ) -> int:
+        """Link each of ``ids`` (memories of exactly ``scope``) to its ``k`` most similar
+        memories of that scope said in another session (``RESEMBLES``, weight = cosine)."""
+        rows = await self._conn.write_as(
+            Q.UPSERT_RESEMBLANCE_LINKS, _Links, ids=list(ids), scope_key=scope.key, k=k, min_cosine=min_cosine, now=now
+        )
+        return rows[0].links if rows else 0
 
     async def search_events(self, scope: Scope, **params: Any) -> list[MemoryNode]:
         """Events visible from ``scope`` (``since``, ``until``, ``session_id``, ``limit``, ``offset``)."""

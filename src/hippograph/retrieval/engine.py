@@ -235,8 +235,10 @@ class RecallEngine:
             if scoring.weak_vector_only(channels, boosted, cosine, cfg.min_relevance):
                 continue
             path = state.paths.get(nid, [PathStep(node_id=nid)])
+            # A memory a channel found is a seed: 0 hops from one, whatever else reached it too.
+            hops = 0 if channels else max(1, len(path) - 1)
             if not channels:
-                channels[Channel.ACTIVATION] = max(1, len(path) - 1)
+                channels[Channel.ACTIVATION] = hops
             distance = levels_up.get(node.scope_key, 0)
             parts = evidence.get(nid, ScoreParts()).model_copy(
                 update={
@@ -246,7 +248,7 @@ class RecallEngine:
                     "edges": state.edges.get(nid, 0.0),
                     "session": state.session.get(nid, 0.0),
                     "cues": state.cues.get(nid, 0.0),
-                    **scoring.signals(node, cfg, now=now, hops=max(0, len(path) - 1), distance=distance, window=window),
+                    **scoring.signals(node, cfg, now=now, hops=hops, distance=distance, window=window),
                 }
             )
             score = scoring.final_score(cfg, parts)

@@ -74,6 +74,7 @@ class MemoryQuery(CypherQuery):
     SEARCH_EVENTS = auto()
     DELETE_WORKING_OVERFLOW = auto()
     DELETE_SCOPE_LAYER = auto()
+    UPSERT_RESEMBLANCE_LINKS = auto()
     # edges
     UPSERT_EDGES = auto()
     DELETE_EDGE = auto()

@@ -275,3 +275,20 @@ async def test_a_strong_hit_activates_its_session_through_a_real_cue(
                 memory.store.conn, "get_cue_members", kind=kind, key=key, visible=[tenant.key]
             )
             assert {a.path[0].node_id, a.id} <= set(members[0]["ids"]), (a.id, step)
+
+
+async def test_a_direct_hit_reached_through_an_edge_too_stays_zero_hops_from_a_seed(
+    memory: MemoryOrchestrator, tenant: Scope, hashing: HashingEmbeddings
+) -> None:
+    """Proximity is the distance to the nearest seed; a memory a channel found is a seed, so it
+    keeps proximity 1 even when another seed's activation also reached it over an edge."""
+    await seed_pair(memory.store, tenant, hashing)
+    text = "harbor lantern repair"
+    near = node(Layer.SEMANTIC, text, nid="N", embedding=await hashing.embed(text))
+    await add(memory.store, tenant, near)
+    await memory.store.upsert_edges(tenant, [edge("S", "N", NEXT)])
+    result = await recall(memory, tenant)
+    by_id = {i.node.id: i for i in result.items}
+    assert by_id["N"].parts.edges > 0 and [p.node_id for p in by_id["N"].path] == ["S", "N"]
+    assert Channel.ACTIVATION not in by_id["N"].channels
+    assert by_id["N"].parts.proximity == 1.0 and by_id["S"].parts.proximity == 1.0

@@ -1,0 +1,181 @@
+"""Fast iteration on LoCoMo recall: ingest once, compare recall variants, leave one conversation out.
+
+The product ingests and recalls (as in ``run.py``); embeddings are cached on disk keyed by text
+(``--cache``, default ``/tmp/locomo_embed_cache``), so after the first run only Neo4j works.
+Every variant is a named ``RecallConfig``; the table shows R@5 / R@10 / S@5 per group on the
+whole dev split and per conversation, and the leave-one-conversation-out (LOCO) row: the variant
+that scores best (overall R@5 + R@10) on one conversation, measured on the other.
+
+    python -m benchmarks.locomo.explore --data ../shared/data/locomo/locomo-dev.json [--variants a,b]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import pickle
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from rich.console import Console
+
+from benchmarks._server import bench_store
+from benchmarks.locomo.dataset import DEFAULT_PATH, Conversation, Question, load
+from benchmarks.locomo.metrics import evaluate
+from benchmarks.locomo.run import DEPTH, turns_of
+from hippograph.embeddings import SentenceTransformerEmbeddings
+from hippograph.layers import MemoryOrchestrator
+from hippograph.layers.ingest import RESEMBLANCE_K, ingest_conversation
+from hippograph.models import Layer
+from hippograph.retrieval.config import ActivationConfig, RecallConfig, ScoreWeights
+from hippograph.scope import Scope
+
+GROUPS = ["overall", "multi-hop", "open-domain", "single-hop", "temporal", "adversarial"]
+COLS = ["R@5", "R@10", "S@5"]
+
+
+class CachedEmbeddings:
+    """An embedder whose vectors persist on disk, keyed by the SHA-1 of the text."""
+
+    def __init__(self, inner: SentenceTransformerEmbeddings, path: Path) -> None:
+        self.inner = inner
+        self.path = path
+        self.cache: dict[str, list[float]] = pickle.loads(path.read_bytes()) if path.exists() else {}
+        self.dirty = False
+
+    @property
+    def dimensions(self) -> int:
+        return self.inner.dimensions
+
+    @staticmethod
+    def _key(text: str) -> str:
+        return hashlib.sha1(text.encode()).hexdigest()
+
+    async def embed(self, text: str) -> list[float]:
+        return (await self.embed_batch([text]))[0]
+
+    async def embed_batch(self, texts: Sequence[str]) -> list[list[float]]:
+        missing = [t for t in dict.fromkeys(texts) if self._key(t) not in self.cache]
+        if missing:
+            for t, v in zip(missing, await self.inner.embed_batch(missing), strict=True):
+                self.cache[self._key(t)] = v
+            self.dirty = True
+        return [self.cache[self._key(t)] for t in texts]
+
+    def save(self) -> None:
+        if self.dirty:
+            self.path.write_bytes(pickle.dumps(self.cache))
+
+
+RELEVANCE_ONLY = ScoreWeights(relevance=1.0, recency=0.0, frequency=0.0, proximity=0.0)
+
+
+def base(**kw: object) -> RecallConfig:
+    return RecallConfig(top_k=DEPTH, episodic_raw_cap=DEPTH, track_access=False, **kw)  # type: ignore[arg-type]
+
+
+def act(**kw: object) -> ActivationConfig:
+    return ActivationConfig(**kw)  # type: ignore[arg-type]
+
+
+NO_RECENCY = ScoreWeights(relevance=0.6, recency=0.0, frequency=0.2, proximity=0.2)
+VARIANTS: dict[str, tuple[bool, Callable[[], RecallConfig]]] = {
+    # name: (ingested with resemblance links, recall config)
+    "default": (True, lambda: base()),
+    "relevance-only": (True, lambda: base(weights=RELEVANCE_ONLY)),
+    "no-recency": (True, lambda: base(weights=NO_RECENCY)),
+    "no-spreading": (True, lambda: base(activation=act(max_nodes=0))),
+    "no-links": (False, lambda: base()),
+    "no-links relevance-only": (False, lambda: base(weights=RELEVANCE_ONLY)),
+}
+
+Ranking = list[tuple[Question, Sequence[str]]]
+
+
+def rows(name: str, results: dict[str, dict[str, float]]) -> list[str]:
+    out = []
+    for g in GROUPS:
+        if g in results:
+            r = results[g]
+            out.append(f"| {name} | {g} | {int(r['n'])} | " + " | ".join(f"{r[c]:.1f}" for c in COLS) + " |")
+    return out
+
+
+def loco(per_conv: dict[str, dict[str, Ranking]]) -> list[str]:
+    """For each conversation: the variant best on the other one, measured on this one."""
+    convs = list(next(iter(per_conv.values())))
+    lines = []
+    for held in convs:
+        others = [c for c in convs if c != held]
+
+        def objective(variant: str, others: list[str] = others) -> float:
+            r = evaluate([x for c in others for x in per_conv[variant][c]])["overall"]
+            return r["R@5"] + r["R@10"]
+
+        chosen = max(per_conv, key=objective)
+        lines += [f"chosen on {'+'.join(others)}: {chosen}"]
+        lines += rows(f"LOCO held-out {held} ({chosen})", evaluate(per_conv[chosen][held]))
+    return lines
+
+
+async def main(path: str, variants: list[str], cache: Path, dump: Path | None) -> None:
+    console = Console()
+    convs: list[Conversation] = load(path)
+    embedder = CachedEmbeddings(SentenceTransformerEmbeddings(), cache)
+    per_conv: dict[str, dict[str, Ranking]] = {v: {c.conv_id: [] for c in convs} for v in variants}
+    latency: dict[str, list[float]] = {v: [] for v in variants}
+    run = uuid.uuid4().hex[:8]
+    async with bench_store() as (store, _pid):
+        memory = MemoryOrchestrator(store, embedder)
+        for conv in convs:
+            scopes = {}
+            for links in sorted({VARIANTS[v][0] for v in variants}):
+                scopes[links] = Scope.root("explore", run).child("conversation", f"{conv.conv_id}-{int(links)}")
+                t0 = time.perf_counter()
+                await ingest_conversation(
+                    memory.services, memory.episodic, scopes[links], turns_of(conv),
+                    resemblance_k=RESEMBLANCE_K if links else 0,
+                )  # fmt: skip
+                console.print(f"{conv.conv_id}: ingest (links {links}) {time.perf_counter() - t0:.1f} s")
+            embedder.save()
+            now = max(t.date.timestamp() for t in conv.turns) + 86_400
+            configs = {v: VARIANTS[v][1]() for v in variants}
+            for q in conv.questions:  # variants interleaved question by question: load hits all alike
+                for v in variants:
+                    scope = scopes[VARIANTS[v][0]]
+                    t = time.perf_counter()
+                    result = await memory.recall(
+                        scope, q.question, layers=[Layer.EPISODIC], config=configs[v], now=now
+                    )
+                    latency[v].append((time.perf_counter() - t) * 1000)
+                    per_conv[v][conv.conv_id].append((q, [str(i.node.properties["turn_id"]) for i in result.items]))
+            embedder.save()
+        await memory.forget(Scope.root("explore", run))
+    if dump is not None:
+        dump.write_bytes(pickle.dumps({v: {c: [(q.question, q.category, q.evidence, r) for q, r in items]
+                                           for c, items in by_conv.items()} for v, by_conv in per_conv.items()}))
+    lines = ["| variant | group | n | " + " | ".join(COLS) + " |", "|---|---|---|" + "---|" * len(COLS)]
+    for v in variants:
+        lines += rows(v, evaluate([x for c in per_conv[v].values() for x in c]))
+    for v in variants:
+        for c, items in per_conv[v].items():
+            lines += rows(f"{v} [{c}]", evaluate(items))
+    if len(variants) > 1 and len(convs) > 1:
+        lines += loco(per_conv)
+    for v, ms in latency.items():
+        ms.sort()
+        lines.append(f"{v}: p50 {ms[len(ms) // 2]:.1f} ms, p95 {ms[int(len(ms) * 0.95)]:.1f} ms (with embedding)")
+    console.print("\n".join(lines), markup=False, highlight=False)
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", default=str(DEFAULT_PATH))
+    ap.add_argument("--variants", default="default,relevance-only", help=f"comma-separated of {', '.join(VARIANTS)}")
+    ap.add_argument("--cache", type=Path, default=Path("/tmp/locomo_embed_cache.pkl"))
+    ap.add_argument("--dump", type=Path, default=None, help="pickle every ranking here (for analysis)")
+    a = ap.parse_args()
+    asyncio.run(main(a.data, a.variants.split(","), a.cache, a.dump))
