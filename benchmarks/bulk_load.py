@@ -209,6 +209,7 @@ def bulk_load(server: LocalNeo4j, size: int, *, processes: int = 2, heap: str = 
     (home / "conf" / "neo4j.conf").touch()
     cmd = [find_java(), f"-Xmx{heap}", "-cp", str(build / "target" / "lib" / "*"), IMPORT_MAIN]
     cmd += ["database", "import", "full", "neo4j", "--overwrite-destination", f"--threads={processes}"]
+    cmd += [f"--report-file={server.data_dir / 'import.report'}"]
     cmd += [f"--nodes={files_of(folder, name)}" for name in ("memories", "cues", "scopes")]
     cmd += [f"--relationships={files_of(folder, name)}" for name in ("has_cue", "in_scope", "next", "parents")]
     env = {"NEO4J_HOME": str(home), "NEO4J_CONF": str(home / "conf"), "PATH": "/usr/bin:/bin"}

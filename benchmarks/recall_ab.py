@@ -123,18 +123,17 @@ def main(
 ) -> None:
     console = Console()
     uri, password, root, load = asyncio.run(serve(data_dir, size, **server_cfg))
+    pid = load.pop("pid")
     console.print(
-        f"server: heap {server_cfg['heap']}, page cache {server_cfg['pagecache_mb']} MiB; "
-        f"load (when populated): {load.get('seconds', '?')} s by {load.get('how', '?')}, "
-        f"heap {load.get('heap', '?')}, page cache {load.get('pagecache_mb', '?')} MiB, "
-        f"peak RSS {load.get('peak_rss_mib', '?')} MiB"
+        f"server now: heap {server_cfg['heap']} (applies when this run started it), page cache "
+        f"{server_cfg['pagecache_mb']} MiB, pid {pid}; how it was loaded: {load}"
     )
     if rounds == 0:
         return
     lat: dict[str, dict[str, list[float]]] = {"before": {"recall": [], "raw": []}, "after": {"recall": [], "raw": []}}
     differ = 0
     now = time.time()  # one clock for every worker: recency must not differ between the trees
-    with RssSampler(load.get("pid")) as rss:
+    with RssSampler(pid) as rss:
         for r in range(rounds):
             order = [("before", before), ("after", after)]
             results = {}
