@@ -150,16 +150,20 @@ async def main(path: str, variants: list[str], cache: Path, dump: Path | None, l
                 for v in variants:
                     scope = scopes[VARIANTS[v][0]]
                     t = time.perf_counter()
-                    result = await memory.recall(
-                        scope, q.question, layers=[Layer.EPISODIC], config=configs[v], now=now
-                    )
+                    result = await memory.recall(scope, q.question, layers=[Layer.EPISODIC], config=configs[v], now=now)
                     latency[v].append((time.perf_counter() - t) * 1000)
                     per_conv[v][conv.conv_id].append((q, [str(i.node.properties["turn_id"]) for i in result.items]))
             embedder.save()
         await memory.forget(Scope.root("explore", run))
     if dump is not None:
-        dump.write_bytes(pickle.dumps({v: {c: [(q.question, q.category, q.evidence, r) for q, r in items]
-                                           for c, items in by_conv.items()} for v, by_conv in per_conv.items()}))
+        dump.write_bytes(
+            pickle.dumps(
+                {
+                    v: {c: [(q.question, q.category, q.evidence, r) for q, r in items] for c, items in by_conv.items()}
+                    for v, by_conv in per_conv.items()
+                }
+            )
+        )
     lines = ["| variant | group | n | " + " | ".join(COLS) + " |", "|---|---|---|" + "---|" * len(COLS)]
     for v in variants:
         lines += rows(v, evaluate([x for c in per_conv[v].values() for x in c]))
