@@ -18,6 +18,7 @@ import pickle
 import time
 import uuid
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from rich.console import Console
@@ -121,9 +122,11 @@ def loco(per_conv: dict[str, dict[str, Ranking]]) -> list[str]:
     return lines
 
 
-async def main(path: str, variants: list[str], cache: Path, dump: Path | None) -> None:
+async def main(path: str, variants: list[str], cache: Path, dump: Path | None, limit: int | None) -> None:
     console = Console()
     convs: list[Conversation] = load(path)
+    if limit:  # timings only: recall figures need every question
+        convs = [replace(c, questions=c.questions[:limit]) for c in convs]
     embedder = CachedEmbeddings(SentenceTransformerEmbeddings(), cache)
     per_conv: dict[str, dict[str, Ranking]] = {v: {c.conv_id: [] for c in convs} for v in variants}
     latency: dict[str, list[float]] = {v: [] for v in variants}
@@ -147,16 +150,20 @@ async def main(path: str, variants: list[str], cache: Path, dump: Path | None) -
                 for v in variants:
                     scope = scopes[VARIANTS[v][0]]
                     t = time.perf_counter()
-                    result = await memory.recall(
-                        scope, q.question, layers=[Layer.EPISODIC], config=configs[v], now=now
-                    )
+                    result = await memory.recall(scope, q.question, layers=[Layer.EPISODIC], config=configs[v], now=now)
                     latency[v].append((time.perf_counter() - t) * 1000)
                     per_conv[v][conv.conv_id].append((q, [str(i.node.properties["turn_id"]) for i in result.items]))
             embedder.save()
         await memory.forget(Scope.root("explore", run))
     if dump is not None:
-        dump.write_bytes(pickle.dumps({v: {c: [(q.question, q.category, q.evidence, r) for q, r in items]
-                                           for c, items in by_conv.items()} for v, by_conv in per_conv.items()}))
+        dump.write_bytes(
+            pickle.dumps(
+                {
+                    v: {c: [(q.question, q.category, q.evidence, r) for q, r in items] for c, items in by_conv.items()}
+                    for v, by_conv in per_conv.items()
+                }
+            )
+        )
     lines = ["| variant | group | n | " + " | ".join(COLS) + " |", "|---|---|---|" + "---|" * len(COLS)]
     for v in variants:
         lines += rows(v, evaluate([x for c in per_conv[v].values() for x in c]))
@@ -176,6 +183,7 @@ if __name__ == "__main__":
     ap.add_argument("--data", default=str(DEFAULT_PATH))
     ap.add_argument("--variants", default="default,relevance-only", help=f"comma-separated of {', '.join(VARIANTS)}")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/locomo_embed_cache.pkl"))
+    ap.add_argument("--limit", type=int, default=None, help="questions per conversation (for timings)")
     ap.add_argument("--dump", type=Path, default=None, help="pickle every ranking here (for analysis)")
     a = ap.parse_args()
-    asyncio.run(main(a.data, a.variants.split(","), a.cache, a.dump))
+    asyncio.run(main(a.data, a.variants.split(","), a.cache, a.dump, a.limit))

@@ -128,15 +128,18 @@ def report(methods: dict[str, Method], scopes: list[P.Scope]) -> None:
             convs.append(f"{rc['overall']['R@10']:.1f} / {rc['multi-hop']['R@10']:.1f}")
         print(f"| {name} | " + " | ".join(cells + convs) + " |")
     for held, other in (("conv-30", "conv-26"), ("conv-26", "conv-30")):
+
         def obj(n: str, other: str = other) -> float:
             r = evaluate(per[n][other])
             return r["overall"]["R@5"] + r["overall"]["R@10"] + r["multi-hop"]["R@10"]
 
         best = max(per, key=obj)
         r = evaluate(per[best][held])
-        print(f"LOCO: chosen on {other}: {best!r} -> on {held}: overall R@5/R@10 {r['overall']['R@5']:.1f}/"
-              f"{r['overall']['R@10']:.1f}, multi-hop R@10 {r['multi-hop']['R@10']:.1f}, "
-              f"S@5 {r['multi-hop']['S@5']:.1f}")
+        print(
+            f"LOCO: chosen on {other}: {best!r} -> on {held}: overall R@5/R@10 {r['overall']['R@5']:.1f}/"
+            f"{r['overall']['R@10']:.1f}, multi-hop R@10 {r['multi-hop']['R@10']:.1f}, "
+            f"S@5 {r['multi-hop']['S@5']:.1f}"
+        )
 
 
 def main() -> None:

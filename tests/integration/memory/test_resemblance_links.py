@@ -35,9 +35,7 @@ def resemblances(edges: list[dict]) -> set[frozenset[str]]:  # type: ignore[type
     return {frozenset((e["source"], e["target"])) for e in edges if e["type"] == "RESEMBLES"}
 
 
-async def test_turns_link_to_resembling_turns_of_other_sessions_only(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_turns_link_to_resembling_turns_of_other_sessions_only(memory: MemoryOrchestrator, tenant: Scope) -> None:
     await memory.ingest(tenant, sessions())
     edges = await edges_of(memory.store.conn, tenant)
     ids = {t: turn_node_id(tenant, t) for t in ("D1:1", "D1:2", "D1:3", "D2:1", "D2:2")}
