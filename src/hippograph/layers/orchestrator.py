@@ -128,16 +128,26 @@ class Memory:
         return await self.semantic.store_fact(scope, label, content, **fields)
 
     async def ingest(
-        self, scope: Scope, turns: Sequence[ConversationTurn | dict[str, Any]], *, progress: Progress | None = None
+        self,
+        scope: Scope,
+        turns: Sequence[ConversationTurn | dict[str, Any]],
+        *,
+        progress: Progress | None = None,
+        resemblance_links: int = 0,
     ) -> list[MemoryNode]:
-        """Store a whole conversation as episodic turns; idempotent by turn id."""
+        """Store a whole conversation as episodic turns; idempotent by turn id. With
+        ``resemblance_links=k`` each turn is also linked (``RESEMBLES``) to the k turns of other
+        sessions of its scope it most resembles, which recall's spreading follows (opt-in: see
+        ``layers.ingest.RESEMBLANCE_K``)."""
         parsed = []
         for i, t in enumerate(turns):
             try:
                 parsed.append(t if isinstance(t, ConversationTurn) else ConversationTurn.model_validate(t))
             except ValueError as exc:
                 raise InvalidInputError(f"turns[{i}]", str(exc).splitlines()[-1]) from None
-        return await ingest_conversation(self.services, self.episodic, scope, parsed, progress=progress)
+        return await ingest_conversation(
+            self.services, self.episodic, scope, parsed, progress=progress, resemblance_k=resemblance_links
+        )
 
     async def commit(
         self,

@@ -5,7 +5,7 @@ never inside its own session; recall's spreading follows them to memories no cha
 from __future__ import annotations
 
 from hippograph.layers import ConversationTurn, MemoryOrchestrator
-from hippograph.layers.ingest import RESEMBLANCE_MIN_COSINE, turn_node_id
+from hippograph.layers.ingest import RESEMBLANCE_K, RESEMBLANCE_MIN_COSINE, turn_node_id
 from hippograph.models import Layer
 from hippograph.retrieval.config import RecallConfig
 from hippograph.scope import Scope
@@ -36,7 +36,7 @@ def resemblances(edges: list[dict]) -> set[frozenset[str]]:  # type: ignore[type
 
 
 async def test_turns_link_to_resembling_turns_of_other_sessions_only(memory: MemoryOrchestrator, tenant: Scope) -> None:
-    await memory.ingest(tenant, sessions())
+    await memory.ingest(tenant, sessions(), resemblance_links=RESEMBLANCE_K)
     edges = await edges_of(memory.store.conn, tenant)
     ids = {t: turn_node_id(tenant, t) for t in ("D1:1", "D1:2", "D1:3", "D2:1", "D2:2")}
     links = resemblances(edges)
@@ -49,17 +49,17 @@ async def test_turns_link_to_resembling_turns_of_other_sessions_only(memory: Mem
 
 
 async def test_ingesting_again_adds_no_link(memory: MemoryOrchestrator, tenant: Scope) -> None:
-    await memory.ingest(tenant, sessions())
+    await memory.ingest(tenant, sessions(), resemblance_links=RESEMBLANCE_K)
     first = [e for e in await edges_of(memory.store.conn, tenant) if e["type"] == "RESEMBLES"]
-    await memory.ingest(tenant, sessions())
+    await memory.ingest(tenant, sessions(), resemblance_links=RESEMBLANCE_K)
     again = [e for e in await edges_of(memory.store.conn, tenant) if e["type"] == "RESEMBLES"]
     assert first and sorted(e["id"] for e in again) == sorted(e["id"] for e in first)
 
 
 async def test_a_later_ingest_links_back_to_stored_turns(memory: MemoryOrchestrator, tenant: Scope) -> None:
     turns = sessions()
-    await memory.ingest(tenant, turns[:3])
-    await memory.ingest(tenant, turns[3:])
+    await memory.ingest(tenant, turns[:3], resemblance_links=RESEMBLANCE_K)
+    await memory.ingest(tenant, turns[3:], resemblance_links=RESEMBLANCE_K)
     links = resemblances(await edges_of(memory.store.conn, tenant))
     assert frozenset((turn_node_id(tenant, "D1:1"), turn_node_id(tenant, "D2:1"))) in links
 
@@ -67,9 +67,10 @@ async def test_a_later_ingest_links_back_to_stored_turns(memory: MemoryOrchestra
 async def test_no_link_crosses_scopes(memory: MemoryOrchestrator, tenant: Scope) -> None:
     alice, bob = tenant.child("user", "alice"), tenant.child("user", "bob")
     turns = sessions()
-    await memory.ingest(alice, turns[:3])
-    await memory.ingest(bob, turns[3:])  # bob's D2:1 resembles alice's pottery turns
-    await memory.ingest(tenant, [turn("D3:1", 3, "pottery class clay bowls wheel glaze kiln")])
+    await memory.ingest(alice, turns[:3], resemblance_links=RESEMBLANCE_K)
+    await memory.ingest(bob, turns[3:], resemblance_links=RESEMBLANCE_K)  # bob's D2:1 resembles alice's pottery turns
+    lone = [turn("D3:1", 3, "pottery class clay bowls wheel glaze kiln")]
+    await memory.ingest(tenant, lone, resemblance_links=RESEMBLANCE_K)
     edges = await edges_of(memory.store.conn, tenant)
     assert not resemblances(edges)  # each scope alone has nothing resembling across its sessions
     assert all(e["type"] != "RESEMBLES" for e in edges)
@@ -84,6 +85,7 @@ async def test_recall_reaches_a_resembling_turn_through_the_link(memory: MemoryO
             turn("D2:1", 2, "pottery clay bowls wheel glaze"),
             turn("D2:2", 2, "traffic jam highway commute"),
         ],
+        resemblance_links=RESEMBLANCE_K,
     )
     result = await memory.recall(
         tenant, "harbor lantern", layers=[Layer.EPISODIC], config=RecallConfig(top_k=10, track_access=False)
