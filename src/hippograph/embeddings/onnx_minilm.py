@@ -149,8 +149,11 @@ class OnnxMiniLMEmbeddings(SentenceTransformerEmbeddings):
         import numpy as np
 
         session = self._load()
-        out: list[list[float]] = []
-        items = list(texts)
+        # batched by length (as sentence-transformers does): a batch is padded to its longest
+        # text, so mixing lengths costs up to 2x; the vectors go back in the caller's order
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        items = [texts[i] for i in order]
+        out: list[list[float]] = [[] for _ in items]
         for start in range(0, len(items), self._batch_size):
             encodings = self._tokenizer.encode_batch(items[start : start + self._batch_size])
             feeds = {
@@ -162,5 +165,6 @@ class OnnxMiniLMEmbeddings(SentenceTransformerEmbeddings):
             mask = feeds["attention_mask"][..., None].astype(np.float32)
             pooled = (tokens * mask).sum(axis=1) / np.clip(mask.sum(axis=1), 1e-9, None)
             pooled /= np.clip(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12, None)
-            out.extend(row.tolist() for row in pooled)
+            for offset, row in enumerate(pooled):
+                out[order[start + offset]] = row.tolist()
         return out
