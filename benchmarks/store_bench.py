@@ -31,6 +31,30 @@ def pct(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100)[int(q) - 1] if len(values) > 1 else values[0]
 
 
+def memory_batches(
+    rng: np.random.Generator, scopes: list[Scope], count: int, batch: int, words: list[str]
+) -> list[tuple[Scope, list[MemoryNode]]]:
+    """``count`` episodic memories with random unit 384-d vectors, in batches spread over ``scopes``
+    round-robin (store_bench and writes_ab write the same data)."""
+    batches = []
+    for start in range(0, count, batch):
+        n = min(batch, count - start)
+        vecs = rng.normal(size=(n, 384)).astype(np.float32)
+        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+        nodes = [
+            MemoryNode(
+                layer=Layer.EPISODIC,
+                label=f"event {start + i}",
+                content=f"benchmark memory number {start + i} about {words[(start + i) % len(words)]}",
+                session_id=f"s{(start + i) // 20}",
+                embedding=v.tolist(),
+            )
+            for i, v in enumerate(vecs)
+        ]
+        batches.append((scopes[(start // batch) % len(scopes)], nodes))
+    return batches
+
+
 async def main(count: int, batch: int, reads: int, concurrency: int, cues: bool) -> None:
     console = Console()
     rng = np.random.default_rng(1)
@@ -41,23 +65,8 @@ async def main(count: int, batch: int, reads: int, concurrency: int, cues: bool)
         for s in scopes:
             await store.ensure_scope(s)
         ids: list[str] = []
-        batches = []
-        for start in range(0, count, batch):
-            n = min(batch, count - start)
-            vecs = rng.normal(size=(n, 384)).astype(np.float32)
-            vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
-            nodes = [
-                MemoryNode(
-                    layer=Layer.EPISODIC,
-                    label=f"event {start + i}",
-                    content=f"benchmark memory number {start + i} about {words[(start + i) % len(words)]}",
-                    session_id=f"s{(start + i) // 20}",
-                    embedding=v.tolist(),
-                )
-                for i, v in enumerate(vecs)
-            ]
-            batches.append((scopes[(start // batch) % len(scopes)], nodes))
-            ids.extend(n.id for n in nodes)
+        batches = memory_batches(rng, scopes, count, batch, words)
+        ids.extend(n.id for _, nodes in batches for n in nodes)
         with RssSampler(pid) as rss, Progress(console=console) as progress:
             task = progress.add_task("writing", total=count)
             sem = asyncio.Semaphore(concurrency)

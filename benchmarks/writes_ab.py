@@ -72,8 +72,9 @@ def minilm() -> Any:
 async def store_workload(store: Any, count: int, batch: int, writers: int, seed: int) -> dict[str, Any]:
     import numpy as np
 
+    from benchmarks.store_bench import memory_batches
     from hippograph.cues import cues_of
-    from hippograph.models import Layer, MemoryNode
+    from hippograph.models import MemoryNode
     from hippograph.scope import Scope
 
     rng = np.random.default_rng(seed)
@@ -81,22 +82,7 @@ async def store_workload(store: Any, count: int, batch: int, writers: int, seed:
     scopes = [org.child("user", f"u{i}").child("conversation", f"c{j}") for i in range(10) for j in range(10)]
     for s in scopes:
         await store.ensure_scope(s)
-    batches = []
-    for start in range(0, count, batch):
-        n = min(batch, count - start)
-        vecs = rng.normal(size=(n, 384)).astype(np.float32)
-        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
-        nodes = [
-            MemoryNode(
-                layer=Layer.EPISODIC,
-                label=f"event {start + i}",
-                content=f"benchmark memory number {start + i} about {TOPICS[(start + i) % len(TOPICS)]}",
-                session_id=f"s{(start + i) // 20}",
-                embedding=v.tolist(),
-            )
-            for i, v in enumerate(vecs)
-        ]
-        batches.append((scopes[(start // batch) % len(scopes)], nodes))
+    batches = memory_batches(rng, scopes, count, batch, TOPICS)
     sem = asyncio.Semaphore(writers)
 
     async def write(scope: Scope, nodes: list[MemoryNode]) -> None:
