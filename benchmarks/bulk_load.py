@@ -38,7 +38,8 @@ IMPORT_MAIN = "org.neo4j.cli.AdminTool"
 
 
 class Vector(str):
-    """An embedding already written as a CSV field (``double[]``)."""
+    """An embedding already written as a CSV field (``float[]``: float32, as the store writes
+    embeddings)."""
 
 
 QUANTUM = 10_000
@@ -69,7 +70,7 @@ def cell(value: Any) -> str:
 def column(name: str, sample: Any) -> str:
     """The header entry of a property, typed from a sample value."""
     if isinstance(sample, Vector):
-        return f"{name}:double[]"
+        return f"{name}:float[]"
     if isinstance(sample, bool):
         return f"{name}:boolean"
     if isinstance(sample, int):

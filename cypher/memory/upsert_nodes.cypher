@@ -6,12 +6,20 @@
 // then no cue is written (the caller rolls the transaction back). Only memories this call
 // created get cues; cues are shared per scope, created on first use and hung off the scope.
 // $tx_token marks what this call created. $now: the cues' created_at.
+// Embeddings are stored as float32 arrays (db.create.setNodeVectorProperty): the vector index
+// and vector.similarity.* compute in float32 anyway (same scores), and reading a float[] costs
+// half a double[] — recall's exact scan reads every visible memory's embedding.
 MATCH (s:Scope {key: $scope_key})
 CALL (s) {
   UNWIND $rows AS row
   MERGE (m:Memory {id: row.id})
     ON CREATE SET m = row.props, m:$(row.layer_label), m._created_by_tx = $tx_token
   WITH s, row, m, m._created_by_tx = $tx_token AS created
+  CALL (m, row, created) {
+    WITH m, row
+    WHERE created AND row.props.embedding IS NOT NULL
+    CALL db.create.setNodeVectorProperty(m, 'embedding', row.props.embedding)
+  }
   FOREACH (_ IN CASE WHEN created THEN [1] ELSE [] END |
     CREATE (m)-[:IN_SCOPE]->(s)
     REMOVE m._created_by_tx)
