@@ -7,8 +7,8 @@
 // created get cues; cues are shared per scope, created on first use and hung off the scope.
 // $tx_token marks what this call created. $now: the cues' created_at.
 // Embeddings are stored as float32 arrays (db.create.setNodeVectorProperty): the vector index
-// and vector.similarity.* compute in float32 anyway (same scores), and reading a float[] costs
-// half a double[] — recall's exact scan reads every visible memory's embedding.
+// keeps float32 anyway, a cosine moves by at most a float32 rounding, and reading a float[]
+// costs half a double[] — recall's exact scan reads every visible memory's embedding.
 MATCH (s:Scope {key: $scope_key})
 CALL (s) {
   UNWIND $rows AS row

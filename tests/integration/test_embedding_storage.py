@@ -1,7 +1,8 @@
 """Embeddings are stored as float32 arrays on every memory write path (half the bytes of a
-double array to read in recall's exact scan), and the cosines Neo4j computes over them are the
-same as over the vectors the caller gave: the vector index and ``vector.similarity.cosine``
-compute in float32 either way."""
+double array to read in recall's exact scan; the vector index keeps float32 anyway), and the
+cosines Neo4j computes over them stay within a float32 rounding of those over the vectors the
+caller gave (``vector.similarity.cosine`` rounds its result to float32: about one memory in 20
+moves by one unit in the last place)."""
 
 from __future__ import annotations
 
@@ -50,23 +51,23 @@ async def test_update_node_and_add_vectors_store_float32_embeddings(store: Graph
     assert await _stored(store, tenant, node.id) == _as_float32(third)
 
 
-async def test_cosines_over_float32_storage_equal_those_over_the_given_vectors(
-    store: GraphStore, tenant: Scope
-) -> None:
+async def test_cosines_over_float32_storage_stay_within_float32_rounding(store: GraphStore, tenant: Scope) -> None:
     """What recall's exact scan computes (``vector.similarity.cosine`` over the stored
-    embedding) is bit for bit what it computed over the caller's float64 vector."""
-    vectors = _vectors(50, 3)
+    embedding) is within 2.5e-7 of what it computed over the caller's float64 vector, and the
+    scoped search still returns the float64 brute-force top-k."""
+    vectors = _vectors(200, 3)
     query = _vectors(1, 4)[0]
     nodes = [MemoryNode(layer=Layer.EPISODIC, content=f"m{i}", embedding=v.tolist()) for i, v in enumerate(vectors)]
     await store.add_nodes(tenant, nodes)
     async with store.conn.driver.session(database=store.conn.database) as session:
         result = await session.run(
             "UNWIND $rows AS row MATCH (m:Memory {id: row.id}) "
-            "RETURN row.id AS id, vector.similarity.cosine(m.embedding, $q) AS stored, "
-            "vector.similarity.cosine(row.v, $q) AS given",
+            "RETURN vector.similarity.cosine(m.embedding, $q) AS stored, vector.similarity.cosine(row.v, $q) AS given",
             rows=[{"id": n.id, "v": v.tolist()} for n, v in zip(nodes, vectors, strict=True)],
             q=query.tolist(),
         )
         rows = [r async for r in result]
-    assert len(rows) == 50
-    assert all(r["stored"] == r["given"] for r in rows)  # equal, not close
+    assert len(rows) == 200
+    assert max(abs(r["stored"] - r["given"]) for r in rows) <= 2.5e-7
+    expected = [nodes[i].id for i in np.argsort(-(vectors @ query))[:10]]
+    assert [h.id for h in await store.search_vectors(tenant, query.tolist(), top_k=10)] == expected

@@ -1,0 +1,142 @@
+"""Where one recall's time goes, stage by stage: the recall statement cut after each stage,
+timed on the server, interleaved; and the engine's Python work after the statement (issue: speed).
+
+Opens the kept, populated server of ``--data-dir`` (as ``recall_ab`` / ``recall_plan`` leave
+it), runs ``--queries`` recalls from leaves ``--first-leaf`` … (hops 2, session and cue
+spreading on, hashing embeddings) capturing the statement's parameters and timing the engine
+around the statement, then runs the catalogued statement cut after each stage (a ``RETURN`` of
+what is in scope there; the cuts are found by the statement's stage comments) ``--rounds`` times
+over the captured parameters, stages interleaved. A stage's cost is its cut's server time minus
+the previous cut's (medians: differences of noisy figures; compare within one run).
+
+    python -m benchmarks.recall_stages --size 100000 --data-dir /work/data-r100k --queries 10 --rounds 6
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import random
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from benchmarks.recall_bench import tree, vocabulary
+from benchmarks.recall_profile import HOPS2, NOW, open_store
+from hippograph.embeddings import HashingEmbeddings
+from hippograph.retrieval.engine import RecallEngine
+from hippograph.retrieval.queries import RetrievalQuery
+from hippograph.store import Neo4jConnection
+
+# (stage, the first line of the statement that is no longer part of it, what to return there)
+CUTS: list[tuple[str, str, str]] = [
+    ("population count", "CALL (visible, population) {", "visible, population"),
+    ("vector channel", "CALL (visible) {", "visible, population, vector_hits"),
+    ("fulltext channel, person cues", "// Evidence:", "visible, population, vector_hits, fulltext_hits, named"),
+    ("evidence (z-scores, [0, 1])", "// Spreading over memory edges", "vector_hits, fulltext_hits, named, base"),
+    ("edge spreading (hops)", "// a = evidence + edge activation", "vector_hits, fulltext_hits, named, base, arrived4"),
+    ("session / cue spreading", "// Total = a + session + cue", "vector_hits, fulltext_hits, named, edges, associations"),
+    ("ranking, memories read whole", "", ""),
+]
+
+
+def cut_statements(text: str) -> list[tuple[str, str]]:
+    """The statement cut after each stage (the last: the whole statement)."""
+    lines = text.splitlines()
+    out = []
+    at = 0
+    for stage, marker, returned in CUTS:
+        if not marker:
+            out.append((stage, text))
+            continue
+        # each marker is looked for after the previous cut ("CALL (visible) {": the fulltext channel's)
+        hits = [i for i, line in enumerate(lines) if i > at and line.startswith(marker)]
+        if not hits:
+            raise SystemExit(f"recall_stages: the statement has no line starting {marker!r}: update CUTS")
+        at = hits[0]
+        out.append((stage, "\n".join(lines[:at]) + f"\nRETURN {returned}\n"))
+    return out
+
+
+async def capture(engine: RecallEngine, conn: Neo4jConnection, leaves: list[Any], size: int, queries: int,
+                  first: int) -> tuple[list[dict[str, Any]], list[float], list[float]]:  # fmt: skip
+    """The statement's parameters of ``queries`` recalls, the recalls' wall times and the
+    statement's wall time inside each."""
+    captured: list[dict[str, Any]] = []
+    inside: list[float] = []
+    original = conn.read_plain_as
+
+    async def timed(query: Any, row: Any, **params: Any) -> Any:
+        t = time.perf_counter()
+        out = await original(query, row, **params)
+        if query is RetrievalQuery.SEARCH_RECALL:
+            captured.append({**params, "population": None})
+            inside.append((time.perf_counter() - t) * 1000)
+        return out
+
+    conn.read_plain_as = timed  # type: ignore[method-assign]
+    vocab = vocabulary(size)
+    rng = random.Random(7)
+    walls = []
+    for q in range(queries):
+        text = f"what about {rng.choice(vocab)} and {rng.choice(vocab)}"
+        t = time.perf_counter()
+        await engine.recall(leaves[(first + q) % len(leaves)], text, config=HOPS2, now=NOW)
+        walls.append((time.perf_counter() - t) * 1000)
+    conn.read_plain_as = original  # type: ignore[method-assign]
+    return captured, walls, inside
+
+
+async def main(size: int, data_dir: Path, queries: int, rounds: int, first: int) -> None:
+    console = Console()
+    server, store, _leaves, state = await open_store(data_dir, size, console)
+    leaves = tree(state["root"])
+    engine = RecallEngine(store, HashingEmbeddings(), HOPS2)
+    await capture(engine, store.conn, leaves, size, 3, first)  # warm: plans, driver
+    captured, walls, inside = await capture(engine, store.conn, leaves, size, queries, first)
+    cuts = cut_statements(RetrievalQuery.SEARCH_RECALL.text)
+    slow = await Neo4jConnection.connect(str(server.status().uri), password=server.password(), timeout=900)
+    server_ms: dict[str, list[float]] = collections.defaultdict(list)
+    async with slow.driver.session(database=slow.database) as session:
+        for _stage, text in cuts:  # plan each cut once
+            result = await session.run(text, captured[0])  # type: ignore[arg-type]
+            await result.consume()
+        for r in range(rounds):
+            for params in captured:
+                for stage, text in cuts if r % 2 == 0 else cuts[::-1]:
+                    result = await session.run(text, params)  # type: ignore[arg-type]
+                    summary = await result.consume()
+                    server_ms[stage].append(float(summary.result_available_after + summary.result_consumed_after))
+    table = Table(title=f"recall at {size:,}: {queries} recalls from leaf {first} on, {rounds} rounds of the cuts")
+    for col in ("stage", "cut p50 ms (server)", "stage p50 ms", "share of the statement"):
+        table.add_column(col)
+    whole = statistics.median(server_ms[cuts[-1][0]])
+    previous = 0.0
+    for stage, _text in cuts:
+        p50 = statistics.median(server_ms[stage])
+        table.add_row(stage, f"{p50:.1f}", f"{p50 - previous:.1f}", f"{(p50 - previous) / whole:.0%}")
+        previous = p50
+    python_ms = [w - i for w, i in zip(walls, inside, strict=True)]
+    table.add_row("engine.recall wall (p50)", f"{statistics.median(walls):.1f}", "", "")
+    table.add_row("· the statement's round trip inside it", f"{statistics.median(inside):.1f}", "", "")
+    table.add_row("· Python before and after the statement", f"{statistics.median(python_ms):.1f}", "", "")
+    console.print(table)
+    await slow.close()
+    await store.conn.close()
+    del server
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--size", type=int, required=True)
+    ap.add_argument("--data-dir", type=Path, required=True)
+    ap.add_argument("--queries", type=int, default=10)
+    ap.add_argument("--rounds", type=int, default=6)
+    ap.add_argument("--first-leaf", type=int, default=0, help="recalls from this leaf on (one leaf per recall)")
+    a = ap.parse_args()
+    asyncio.run(main(a.size, a.data_dir, a.queries, a.rounds, a.first_leaf))
