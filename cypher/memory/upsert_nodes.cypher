@@ -16,7 +16,7 @@ CALL (s) {
     ON CREATE SET m = row.props, m:$(row.layer_label), m._created_by_tx = $tx_token
   WITH s, row, m, m._created_by_tx = $tx_token AS created
   CALL (m, row, created) {
-    WITH m, row
+    WITH m, row, created
     WHERE created AND row.props.embedding IS NOT NULL
     CALL db.create.setNodeVectorProperty(m, 'embedding', row.props.embedding)
   }

@@ -38,6 +38,15 @@ async def test_add_nodes_stores_float32_embeddings(store: GraphStore, tenant: Sc
         assert await _stored(store, tenant, node.id) == _as_float32(v)
 
 
+async def test_adding_an_existing_id_again_keeps_its_embedding(store: GraphStore, tenant: Scope) -> None:
+    """add_nodes is idempotent by id: a second add of the same memory writes no vector."""
+    first, second = _vectors(2, 5)
+    node = MemoryNode(layer=Layer.EPISODIC, content="once", embedding=first.tolist())
+    await store.add_nodes(tenant, [node])
+    await store.add_nodes(tenant, [node.model_copy(update={"embedding": second.tolist()})])
+    assert await _stored(store, tenant, node.id) == _as_float32(first)
+
+
 async def test_update_node_and_add_vectors_store_float32_embeddings(store: GraphStore, tenant: Scope) -> None:
     first, second, third = _vectors(3, 2)
     node = MemoryNode(layer=Layer.SEMANTIC, content="fact", embedding=first.tolist())
