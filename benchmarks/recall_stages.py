@@ -40,7 +40,7 @@ CUTS: list[tuple[str, str, str]] = [
     ("fulltext channel, person cues", "// Evidence:", "visible, population, vector_hits, fulltext_hits, named"),
     ("evidence (z-scores, [0, 1])", "// Spreading over memory edges", "vector_hits, fulltext_hits, named, base"),
     ("edge spreading (hops)", "// a = evidence + edge activation", "vector_hits, fulltext_hits, named, base, arrived4"),
-    ("session / cue spreading", "// Total = a + session + cue", "vector_hits, fulltext_hits, named, edges, associations"),
+    ("session / cue spreading", "// Total = a + session + cue", "vector_hits, named, edges, associations"),
     ("ranking, memories read whole", "", ""),
 ]
 
@@ -104,14 +104,15 @@ async def main(size: int, data_dir: Path, queries: int, rounds: int, first: int)
     server_ms: dict[str, list[float]] = collections.defaultdict(list)
     async with slow.driver.session(database=slow.database) as session:
         for _stage, text in cuts:  # plan each cut once
-            result = await session.run(text, captured[0])  # type: ignore[arg-type]
+            result = await session.run(text, captured[0])
             await result.consume()
         for r in range(rounds):
             for params in captured:
                 for stage, text in cuts if r % 2 == 0 else cuts[::-1]:
-                    result = await session.run(text, params)  # type: ignore[arg-type]
+                    result = await session.run(text, params)
                     summary = await result.consume()
-                    server_ms[stage].append(float(summary.result_available_after + summary.result_consumed_after))
+                    available, consumed = summary.result_available_after or 0, summary.result_consumed_after or 0
+                    server_ms[stage].append(float(available + consumed))
     table = Table(title=f"recall at {size:,}: {queries} recalls from leaf {first} on, {rounds} rounds of the cuts")
     for col in ("stage", "cut p50 ms (server)", "stage p50 ms", "share of the statement"):
         table.add_column(col)
