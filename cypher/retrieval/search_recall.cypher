@@ -324,10 +324,20 @@ CALL (visible, reps, cue_seeds, population) {
     WHERE degree > 1 AND degree <= $max_cue_degree
     WITH visible, seed, c, $cue_decay * seed.value * log(1.0 + toFloat(pop) / degree) / log(1.0 + pop) AS passed
     WHERE passed >= $threshold
+    // Each cue is walked once, not once per seed that has it: a member takes the cue's best
+    // offer (value, then lower seed id), the second best when it is that best seed itself —
+    // the strongest arrival per memory is the one a walk per (seed, cue) would find.
+    WITH visible, c, collect({value: passed, seed: seed.id}) AS offers
+    WITH visible, c, reduce(top = [], x IN offers |
+           CASE WHEN any(t IN top WHERE t.seed = x.seed) THEN top
+                ELSE ([t IN top WHERE t.value > x.value OR (t.value = x.value AND t.seed < x.seed)] + [x]
+                      + [t IN top WHERE NOT (t.value > x.value OR (t.value = x.value AND t.seed < x.seed))])[..2] END) AS top
     MATCH (c)<-[:HAS_CUE]-(n:Memory)
-    WHERE n.id <> seed.id AND n.scope_key IN visible
+    WHERE n.scope_key IN visible
       AND ($layers IS NULL OR n.layer IN $layers) AND NOT coalesce(n.retracted, false)
-    WITH n.id AS id, collect({value: passed, seed: seed.id, key: c.kind + ':' + c.key}) AS arrivals
+    WITH n, c, CASE WHEN n.id = top[0].seed THEN top[1] ELSE top[0] END AS offer
+    WHERE offer IS NOT NULL
+    WITH n.id AS id, collect({value: offer.value, seed: offer.seed, key: c.kind + ':' + c.key}) AS arrivals
     WITH id, reduce(b = null, x IN arrivals |
            CASE WHEN b IS NULL OR x.value > b.value
                      OR (x.value = b.value AND (x.seed < b.seed OR (x.seed = b.seed AND x.key < b.key)))
