@@ -204,6 +204,7 @@ async def spread_associations(
         visible=list(visible),
         layers=[layer.value for layer in layers] if layers else None,
         max_degree=config.max_cue_degree,
+        cue_budget=config.cue_budget,
         population=max(population, 2),
         threshold=config.threshold,
         limit=limit,
