@@ -140,8 +140,8 @@ def edge_arrivals(rows: Iterable[EdgeArrivalRow]) -> dict[str, ActivatedNode]:
 class Arrival:
     """Activation that reached memory ``id`` through a shared session or cue from ``seed``
     (``via``: the cue's ``kind:key``; None for a session's best member, which shares its own
-    session's activation: then ``seed`` is the memory itself). A plain record: :attr:`path` and :meth:`node` are built only for
-    the memories that are ranked, logged or left as pending links, not for every arrival."""
+    session's activation: then ``seed`` is the memory itself). A plain record: its :attr:`path`
+    is built only for the memories that are ranked or logged, not for every arrival."""
 
     id: str
     activation: float
@@ -162,9 +162,6 @@ class Arrival:
             PathStep(node_id=f"cue:{self.via}", relationship="HAS_CUE"),
             PathStep(node_id=self.id, relationship="HAS_CUE"),
         ]
-
-    def node(self) -> ActivatedNode:
-        return ActivatedNode(id=self.id, activation=self.activation, hop=self.hop, path=self.path)
 
 
 def association_arrivals(rows: Iterable[AssociationRow]) -> tuple[dict[str, Arrival], dict[str, Arrival]]:
