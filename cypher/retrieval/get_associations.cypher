@@ -2,7 +2,9 @@
 // * session: the best memory of each top session passes $session_decay × its value to
 //   every other member;
 // * cue: each seed passes $cue_decay × its value × rarity through each keyword / name cue,
-//   rarity = ln(1 + N/degree) / ln(1 + N); cues shared by > $max_degree memories are skipped.
+//   rarity = ln(1 + N/degree) / ln(1 + N); cues shared by > $max_degree memories are skipped;
+//   the strongest cues (best offer, then fewer members, then key) are walked while the members
+//   of those before add up to fewer than $cue_budget.
 // Each reached memory keeps its strongest arrival per kind (ties: the smaller seed id, then
 // cue key), with the seed and cue that sent it.
 CALL () {
@@ -22,8 +24,17 @@ CALL () {
   WHERE c.kind IN ['keyword', 'entity'] AND c.scope_key IN $visible
   WITH seed, c, COUNT { (c)<-[:HAS_CUE]-() } AS degree
   WHERE degree > 1 AND degree <= $max_degree
-  WITH seed, c, $cue_decay * seed.value * log(1.0 + toFloat($population) / degree) / log(1.0 + $population) AS passed
+  WITH seed, c, degree, $cue_decay * seed.value * log(1.0 + toFloat($population) / degree) / log(1.0 + $population) AS passed
   WHERE passed >= $threshold
+  WITH c, degree, collect({seed: seed, passed: passed}) AS offers, max(passed) AS v
+  WITH collect({c: c, degree: degree, offers: offers, v: v, key: c.kind + ':' + c.key + ':' + elementId(c)}) AS cues
+  WITH reduce(r = [], x IN cues |
+         [t IN r WHERE t.v > x.v OR (t.v = x.v AND (t.degree < x.degree OR (t.degree = x.degree AND t.key < x.key)))] + [x]
+         + [t IN r WHERE NOT (t.v > x.v OR (t.v = x.v AND (t.degree < x.degree OR (t.degree = x.degree AND t.key < x.key))))]) AS ordered
+  UNWIND [j IN range(0, size(ordered) - 1)
+          WHERE reduce(s = 0, q IN ordered[..j] | s + q.degree) < $cue_budget | ordered[j]] AS walk
+  UNWIND walk.offers AS offer
+  WITH offer.seed AS seed, walk.c AS c, offer.passed AS passed
   MATCH (c)<-[:HAS_CUE]-(n:Memory)
   WHERE n.id <> seed.id AND n.scope_key IN $visible
     AND ($layers IS NULL OR n.layer IN $layers) AND NOT coalesce(n.retracted, false)

@@ -10,7 +10,7 @@
 // $widen, $exact_below (scopes that see no more memories are scanned exactly), $keys (names
 // the query mentions, casefolded), $population (null: count here), $vector_weight,
 // $fulltext_weight, $person_bonus, $max_nodes, $max_hops, $fan_out, $base_decay, $threshold,
-// $session_decay, $session_seeds, $cue_decay, $cue_seeds, $max_cue_degree, $assoc_limit, $rank_n.
+// $session_decay, $session_seeds, $cue_decay, $cue_seeds, $max_cue_degree, $cue_budget, $assoc_limit, $rank_n.
 // Person cues are read only when the query names someone (they only matter then).
 // Returns one row: the visible keys, population, the vector and fulltext hits, the named persons, the edge
 // arrivals with their paths, whether the node cap cut the spread, the session
@@ -299,8 +299,9 @@ WITH visible, population, vector_hits, fulltext_hits, named, edges, capped_edges
 // Associative spreading through shared cues: a session's best member passes $session_decay ×
 // its value to every other member; a seed passes $cue_decay × its value × rarity through each
 // keyword / name cue, rarity = ln(1 + N/degree) / ln(1 + N), cues shared by more than
-// $max_cue_degree memories skipped; each memory keeps its strongest arrival per kind; at most
-// about $assoc_limit arrivals, the strongest (ties at the cut-off kept).
+// $max_cue_degree memories skipped, the strongest cues walked until their members add up to
+// $cue_budget; each memory keeps its strongest arrival per kind; at most about $assoc_limit
+// arrivals, the strongest (ties at the cut-off kept).
 CALL (visible, reps, cue_seeds, population) {
   CALL (visible, reps, cue_seeds, population) {
     UNWIND CASE WHEN $session_decay > 0 THEN reps ELSE [] END AS seed
@@ -322,12 +323,32 @@ CALL (visible, reps, cue_seeds, population) {
     WITH visible, seed, c, COUNT { (c)<-[:HAS_CUE]-() } AS degree,
          CASE WHEN population < 2 THEN 2 ELSE population END AS pop
     WHERE degree > 1 AND degree <= $max_cue_degree
-    WITH visible, seed, c, $cue_decay * seed.value * log(1.0 + toFloat(pop) / degree) / log(1.0 + pop) AS passed
+    WITH visible, seed, c, degree, $cue_decay * seed.value * log(1.0 + toFloat(pop) / degree) / log(1.0 + pop) AS passed
     WHERE passed >= $threshold
+    // Each cue is walked once, not once per seed that has it: a member takes the cue's best
+    // offer (value, then lower seed id), the second best when it is that best seed itself —
+    // the strongest arrival per memory is the one a walk per (seed, cue) would find.
+    WITH visible, c, degree, collect({value: passed, seed: seed.id}) AS offers
+    WITH visible, c, degree, reduce(top = [], x IN offers |
+           CASE WHEN any(t IN top WHERE t.seed = x.seed) THEN top
+                ELSE ([t IN top WHERE t.value > x.value OR (t.value = x.value AND t.seed < x.seed)] + [x]
+                      + [t IN top WHERE NOT (t.value > x.value OR (t.value = x.value AND t.seed < x.seed))])[..2] END) AS top
+    // The strongest cues first (best offer, then fewer members, then key), walked while the
+    // members of those before add up to fewer than $cue_budget: a common, weak cue late in the
+    // order would flood the arrivals with memories that rank nowhere.
+    WITH visible, collect({c: c, degree: degree, top: top, v: top[0].value, key: c.kind + ':' + c.key + ':' + elementId(c)}) AS cues
+    WITH visible, reduce(r = [], x IN cues |
+           [t IN r WHERE t.v > x.v OR (t.v = x.v AND (t.degree < x.degree OR (t.degree = x.degree AND t.key < x.key)))] + [x]
+           + [t IN r WHERE NOT (t.v > x.v OR (t.v = x.v AND (t.degree < x.degree OR (t.degree = x.degree AND t.key < x.key))))]) AS ordered
+    UNWIND [j IN range(0, size(ordered) - 1)
+            WHERE reduce(s = 0, q IN ordered[..j] | s + q.degree) < $cue_budget | ordered[j]] AS walk
+    WITH visible, walk.c AS c, walk.top AS top
     MATCH (c)<-[:HAS_CUE]-(n:Memory)
-    WHERE n.id <> seed.id AND n.scope_key IN visible
+    WHERE n.scope_key IN visible
       AND ($layers IS NULL OR n.layer IN $layers) AND NOT coalesce(n.retracted, false)
-    WITH n.id AS id, collect({value: passed, seed: seed.id, key: c.kind + ':' + c.key}) AS arrivals
+    WITH n, c, CASE WHEN n.id = top[0].seed THEN top[1] ELSE top[0] END AS offer
+    WHERE offer IS NOT NULL
+    WITH n.id AS id, collect({value: offer.value, seed: offer.seed, key: c.kind + ':' + c.key}) AS arrivals
     WITH id, reduce(b = null, x IN arrivals |
            CASE WHEN b IS NULL OR x.value > b.value
                      OR (x.value = b.value AND (x.seed < b.seed OR (x.seed = b.seed AND x.key < b.key)))

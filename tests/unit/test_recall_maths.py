@@ -6,6 +6,7 @@ import pytest
 
 from hippograph.models import Layer, MemoryNode
 from hippograph.retrieval.activation import (
+    Arrival,
     Spread,
     activated_log,
     add_up,
@@ -94,12 +95,9 @@ def test_totals_seeds_sessions_log_and_pending() -> None:
     reps = session_representatives({"a": 0.9, "b": 0.4, "c": 0.8, "d": 1.0}, {"a": "s1", "b": "s1", "c": "s2"}, 1)
     assert reps == {"a": 0.9}
     paths = {"x": [PathStep(node_id="a"), PathStep(node_id="x")]}
-    log = activated_log({"a": 1.2, "x": 0.3}, {"a": 1.0}, paths, {"a", "x"}, limit=5)
+    log = activated_log({"a": 1.2, "x": 0.3}, {"a": 1.0}, paths.get, {"a", "x"}, limit=5)
     assert [(n.id, round(n.activation, 6), n.hop) for n in log] == [("x", 0.3, 1), ("a", 0.2, -1)]
-    far = {
-        "x": ActivatedNode(id="x", activation=0.2, hop=2, path=[PathStep(node_id="a"), PathStep(node_id="x")]),
-        "a": ActivatedNode(id="a", activation=0.9, hop=2, path=[PathStep(node_id="b"), PathStep(node_id="a")]),
-    }
+    far = {"x": Arrival("x", 0.2, "a", "keyword:k"), "a": Arrival("a", 0.9, "b", "keyword:k")}
     assert [(p.source, p.target) for p in pending_links(far, {"a": 1.0}, limit=3)] == [("a", "x")]
 
 

@@ -21,7 +21,7 @@ and the recall engine's :func:`strongest`, :func:`add_up`, :func:`session_repres
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from hippograph.cues import CueKind
@@ -136,24 +136,45 @@ def edge_arrivals(rows: Iterable[EdgeArrivalRow]) -> dict[str, ActivatedNode]:
     return {r.id: ActivatedNode(id=r.id, activation=r.act, hop=len(r.path) - 1, path=list(r.path)) for r in rows}
 
 
-def association_arrivals(rows: Iterable[AssociationRow]) -> tuple[dict[str, ActivatedNode], dict[str, ActivatedNode]]:
+@dataclass(frozen=True, slots=True)
+class Arrival:
+    """Activation that reached memory ``id`` through a shared session or cue from ``seed``
+    (``via``: the cue's ``kind:key``; None for a session's best member, which shares its own
+    session's activation: then ``seed`` is the memory itself). A plain record: its :attr:`path`
+    is built only for the memories that are ranked or logged, not for every arrival."""
+
+    id: str
+    activation: float
+    seed: str
+    via: str | None = None
+
+    @property
+    def hop(self) -> int:
+        return 0 if self.via is None else 2
+
+    @property
+    def path(self) -> list[PathStep]:
+        """seed → cue → this memory (just this memory for a session's best member)."""
+        if self.via is None:
+            return [PathStep(node_id=self.id)]
+        return [
+            PathStep(node_id=self.seed),
+            PathStep(node_id=f"cue:{self.via}", relationship="HAS_CUE"),
+            PathStep(node_id=self.id, relationship="HAS_CUE"),
+        ]
+
+
+def association_arrivals(rows: Iterable[AssociationRow]) -> tuple[dict[str, Arrival], dict[str, Arrival]]:
     """(session arrivals, cue arrivals) of the association read, each with its two-hop path
     through the cue that carried it."""
-    session: dict[str, ActivatedNode] = {}
-    cue: dict[str, ActivatedNode] = {}
+    session: dict[str, Arrival] = {}
+    cue: dict[str, Arrival] = {}
+    session_kind = CueKind.SESSION.value
     for r in rows:
-        via = f"{CueKind.SESSION.value}:{r.key}" if r.part == "session" else r.key
-        node = ActivatedNode(
-            id=r.id,
-            activation=r.activation,
-            hop=2,
-            path=[
-                PathStep(node_id=r.seed),
-                PathStep(node_id=f"cue:{via}", relationship="HAS_CUE"),
-                PathStep(node_id=r.id, relationship="HAS_CUE"),
-            ],
-        )
-        (session if r.part == "session" else cue)[r.id] = node
+        if r.part == "session":
+            session[r.id] = Arrival(r.id, r.activation, r.seed, f"{session_kind}:{r.key}")
+        else:
+            cue[r.id] = Arrival(r.id, r.activation, r.seed, r.key)
     return session, cue
 
 
@@ -167,7 +188,7 @@ async def spread_associations(
     layers: Sequence[Layer] | None,
     population: int,
     limit: int = 1000,
-) -> tuple[dict[str, ActivatedNode], dict[str, ActivatedNode]]:
+) -> tuple[dict[str, Arrival], dict[str, Arrival]]:
     """Activation arriving through shared sessions and through shared keyword / name cues
     (each memory keeps its strongest arrival of each kind). One read."""
     if not session_seeds and not cue_seeds:
@@ -180,6 +201,7 @@ async def spread_associations(
         visible=list(visible),
         layers=[layer.value for layer in layers] if layers else None,
         max_degree=config.max_cue_degree,
+        cue_budget=config.cue_budget,
         population=max(population, 2),
         threshold=config.threshold,
         limit=limit,
@@ -215,27 +237,30 @@ def session_representatives(activation: Mapping[str, float], session_of: Mapping
 def activated_log(
     total: Mapping[str, float],
     base: Mapping[str, float],
-    paths: Mapping[str, list[PathStep]],
+    path_of: Callable[[str], list[PathStep] | None],
     reached: Iterable[str],
     limit: int,
 ) -> list[ActivatedNode]:
-    """What spreading added to each reached memory (beyond its own evidence), strongest first."""
-    return sorted(
-        (
+    """What spreading added to each reached memory (beyond its own evidence), strongest first
+    (ties by id); ``path_of`` gives the path that reached a memory (None: none known, hop −1).
+    Only the ``limit`` listed memories are built."""
+    added = sorted((-(total[i] - base.get(i, 0.0)), i) for i in reached)[:limit]
+    nodes = []
+    for minus, i in added:
+        path = path_of(i)
+        nodes.append(
             ActivatedNode(
                 id=i,
-                activation=total[i] - base.get(i, 0.0),
-                hop=len(paths.get(i, [])) - 1,
-                path=paths.get(i, [PathStep(node_id=i)]),
+                activation=-minus,
+                hop=-1 if path is None else len(path) - 1,
+                path=[PathStep(node_id=i)] if path is None else path,
             )
-            for i in reached
-        ),
-        key=lambda n: (-n.activation, n.id),
-    )[:limit]
+        )
+    return nodes
 
 
-def pending_links(cue: Mapping[str, ActivatedNode], base: Mapping[str, float], limit: int) -> list[PendingConnection]:
+def pending_links(cue: Mapping[str, Arrival], base: Mapping[str, float], limit: int) -> list[PendingConnection]:
     """The strongest cue arrivals that were not candidates (ties: by id): links consolidation
     may make real."""
-    far = sorted((n for n in cue.values() if n.id not in base), key=lambda n: (-n.activation, n.id))
-    return [PendingConnection(source=n.path[0].node_id, target=n.id, score=n.activation, hops=2) for n in far[:limit]]
+    far = sorted((-n.activation, n.id, n.seed) for n in cue.values() if n.id not in base)
+    return [PendingConnection(source=seed, target=i, score=-minus, hops=2) for minus, i, seed in far[:limit]]

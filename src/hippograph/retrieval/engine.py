@@ -56,7 +56,6 @@ from hippograph.retrieval.types import (
     ActivationLog,
     Channel,
     Degradation,
-    PathStep,
     RecallItem,
     RecallResult,
     RecallTimings,
@@ -234,7 +233,7 @@ class RecallEngine:
             boosted = state.total.get(nid, 0.0) > state.base.get(nid, 0.0) + 1e-9
             if scoring.weak_vector_only(channels, boosted, cosine, cfg.min_relevance):
                 continue
-            path = state.paths.get(nid, [PathStep(node_id=nid)])
+            path = state.path(nid)
             # A memory a channel found is a seed: 0 hops from one, whatever else reached it too.
             hops = 0 if channels else max(1, len(path) - 1)
             if not channels:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from hippograph.models import MemoryNode
 from hippograph.retrieval import scoring
-from hippograph.retrieval.activation import activated_log, add_up, pending_links, strongest
+from hippograph.retrieval.activation import Arrival, activated_log, add_up, pending_links, strongest
 from hippograph.retrieval.config import ActivationConfig, RecallConfig
 from hippograph.retrieval.fusion import zscores
 from hippograph.retrieval.repository import CandidateRow
@@ -122,6 +122,8 @@ class ActivationState:
         self.cues: dict[str, float] = {}
         self.total: dict[str, float] = {}
         self.paths: dict[str, list[PathStep]] = {}
+        """Paths over memory edges, and the session / cue paths built so far (on demand)."""
+        self._associated: tuple[dict[str, Arrival], ...] = ()
 
     @classmethod
     def from_evidence(cls, evidence: dict[str, ScoreParts], cfg: RecallConfig) -> ActivationState:
@@ -142,27 +144,42 @@ class ActivationState:
         self,
         a: dict[str, float],
         reps: dict[str, float],
-        session: dict[str, ActivatedNode],
-        cue: dict[str, ActivatedNode],
+        session: dict[str, Arrival],
+        cue: dict[str, Arrival],
         edge_ids: set[str],
         act: ActivationConfig,
     ) -> None:
         """Fold session and cue arrivals in (the best member of a session shares its
         session's activation too), then the totals, the activation log and the pending links."""
         for i, value in reps.items():
-            session[i] = ActivatedNode(id=i, activation=act.session_decay * value, hop=0, path=[PathStep(node_id=i)])
+            session[i] = Arrival(i, act.session_decay * value, i)
         self.session = {i: n.activation for i, n in session.items()}
         self.cues = {i: n.activation for i, n in cue.items()}
-        for reached in (session, cue):
-            for i, n in reached.items():
-                if i not in self.base:
-                    self.paths.setdefault(i, n.path)
+        self._associated = (session, cue)
         self.total = add_up(a, self.session, self.cues)
         self.log.activated = activated_log(
-            self.total, self.base, self.paths, {*edge_ids, *session, *cue}, max(act.max_nodes, act.cue_seeds)
+            self.total, self.base, self._known_path, {*edge_ids, *session, *cue}, max(act.max_nodes, act.cue_seeds)
         )
         if act.record_pending:
             self.log.pending = pending_links(cue, self.base, act.max_pending)
+
+    def _known_path(self, i: str) -> list[PathStep] | None:
+        """The path that reached ``i``: over memory edges, else (unless a channel found it)
+        through its session, else through a cue; None when nothing reached it."""
+        path = self.paths.get(i)
+        if path is not None or i in self.base:
+            return path
+        for reached in self._associated:
+            arrival = reached.get(i)
+            if arrival is not None:
+                path = arrival.path
+                self.paths[i] = path
+                return path
+        return None
+
+    def path(self, i: str) -> list[PathStep]:
+        """The path that reached ``i`` (just ``i`` when nothing did): what an item explains."""
+        return self._known_path(i) or [PathStep(node_id=i)]
 
 
 @dataclass

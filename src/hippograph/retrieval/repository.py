@@ -167,6 +167,7 @@ class RecallRepository:
             cue_decay=activation.cue_decay,
             cue_seeds=activation.cue_seeds,
             max_cue_degree=activation.max_cue_degree,
+            cue_budget=activation.cue_budget,
             assoc_limit=ASSOCIATION_LIMIT,
             rank_n=rank_n,
         )

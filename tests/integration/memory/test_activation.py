@@ -292,3 +292,35 @@ async def test_a_direct_hit_reached_through_an_edge_too_stays_zero_hops_from_a_s
     assert by_id["N"].parts.edges > 0 and [p.node_id for p in by_id["N"].path] == ["S", "N"]
     assert Channel.ACTIVATION not in by_id["N"].channels
     assert by_id["N"].parts.proximity == 1.0 and by_id["S"].parts.proximity == 1.0
+
+
+async def test_a_cue_shared_by_many_memories_does_not_flood_the_result(
+    memory: MemoryOrchestrator, tenant: Scope
+) -> None:
+    """Cue spreading walks the strongest cues first (the rare ``quokka`` before the common
+    ``harbor``) and stops once the walked cues have ``cue_budget`` members: then the common
+    cue's 30 members get nothing from it, the rare cue still reaches its memory, and every
+    recalled item is still explained by a path that ends at it."""
+    seed = await memory.remember(tenant, "harbor lantern quokka")
+    far = await memory.remember(tenant, "quokka marmalade picnic")
+    common = [await memory.remember(tenant, f"harbor word{i}") for i in range(30)]
+    common_ids = {m.id for m in common}
+
+    async def cued(budget: int) -> tuple[RecallResult, dict[str, float]]:
+        cfg = RecallConfig(candidates_per_channel=2, track_access=False,
+                           activation=ActivationConfig(cue_budget=budget))  # fmt: skip
+        result = await memory.engine.recall(tenant, QUERY, top_k=40, config=cfg)
+        return result, {i.node.id: i.parts.cues for i in result.items}
+
+    walked_all, cues_all = await cued(2000)
+    assert sum(1 for i in common_ids if cues_all.get(i, 0.0) > 0) >= 25
+    capped, cues = await cued(2)  # quokka has 2 members: harbor is not walked
+    assert cues[far.id] > 0 and cues[far.id] == pytest.approx(cues_all[far.id])
+    assert all(cues.get(i, 0.0) == 0.0 for i in common_ids)
+    assert not any(p.node_id == "cue:keyword:harbor" for a in capped.activation.activated for p in a.path)
+    by_id = {i.node.id: i for i in capped.items}
+    assert [p.node_id for p in by_id[far.id].path] == [seed.id, "cue:keyword:quokka", far.id]
+    for result in (walked_all, capped):
+        for item in result.items:
+            assert item.path and item.path[-1].node_id == item.node.id
+            assert item.explain()

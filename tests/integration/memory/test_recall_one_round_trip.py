@@ -114,6 +114,8 @@ CONFIGS = {
     "edges only": RecallConfig(
         track_access=False, activation=ActivationConfig(max_hops=1, session_decay=0.0, cue_decay=0.0)
     ),
+    "cue budget: the strongest cue only": RecallConfig(track_access=False, activation=ActivationConfig(cue_budget=1)),
+    "cue budget: a few cues": RecallConfig(track_access=False, activation=ActivationConfig(cue_budget=150)),
     "few candidates, top 20": RecallConfig(track_access=False, candidates_per_channel=7, top_k=20),
     "relevance only": RecallConfig(
         track_access=False, top_k=30, weights={"relevance": 1.0, "recency": 0.0, "frequency": 0.0, "proximity": 0.0}
