@@ -86,6 +86,25 @@ async def test_a_time_in_the_query_prefers_memories_of_that_time(memory: MemoryO
     assert {i.parts.time_match for i in plain.items} == {1.0}
 
 
+
+async def test_recency_decides_only_when_the_query_asks_about_the_recent(
+    memory: MemoryOrchestrator, tenant: Scope
+) -> None:
+    now = datetime(2023, 8, 1, tzinfo=UTC).timestamp()
+    day = 86_400.0
+    old = await memory.episodic.store_event(tenant, "we hiked the harbor cliffs at dawn", occurred_at=now - 200 * day)
+    new = await memory.episodic.store_event(tenant, "we hiked the harbor cliffs", occurred_at=now - day)
+    await memory.episodic.store_event(tenant, "soup of the day", occurred_at=now - day)
+    history = await memory.engine.recall(tenant, "hiked the harbor cliffs at dawn", now=now)
+    assert history.ids[:2] == [old.id, new.id]  # the better match, however old
+    assert history.items[1].parts.recency > 0.9 > 0.01 > history.items[0].parts.recency
+    recent = await memory.engine.recall(tenant, "hiked the harbor cliffs at dawn recently", now=now)
+    assert recent.ids[:2] == [new.id, old.id]  # asked about the recent: a week's half-life decides
+    always = RecallConfig(recency_when_asked=False)
+    reference = await memory.engine.recall(tenant, "hiked the harbor cliffs at dawn", now=now, config=always)
+    assert reference.ids[:2] == [new.id, old.id]
+
+
 FACTS = [
     "Alice owns a golden retriever named Max",
     "Bob is allergic to shellfish and peanuts",
