@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from benchmarks.locomo.dataset import load
+from benchmarks.locomo.metrics import evaluate
 from benchmarks.locomo.research import prototype as P
 from benchmarks.locomo.research.assoc import Method, memo, report
 from benchmarks.locomo.research.lucene import analyze
@@ -92,9 +93,21 @@ def concept_evidence(sc: P.Scope, text: str, z_min: float, same_stem: bool = Fal
         stem = analyze(w)
         if not same_stem and stem:  # the word itself is the fulltext channel's job
             z[[j for j, x in enumerate(v.words) if analyze(x) == stem]] = 0
-        member = np.where(z >= z_min, z, 0.0) * v.idf
-        out = np.maximum(out, (v.turn_has * member[None, :]).max(axis=1))
+        cols = np.nonzero(z >= z_min)[0]
+        if len(cols):
+            member = z[cols] * v.idf[cols]
+            out = np.maximum(out, (v.turn_has[:, cols] * member[None, :]).max(axis=1))
     return out
+
+
+_evidence: dict[tuple[str, str, float], np.ndarray] = {}
+
+
+def concept_evidence_cached(sc: P.Scope, text: str, z_min: float) -> np.ndarray:
+    key = (sc.conv.conv_id, text, z_min)
+    if key not in _evidence:
+        _evidence[key] = concept_evidence(sc, text, z_min)
+    return _evidence[key]
 
 
 def m_concept_channel(base: Method, z_min: float, weight: float) -> Method:
@@ -103,7 +116,7 @@ def m_concept_channel(base: Method, z_min: float, weight: float) -> Method:
 
     def f(sc: P.Scope, q: P.Q) -> np.ndarray:
         a = base(sc, q)
-        c = concept_evidence(sc, q.text, z_min)
+        c = concept_evidence_cached(sc, q.text, z_min)
         if c.max() <= 0:
             return a
         zc = (c - c.mean()) / c.std()
@@ -120,7 +133,7 @@ def m_concept_spread(base: Method, z_min: float, decay: float) -> Method:
     def f(sc: P.Scope, q: P.Q) -> np.ndarray:
         a = base(sc, q)
         a = a - a.min()
-        c = concept_evidence(sc, q.text, z_min)
+        c = concept_evidence_cached(sc, q.text, z_min)
         if c.max() <= 0:
             return a
         return a + decay * a.max() * c / c.max()
@@ -159,6 +172,14 @@ def main() -> None:
     n_list = sum(bool(LIST_Q.search(q.text)) for sc in scopes for q in sc.qs)
     print(f"list questions detected: {n_list}")
     report(methods, scopes)
+    print("\nper conversation, overall R@5 / R@10, multi-hop R@10:")
+    for name, method in methods.items():
+        cells = []
+        for sc in scopes:
+            items = [(q.q, [sc.ids[i] for i in np.argsort(-method(sc, q), kind="stable")[:50]]) for q in sc.qs]
+            r = evaluate(items)
+            cells.append(f"{sc.conv.conv_id} {r['overall']['R@5']:.1f} / {r['overall']['R@10']:.1f}, {r['multi-hop']['R@10']:.1f}")
+        print(f"| {name} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":
