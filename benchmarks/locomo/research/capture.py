@@ -17,6 +17,7 @@ import asyncio
 import pickle
 import uuid
 from pathlib import Path
+from typing import Any
 
 from benchmarks._server import bench_store
 from benchmarks.locomo.dataset import DEFAULT_PATH, load
@@ -39,7 +40,7 @@ async def main(path: str, cache: Path, out: Path) -> None:
     # re-scorer keeps the `depth` most relevant, which is the product's own cut).
     cfg = RecallConfig(top_k=depth, episodic_raw_cap=10 * depth, track_access=False)
     run = uuid.uuid4().hex[:8]
-    data: dict[str, dict] = {}
+    data: dict[str, dict[str, Any]] = {}
     async with bench_store() as (store, _pid):
         memory = MemoryOrchestrator(store, embedder)
         for conv in convs:

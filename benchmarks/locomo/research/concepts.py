@@ -68,9 +68,7 @@ def vocab(sc: P.Scope) -> Vocab:
 
 def query_words(sc: P.Scope, text: str) -> list[str]:
     names = {s.lower() for s in sc.conv.speakers}
-    return sorted(
-        {w.lower() for w in _WORD.findall(text) if len(w) >= 3 and w.lower() not in QUESTION_WORDS | names}
-    )
+    return sorted({w.lower() for w in _WORD.findall(text) if len(w) >= 3 and w.lower() not in QUESTION_WORDS | names})
 
 
 _qvec: dict[str, np.ndarray] = {}
@@ -178,7 +176,8 @@ def main() -> None:
         for sc in scopes:
             items = [(q.q, [sc.ids[i] for i in np.argsort(-method(sc, q), kind="stable")[:50]]) for q in sc.qs]
             r = evaluate(items)
-            cells.append(f"{sc.conv.conv_id} {r['overall']['R@5']:.1f} / {r['overall']['R@10']:.1f}, {r['multi-hop']['R@10']:.1f}")
+            o, mh = r["overall"], r["multi-hop"]
+            cells.append(f"{sc.conv.conv_id} {o['R@5']:.1f} / {o['R@10']:.1f}, {mh['R@10']:.1f}")
         print(f"| {name} | " + " | ".join(cells) + " |")
 
 

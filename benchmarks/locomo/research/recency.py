@@ -13,6 +13,7 @@ import argparse
 import pickle
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from benchmarks.locomo.metrics import evaluate
 from hippograph.retrieval.recall_state import rank_depth
@@ -22,8 +23,9 @@ DAY = 86_400.0
 DEPTH = 50
 GROUPS = ["overall", "multi-hop", "open-domain", "single-hop", "temporal", "adversarial"]
 
-Ctx = dict  # per conversation: now, times (sorted), newest, span
-Score = Callable[[dict, str, Ctx], float]
+Item = dict[str, Any]  # one scored memory: turn, at, and its ScoreParts fields
+Ctx = dict[str, Any]  # per conversation: now, times (sorted), newest, span
+Score = Callable[[Item, str, Ctx], float]
 
 
 def combine(rel: float, rec: float, freq: float, prox: float, w: tuple[float, float, float, float]) -> float:
@@ -39,18 +41,18 @@ REF = (0.4, 0.2, 0.2, 0.2)
 NO_REC = (0.6, 0.0, 0.2, 0.2)
 
 
-def multipliers(it: dict) -> float:
-    return it["scope_weight"] * it["time_match"] * it["currency"]
+def multipliers(it: Item) -> float:
+    return float(it["scope_weight"] * it["time_match"] * it["currency"])
 
 
 def half_life_recency(age: float, days: float) -> float:
-    return 2.0 ** (-max(0.0, age) / (days * DAY))
+    return float(2.0 ** (-max(0.0, age) / (days * DAY)))
 
 
 def s_reference(days: float = 7.0, ref_newest: bool = False) -> Score:
     """The reference: 2^(−age / half-life), age from `now` (or from the scope's newest memory)."""
 
-    def f(it: dict, q: str, c: Ctx) -> float:
+    def f(it: Item, q: str, c: Ctx) -> float:
         origin = c["newest"] if ref_newest else c["now"]
         rec = half_life_recency(origin - it["at"], days)
         return combine(it["relevance"], rec, it["frequency"], it["proximity"], REF) * multipliers(it)
@@ -61,7 +63,7 @@ def s_reference(days: float = 7.0, ref_newest: bool = False) -> Score:
 def s_span(fraction: float) -> Score:
     """Half-life = a fraction of the scope's own time span (oldest → newest memory), ≥ 7 days."""
 
-    def f(it: dict, q: str, c: Ctx) -> float:
+    def f(it: Item, q: str, c: Ctx) -> float:
         days = max(7.0, fraction * c["span"] / DAY)
         rec = half_life_recency(c["newest"] - it["at"], days)
         return combine(it["relevance"], rec, it["frequency"], it["proximity"], REF) * multipliers(it)
@@ -70,7 +72,7 @@ def s_span(fraction: float) -> Score:
 
 
 def s_weights(w: tuple[float, float, float, float]) -> Score:
-    def f(it: dict, q: str, c: Ctx) -> float:
+    def f(it: Item, q: str, c: Ctx) -> float:
         rec = half_life_recency(c["now"] - it["at"], 7.0)
         return combine(it["relevance"], rec, it["frequency"], it["proximity"], w) * multipliers(it)
 
@@ -80,7 +82,7 @@ def s_weights(w: tuple[float, float, float, float]) -> Score:
 def s_tiebreak(eps: float) -> Score:
     """Recency as a bounded tie-break: × (1 + eps · recency) on top of the no-recency weights."""
 
-    def f(it: dict, q: str, c: Ctx) -> float:
+    def f(it: Item, q: str, c: Ctx) -> float:
         rec = half_life_recency(c["now"] - it["at"], 7.0)
         return combine(it["relevance"], 0, it["frequency"], it["proximity"], NO_REC) * (1 + eps * rec) * multipliers(it)
 
@@ -90,7 +92,7 @@ def s_tiebreak(eps: float) -> Score:
 def s_when_asked() -> Score:
     """Recency weighs (reference weights, 7 days) only when the query asks about the recent."""
 
-    def f(it: dict, q: str, c: Ctx) -> float:
+    def f(it: Item, q: str, c: Ctx) -> float:
         if asks_about_recent(q):
             return s_reference()(it, q, c)
         return combine(it["relevance"], 0, it["frequency"], it["proximity"], NO_REC) * multipliers(it)
@@ -101,7 +103,7 @@ def s_when_asked() -> Score:
 def s_asked_else_tiebreak(eps: float) -> Score:
     """Reference recency when the query asks about the recent, else a tie-break × (1 + eps · rec)."""
 
-    def f(it: dict, q: str, c: Ctx) -> float:
+    def f(it: Item, q: str, c: Ctx) -> float:
         if asks_about_recent(q):
             return s_reference()(it, q, c)
         return s_tiebreak(eps)(it, q, c)
@@ -114,7 +116,7 @@ def s_rank_recency(days: float = 7.0) -> Score:
     from the newest (a busy week and a quiet month weigh alike); half-life = `days` × the
     scope's memories per day."""
 
-    def f(it: dict, q: str, c: Ctx) -> float:
+    def f(it: Item, q: str, c: Ctx) -> float:
         import bisect
 
         newer = len(c["times"]) - bisect.bisect_right(c["times"], it["at"])
@@ -147,22 +149,25 @@ VARIANTS: dict[str, Score] = {
 }
 
 
-def rank(items: list[dict], q: str, c: Ctx, score: Score) -> list[str]:
+def rank(items: list[Item], q: str, c: Ctx, score: Score) -> list[str]:
     top = sorted(items, key=lambda it: -it["relevance"])[: rank_depth(DEPTH)]
     return [it["turn"] for it in sorted(top, key=lambda it: -score(it, q, c))][:DEPTH]
 
 
 def main(parts: Path) -> None:
     data = pickle.loads(parts.read_bytes())
-    per: dict[str, dict[str, list]] = {}
+    per: dict[str, dict[str, list[Any]]] = {}
     for name, score in VARIANTS.items():
         per[name] = {}
         for conv, d in data.items():
             c = {"now": d["now"], "times": d["times"], "newest": d["times"][-1], "span": d["times"][-1] - d["times"][0]}
             per[name][conv] = [(q, rank(items, q.question, c, score)) for q, items in d["questions"]]
     convs = list(data)
-    print("| variant | overall R@5 / R@10 | multi-hop R@10 / S@5 | open-domain R@10 | "
-          + " | ".join(f"{c} o R@5/R@10, mh R@10" for c in convs) + " |")
+    print(
+        "| variant | overall R@5 / R@10 | multi-hop R@10 / S@5 | open-domain R@10 | "
+        + " | ".join(f"{c} o R@5/R@10, mh R@10" for c in convs)
+        + " |"
+    )
     print("|---|---|---|---|" + "---|" * len(convs))
     for name, by in per.items():
         r = evaluate([x for v in by.values() for x in v])

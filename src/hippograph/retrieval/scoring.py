@@ -58,9 +58,7 @@ def for_query(config: RecallConfig, query: str) -> RecallConfig:
     w = config.weights
     if not config.recency_when_asked or w.recency == 0 or asks_about_recent(query):
         return config
-    weights = ScoreWeights(
-        relevance=w.relevance + w.recency, recency=0.0, frequency=w.frequency, proximity=w.proximity
-    )
+    weights = ScoreWeights(relevance=w.relevance + w.recency, recency=0.0, frequency=w.frequency, proximity=w.proximity)
     return config.model_copy(update={"weights": weights})
 
 

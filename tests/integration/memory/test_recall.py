@@ -86,7 +86,6 @@ async def test_a_time_in_the_query_prefers_memories_of_that_time(memory: MemoryO
     assert {i.parts.time_match for i in plain.items} == {1.0}
 
 
-
 async def test_recency_decides_only_when_the_query_asks_about_the_recent(
     memory: MemoryOrchestrator, tenant: Scope
 ) -> None:
