@@ -84,13 +84,13 @@ def act(**kw: object) -> ActivationConfig:
 
 NO_RECENCY = ScoreWeights(relevance=0.6, recency=0.0, frequency=0.2, proximity=0.2)
 VARIANTS: dict[str, tuple[bool, Callable[[], RecallConfig]]] = {
-    # name: (ingested with resemblance links, recall config)
-    "default": (True, lambda: base()),
-    "relevance-only": (True, lambda: base(weights=RELEVANCE_ONLY)),
-    "no-recency": (True, lambda: base(weights=NO_RECENCY)),
-    "no-spreading": (True, lambda: base(activation=act(max_nodes=0))),
-    "no-links": (False, lambda: base()),
-    "no-links relevance-only": (False, lambda: base(weights=RELEVANCE_ONLY)),
+    # name: (ingested with resemblance links, recall config); the product's default ingest has none
+    "default": (False, lambda: base()),
+    "relevance-only": (False, lambda: base(weights=RELEVANCE_ONLY)),
+    "no-recency": (False, lambda: base(weights=NO_RECENCY)),
+    "no-spreading": (False, lambda: base(activation=act(max_nodes=0))),
+    "links": (True, lambda: base()),
+    "links relevance-only": (True, lambda: base(weights=RELEVANCE_ONLY)),
 }
 
 Ranking = list[tuple[Question, Sequence[str]]]

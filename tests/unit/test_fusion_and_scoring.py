@@ -110,6 +110,26 @@ def test_combine_gives_one_for_a_perfect_memory_and_grows_with_every_signal() ->
     assert 0.0 <= scoring.combine(cfg, 0.0, 0.0, 0.0, 0.0) <= scoring.combine(cfg, *base) <= 1.0
 
 
+def test_recency_weighs_only_when_the_query_asks_about_the_recent() -> None:
+    cfg = RecallConfig()
+    history = scoring.for_query(cfg, "What activities does Melanie do?")
+    w = history.weights
+    assert (w.relevance, w.recency, w.frequency, w.proximity) == pytest.approx((0.6, 0.0, 0.2, 0.2))
+    assert history.top_k == cfg.top_k and history.recency_half_life_days == cfg.recency_half_life_days
+    # equally relevant, one fresh and one a year old: only a query about the recent tells them apart
+    assert scoring.combine(history, 0.8, 1.0, 0.0, 1.0) == scoring.combine(history, 0.8, 0.0, 0.0, 1.0)
+    recent = scoring.for_query(cfg, "What did Melanie do recently?")
+    assert recent is cfg
+    assert scoring.combine(recent, 0.8, 1.0, 0.0, 1.0) > scoring.combine(recent, 0.8, 0.0, 0.0, 1.0)
+
+
+def test_recency_in_every_recall_as_the_reference_when_configured() -> None:
+    always = RecallConfig(recency_when_asked=False)
+    assert scoring.for_query(always, "What activities does Melanie do?") is always
+    no_recency = RecallConfig(weights=ScoreWeights(relevance=1.0, recency=0.0, frequency=0.0, proximity=0.0))
+    assert scoring.for_query(no_recency, "anything") is no_recency
+
+
 def test_score_weights_must_sum_to_one() -> None:
     assert ScoreWeights(relevance=0.7, recency=0.1, frequency=0.1, proximity=0.1)
     with pytest.raises(ValidationError):

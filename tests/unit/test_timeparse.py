@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from hippograph.retrieval.timeparse import time_window
+from hippograph.retrieval.timeparse import asks_about_recent, time_window
 
 NOW = datetime(2024, 6, 15, 12, 30, tzinfo=UTC).timestamp()
 
@@ -79,3 +79,39 @@ def test_an_impossible_iso_date_falls_back_to_its_year() -> None:
 
 def test_the_first_expression_wins_by_precedence_iso_before_relative() -> None:
     assert time_window("yesterday, i.e. 2023-05-08", NOW) == (ts(2023, 5, 8), ts(2023, 5, 9))
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "what did she paint recently?",
+        "Where does Jon live now?",
+        "which book is Gina currently reading",
+        "her latest project",
+        "is he still at the bakery?",
+        "what did we talk about last time",
+        "what happened last week",
+        "anything from yesterday",
+        "two days ago",
+        "How are things these days?",
+    ],
+)
+def test_queries_that_ask_about_the_recent(query: str) -> None:
+    assert asks_about_recent(query)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "What activities does Melanie partake in?",
+        "what do I usually order?",
+        "where did we go in May 2023",
+        "where did she move from 4 years ago?",
+        "the camping trip last year",
+        "what do you know about the harbor",
+        "the snowy mountains",
+        "",
+    ],
+)
+def test_queries_about_the_whole_history(query: str) -> None:
+    assert not asks_about_recent(query)

@@ -64,6 +64,12 @@ class RecallConfig(BaseModel):
     top_k: int = Field(default=5, ge=1, le=500)
     weights: ScoreWeights = ScoreWeights()
     recency_half_life_days: float = Field(default=7.0, gt=0)
+    recency_when_asked: bool = True
+    """Recency weighs only when the query asks about the recent ("recently", "latest", "now",
+    "last week", …: :func:`~hippograph.retrieval.timeparse.asks_about_recent`); otherwise its
+    weight goes to relevance. Recent turns are the session's working memory already; recall
+    is asked about the whole history, where a 7-day half-life buries what is months old.
+    False weighs recency in every recall, as the reference does."""
     frequency_saturation: int = Field(default=100, ge=1)
     scope_weighting: bool = True
     scope_floor: float = Field(default=0.0, ge=0, le=1)

@@ -112,7 +112,7 @@ class RecallEngine:
         now: float | None = None,
     ) -> RecallResult:
         """The ``top_k`` memories ``scope`` may see that best answer ``query``, explained."""
-        cfg = config or self.config
+        cfg = scoring.for_query(config or self.config, query)
         k = cfg.top_k if top_k is None else top_k
         wanted = check_request(query, layers, k)
         now = self.clock() if now is None else now

@@ -8,7 +8,8 @@ import math
 from collections.abc import Mapping
 
 from hippograph.models import MemoryNode
-from hippograph.retrieval.config import RecallConfig
+from hippograph.retrieval.config import RecallConfig, ScoreWeights
+from hippograph.retrieval.timeparse import asks_about_recent
 from hippograph.retrieval.types import Channel, ScoreParts
 from hippograph.scope import scope_weight
 
@@ -48,6 +49,17 @@ def time_match(node: MemoryNode, window: tuple[float, float] | None) -> float:
         return 1.0
     when = node.occurred_at if node.occurred_at is not None else node.created_at
     return 1.0 if window[0] <= when < window[1] else OUT_OF_WINDOW_FACTOR
+
+
+def for_query(config: RecallConfig, query: str) -> RecallConfig:
+    """The config this query is scored with: when recency weighs only if asked
+    (``recency_when_asked``) and the query does not ask about the recent, recency's weight
+    goes to relevance — among equally relevant memories, the newer no longer wins by itself."""
+    w = config.weights
+    if not config.recency_when_asked or w.recency == 0 or asks_about_recent(query):
+        return config
+    weights = ScoreWeights(relevance=w.relevance + w.recency, recency=0.0, frequency=w.frequency, proximity=w.proximity)
+    return config.model_copy(update={"weights": weights})
 
 
 def combine(config: RecallConfig, relevance: float, rec: float, freq: float, prox: float) -> float:

@@ -1,4 +1,5 @@
-"""Time expressions in a query → a time window, so recall can prefer memories of that time.
+"""Time expressions in a query → a time window, so recall can prefer memories of that time;
+and whether a query asks about the recent at all (recency's weight depends on it).
 
 Understands: years ("in 2023"), months with or without a year ("in May 2023", "last May"),
 ISO dates, "yesterday", "today", "last/this week|month|year", "N days|weeks|months|years ago".
@@ -20,6 +21,10 @@ _ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
 _MONTH_YEAR = re.compile(r"\b(" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?\s*,?\s*(\d{4})?\b")
 _YEAR = re.compile(r"\b(19[5-9]\d|20[0-4]\d)\b")
 _RELATIVE = re.compile(r"\b(yesterday|today|(?:last|this|past)\s+(?:week|month|year))\b")
+_RECENT = re.compile(
+    r"\b(recent|recently|lately|latest|newest|current|currently|nowadays|these\s+days|now|still|"
+    r"anymore|last\s+time)\b"
+)
 
 
 def _ts(dt: datetime) -> float:
@@ -64,3 +69,15 @@ def time_window(query: str, now: float) -> tuple[float, float] | None:
         year = int(m[1])
         return _ts(datetime(year, 1, 1, tzinfo=UTC)), _ts(datetime(year + 1, 1, 1, tzinfo=UTC))
     return None
+
+
+def asks_about_recent(query: str) -> bool:
+    """Whether the query asks about the present or the latest: "recently", "lately",
+    "latest", "now", "currently", "still", "these days", "last time", or a time no longer
+    ago than recency's scale of days ("yesterday", "today", "this week", "3 days ago").
+    Dates, months, years and "last year" name a time (the time window), not recency."""
+    q = query.lower()
+    if _RECENT.search(q):
+        return True
+    near = [m[1] for m in _RELATIVE.finditer(q)] + [m[2] for m in _AGO.finditer(q)]
+    return any(w in ("yesterday", "today") or w.endswith(("day", "week")) for w in near)

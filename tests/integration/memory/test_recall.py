@@ -10,7 +10,7 @@ import pytest
 from hippograph.layers import MemoryOrchestrator
 from hippograph.models import Layer
 from hippograph.retrieval.config import RecallConfig
-from hippograph.retrieval.types import Channel
+from hippograph.retrieval.types import Channel, RecallResult
 from hippograph.scope import Scope
 
 
@@ -84,6 +84,30 @@ async def test_a_time_in_the_query_prefers_memories_of_that_time(memory: MemoryO
     assert result.ids[0] == in_may.id
     plain = await memory.engine.recall(tenant, "harbor lantern", now=now)
     assert {i.parts.time_match for i in plain.items} == {1.0}
+
+
+async def test_recency_decides_only_when_the_query_asks_about_the_recent(
+    memory: MemoryOrchestrator, tenant: Scope
+) -> None:
+    now = datetime(2023, 8, 1, tzinfo=UTC).timestamp()
+    day = 86_400.0
+    old = await memory.episodic.store_event(tenant, "we hiked the harbor cliffs at dawn", occurred_at=now - 200 * day)
+    new = await memory.episodic.store_event(tenant, "we hiked the harbor cliffs", occurred_at=now - day)
+    await memory.episodic.store_event(tenant, "soup of the day", occurred_at=now - day)
+    history = await memory.engine.recall(tenant, "hiked the harbor cliffs at dawn", now=now)
+    assert history.ids[:2] == [old.id, new.id]  # the better match, however old
+    assert history.items[1].parts.recency > 0.9 > 0.01 > history.items[0].parts.recency
+    recent = await memory.engine.recall(tenant, "hiked the harbor cliffs at dawn recently", now=now)
+    assert recent.ids[:2] == [new.id, old.id]  # asked about the recent: a week's half-life decides
+    always = RecallConfig(recency_when_asked=False)
+    reference = await memory.engine.recall(tenant, "hiked the harbor cliffs at dawn", now=now, config=always)
+
+    def new_over_old(result: RecallResult) -> float:
+        score = {i.node.id: i.score for i in result.items}
+        return score[new.id] / score[old.id]
+
+    # the reference weighs recency in every recall: the fresh memory gains on the old one
+    assert new_over_old(reference) > 1.2 * new_over_old(history)
 
 
 FACTS = [
