@@ -248,6 +248,7 @@ class RecallEngine:
                     "session": state.session.get(nid, 0.0),
                     "cues": state.cues.get(nid, 0.0),
                     **scoring.signals(node, cfg, now=now, hops=hops, distance=distance, window=window),
+                    "recency_counted": cfg.weights.recency > 0,
                 }
             )
             score = scoring.final_score(cfg, parts)

@@ -43,6 +43,9 @@ class ScoreParts(BaseModel):
     session: float = 0.0
     cues: float = 0.0
     recency: float = 0.0
+    recency_counted: bool = True
+    """False when recency did not weigh in this recall (the query did not ask about the
+    recent, ``RecallConfig.recency_when_asked``): ``recency`` is shown, its weight went to relevance."""
     frequency: float = 0.0
     proximity: float = 0.0
     scope_weight: float = 1.0
@@ -74,7 +77,9 @@ class RecallItem(BaseModel):
         route = " → ".join((f"-[{s.relationship}]-> " if s.relationship else "") + s.node_id[:8] for s in self.path)
         p = self.parts
         return (
-            f"{self.score:.3f} = rel {p.relevance:.2f}, rec {p.recency:.2f}, freq {p.frequency:.2f}, "
+            f"{self.score:.3f} = rel {p.relevance:.2f}, rec {p.recency:.2f}"
+            + ("" if p.recency_counted else " (not weighed in this recall)")
+            + f", freq {p.frequency:.2f}, "
             f"prox {p.proximity:.2f} (z vec {p.z_vector:+.2f}, z text {p.z_fulltext:+.2f}, person {p.person:.2f}, "
             f"edges {p.edges:.2f}, session {p.session:.2f}, cues {p.cues:.2f}) × scope {p.scope_weight:.2f}"
             f" × time {p.time_match:.2f} × current {p.currency:.2f}; found by {found}"

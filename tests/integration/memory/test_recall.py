@@ -97,8 +97,11 @@ async def test_recency_decides_only_when_the_query_asks_about_the_recent(
     history = await memory.engine.recall(tenant, "hiked the harbor cliffs at dawn", now=now)
     assert history.ids[:2] == [old.id, new.id]  # the better match, however old
     assert history.items[1].parts.recency > 0.9 > 0.01 > history.items[0].parts.recency
+    assert not history.items[0].parts.recency_counted  # shown, and said not to have weighed
+    assert "rec 0.00 (not weighed in this recall)" in history.items[0].explain()
     recent = await memory.engine.recall(tenant, "hiked the harbor cliffs at dawn recently", now=now)
     assert recent.ids[:2] == [new.id, old.id]  # asked about the recent: a week's half-life decides
+    assert recent.items[0].parts.recency_counted and "not weighed" not in recent.items[0].explain()
     always = RecallConfig(recency_when_asked=False)
     reference = await memory.engine.recall(tenant, "hiked the harbor cliffs at dawn", now=now, config=always)
 

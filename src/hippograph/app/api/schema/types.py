@@ -341,6 +341,9 @@ class ScoreParts:
     session: float
     cues: float
     recency: float
+    recency_counted: bool = strawberry.field(
+        description="False when recency had no weight in this recall (by default: the query did not ask about the recent)."
+    )
     frequency: float
     proximity: float
     scope_weight: float
