@@ -112,9 +112,10 @@ class RecallEngine:
         now: float | None = None,
     ) -> RecallResult:
         """The ``top_k`` memories ``scope`` may see that best answer ``query``, explained."""
-        cfg = scoring.for_query(config or self.config, query)
-        k = cfg.top_k if top_k is None else top_k
-        wanted = check_request(query, layers, k)
+        base = config or self.config
+        k = base.top_k if top_k is None else top_k
+        wanted = check_request(query, layers, k)  # before anything reads the query
+        cfg = scoring.for_query(base, query)
         now = self.clock() if now is None else now
         t0 = time.perf_counter()
         vector = await self.embedder.embed(query)
