@@ -6,14 +6,16 @@
 // then no cue is written (the caller rolls the transaction back). Only memories this call
 // created get cues; cues are shared per scope, created on first use and hung off the scope.
 // $tx_token marks what this call created. $now: the cues' created_at.
-// Embeddings are stored as float32 arrays (db.create.setNodeVectorProperty): the vector index
+// Embeddings are stored as float32 arrays (db.create.setNodeVectorProperty), written once (not
+// first as the double[] of the props map): the vector index
 // keeps float32 anyway, a cosine moves by at most a float32 rounding, and reading a float[]
 // costs half a double[] — recall's exact scan reads every visible memory's embedding.
 MATCH (s:Scope {key: $scope_key})
 CALL (s) {
   UNWIND $rows AS row
+  WITH s, row, row.props AS props
   MERGE (m:Memory {id: row.id})
-    ON CREATE SET m = row.props, m:$(row.layer_label), m._created_by_tx = $tx_token
+    ON CREATE SET m = props {.*, embedding: null}, m:$(row.layer_label), m._created_by_tx = $tx_token
   WITH s, row, m, m._created_by_tx = $tx_token AS created
   CALL (m, row, created) {
     WITH m, row, created
