@@ -2,18 +2,13 @@
 
     PYTHONPATH=src:.:benchmarks/notes/jvm_scratch python benchmarks/notes/jvm_scratch/jvm_ab.py today,2026_t25v --rounds 5 --per-round 2000 --queries 150 --population 50000 --pop-reps 2
 """
-import argparse, asyncio, statistics, time, uuid
+import argparse, asyncio, statistics, time
 
 import numpy as np
 
-from benchmarks.store_bench import memory_batches
-from hippograph.cues import cues_of
-from hippograph.scope import Scope
+from benchmarks.writes_ab import store_workload
 from hippograph.store import GraphStore, Neo4jConnection, migrate
 from variants import server
-
-TOPICS = [f"topic{i} Ann{i % 7}" for i in range(500)]
-
 
 def pct(v, q):
     return statistics.quantiles(v, n=100)[q - 1]
@@ -26,21 +21,9 @@ async def run(conn, text, **p):
 
 
 async def write_round(store, seed, count, batch=1000, writers=2):
-    rng = np.random.default_rng(seed)
-    org = Scope.root("org", f"w{uuid.uuid4().hex[:8]}")
-    scopes = [org.child("user", f"u{i}").child("conversation", f"c{j}") for i in range(10) for j in range(10)]
-    for s in scopes:
-        await store.ensure_scope(s)
-    batches = memory_batches(rng, scopes, count, batch, TOPICS)
-    sem = asyncio.Semaphore(writers)
-
-    async def write(scope, nodes):
-        async with sem:
-            await store.add_nodes(scope, nodes, cues={n.id: cues_of(n) for n in nodes})
-
-    t0 = time.perf_counter()
-    await asyncio.gather(*(write(s, b) for s, b in batches))
-    return count / (time.perf_counter() - t0)
+    """Memories written per second: writes_ab's store workload (same memories, cues, scopes)."""
+    done = await store_workload(store, count, batch, writers, seed)
+    return count / done["seconds"]
 
 
 async def main(a):
