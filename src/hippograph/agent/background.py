@@ -144,6 +144,7 @@ class BackgroundConsolidation:
         record.session.tail = task
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        self._memory.pending.track(record.scope, task)
         return record.task_id
 
     async def drain(self) -> list[BackgroundReport]:

@@ -20,6 +20,7 @@ from hippograph.layers.capability import Consolidation, Extractor, MemoryCapabil
 from hippograph.layers.episodic import EpisodicMemory
 from hippograph.layers.ingest import ConversationTurn, Progress, ingest_conversation
 from hippograph.layers.metacognition import GateMode, MetacognitiveGate
+from hippograph.layers.pending import PendingWrites
 from hippograph.layers.procedural import ProceduralMemory
 from hippograph.layers.prospective import ProspectiveMemory
 from hippograph.layers.repository import LayerRepository
@@ -72,6 +73,9 @@ class Memory:
         self.services = MemoryServices(store=store, embedder=embedder, engine=engine, clock=clock)
         self.store = store
         self.engine = engine
+        self.pending = PendingWrites()
+        """Background work that will write into a scope (an agent's turn consolidation):
+        :meth:`forget` waits for it before erasing."""
         self.working = WorkingMemory(self.services)
         self.episodic = EpisodicMemory(self.services)
         self.semantic = SemanticMemory(self.services)
@@ -360,7 +364,13 @@ class Memory:
     async def forget(self, scope: Scope, *, progress: EraseProgress | None = None) -> int:
         """Erase the scope and everything below it (GDPR erase): hidden at once, then deleted
         in batches (``progress(deleted, total)`` after each), completely — nothing left in the
-        database names the scope or its memories. Erasing again resumes a crashed erase."""
+        database names the scope or its memories. Erasing again resumes a crashed erase.
+
+        Writes already scheduled into the subtree (an agent's background consolidation of a
+        turn, registered in :attr:`pending`, and recall's bookkeeping) finish first, so none
+        lands after the erase; work scheduled after this call is new data."""
+        await self.pending.settle(scope)
+        await self.engine.drain()
         return await self.store.delete_subtree(scope, progress=progress)
 
     # -- one scope, for any agent host ----------------------------------------------------
