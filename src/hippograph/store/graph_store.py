@@ -27,6 +27,7 @@ from hippograph.store.mapping import (
     props_to_edge,
     props_to_node,
     scope_rows,
+    update_params,
     upsert_rows,
 )
 from hippograph.store.queries import MemoryQuery as Q
@@ -170,7 +171,7 @@ class GraphStore:
         changed = {k: v for k, v in props.items() if k in updates or k in ("updated_at", "search_text", "scope_tag")}
         for key in updates:  # explicit None clears a property
             changed.setdefault(key, None)
-        rows = await self.conn.write(Q.UPDATE_NODE, id=node_id, props=changed, **_owned(scope))
+        rows = await self.conn.write(Q.UPDATE_NODE, id=node_id, **update_params(changed), **_owned(scope))
         if not rows:
             raise NotFoundError(f"memory {node_id} is not owned by {scope.key} (it may be an ancestor's)")
         return props_to_node(rows[0]["m"])

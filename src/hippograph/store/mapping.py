@@ -34,6 +34,17 @@ def node_to_props(node: MemoryNode, scope: Scope) -> dict[str, Any]:
     return {k: v for k, v in data.items() if v is not None}
 
 
+def update_params(props: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``props`` and ``embedding`` parameters of ``update_node``: a new embedding travels
+    apart (the query writes it once, as float32), an explicit ``None`` stays in ``props`` (it
+    clears the stored one)."""
+    changed = dict(props)
+    embedding = changed.pop("embedding", None)
+    if embedding is None and "embedding" in props:
+        changed["embedding"] = None
+    return {"props": changed, "embedding": embedding}
+
+
 def upsert_rows(
     scope: Scope, nodes: Sequence[MemoryNode], cues: Mapping[str, Sequence[Cue]]
 ) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
