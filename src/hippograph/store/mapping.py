@@ -22,7 +22,8 @@ def scope_tag(scope_key: str) -> str:
 
 def node_to_props(node: MemoryNode, scope: Scope) -> dict[str, Any]:
     """A flat property map for Neo4j: JSON-encoded maps, scope fields, fulltext text."""
-    data = node.model_dump(mode="json")
+    data = node.model_dump(mode="json", exclude={"embedding"})  # a list of floats already: not copied
+    data["embedding"] = node.embedding
     for key in _JSON_FIELDS:
         data[key] = json.dumps(data[key], sort_keys=True) if data[key] is not None else None
     data["scope_key"] = scope.key
