@@ -1,11 +1,14 @@
 // $props were validated against the model; only owned memories (scope or subtree) change.
+// $props never holds an embedding vector (an explicit null there clears it); $embedding, when
+// not null, is the new one, written once as float32 (as upsert_nodes stores it), not first as
+// the double[] a map SET would store.
 MATCH (m:Memory {id: $id})
 WHERE m.scope_key = $scope_key OR m.scope_key STARTS WITH $subtree_prefix
 SET m += $props
 WITH m
 CALL (m) {
   WITH m
-  WHERE $props.embedding IS NOT NULL
-  CALL db.create.setNodeVectorProperty(m, 'embedding', $props.embedding)  // float32, as upsert_nodes stores it
+  WHERE $embedding IS NOT NULL
+  CALL db.create.setNodeVectorProperty(m, 'embedding', $embedding)
 }
 RETURN m {.*, embedding: null} AS m

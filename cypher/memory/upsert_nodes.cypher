@@ -5,7 +5,8 @@
 // scope ("ours"): an id already used in another scope is reported, never overwritten, and
 // then no cue is written (the caller rolls the transaction back). Only memories this call
 // created get cues; cues are shared per scope, created on first use and hung off the scope.
-// $tx_token marks what this call created. $now: the cues' created_at.
+// $tx_token marks what this call created (removed in the same statement, so never stored; a
+// node this call created has no IN_SCOPE yet: CREATE, not MERGE). $now: the cues' created_at.
 // Embeddings are stored as float32 arrays (db.create.setNodeVectorProperty), written once (not
 // first as the double[] of the props map): the vector index
 // keeps float32 anyway, a cosine moves by at most a float32 rounding, and reading a float[]
@@ -37,9 +38,10 @@ CALL (s, written) {
   WITH s, i, collect(w.m) AS members
   WITH s, members, $cues[i] AS cue
   MERGE (c:Cue {scope_key: $scope_key, kind: cue.kind, key: cue.key})
-    ON CREATE SET c.name = cue.name, c.created_at = $now, c.created_by = $tx_token
-  FOREACH (_ IN CASE WHEN c.created_by = $tx_token THEN [1] ELSE [] END |
-    MERGE (c)-[:IN_SCOPE]->(s))
+    ON CREATE SET c.name = cue.name, c.created_at = $now, c._created_by_tx = $tx_token
+  FOREACH (_ IN CASE WHEN c._created_by_tx = $tx_token THEN [1] ELSE [] END |
+    CREATE (c)-[:IN_SCOPE]->(s)
+    REMOVE c._created_by_tx)
   WITH c, members
   UNWIND members AS m
   CREATE (m)-[:HAS_CUE]->(c)

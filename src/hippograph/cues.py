@@ -64,21 +64,20 @@ def _stemmer() -> snowballstemmer.stemmer:
 
 def keywords(text: str) -> list[str]:
     """Porter stems of the content words (≥ 4 characters, not numbers, not stop words)."""
-    tokens = []
-    for raw in _TOKEN.findall(text):
-        tok = raw.lower().replace("\u2019", "'")
-        if tok.endswith("'s"):
-            tok = tok[:-2]
-        if len(tok) >= MIN_KEYWORD_CHARS and not tok.isdigit() and tok not in LUCENE_STOP:
-            tokens.append(tok)
-    return list(dict.fromkeys(_stem(tok) for tok in tokens))
+    return list(dict.fromkeys(stem for raw in _TOKEN.findall(text) if (stem := _keyword(raw)) is not None))
 
 
 @lru_cache(maxsize=1 << 16)
-def _stem(token: str) -> str:
-    """One token's stem, remembered: words repeat, and the pure-Python Porter stemmer costs
-    more per memory than the rest of a write's Python (benchmarks/notes/writes.md)."""
-    stem: str = _stemmer().stemWord(token)
+def _keyword(raw: str) -> str | None:
+    """One token's keyword stem (None: not a keyword), remembered: words repeat, and the
+    pure-Python Porter stemmer and the checks around it cost more per memory than the rest of
+    a write's Python (benchmarks/notes/writes.md)."""
+    tok = raw.lower().replace("\u2019", "'")
+    if tok.endswith("'s"):
+        tok = tok[:-2]
+    if len(tok) < MIN_KEYWORD_CHARS or tok.isdigit() or tok in LUCENE_STOP:
+        return None
+    stem: str = _stemmer().stemWord(tok)
     return stem
 
 

@@ -6,11 +6,18 @@ moves by one unit in the last place)."""
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 
+from hippograph.consolidation import ConsolidationConfig, Phase, SleepConsolidator
+from hippograph.embeddings import HashingEmbeddings
+from hippograph.layers.orchestrator import MemoryOrchestrator
 from hippograph.models import Layer, MemoryNode
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
+from hippograph.store.locked import LockedTx, run_locked
+from tests.integration.consolidation.sleep_helpers import DAY, NOW, event, near, unit_vector
 
 
 def _vectors(n: int, seed: int) -> np.ndarray:
@@ -58,6 +65,65 @@ async def test_update_node_and_add_vectors_store_float32_embeddings(store: Graph
     assert await _stored(store, tenant, "vec-new") == _as_float32(first)
     await store.update_node(tenant, node.id, {"content": "fact, reworded"})  # no embedding given: kept
     assert await _stored(store, tenant, node.id) == _as_float32(third)
+
+
+def _is_float32(vector: list[float]) -> bool:
+    return vector == _as_float32(np.asarray(vector))
+
+
+async def test_the_locked_update_stores_a_float32_embedding(store: GraphStore, tenant: Scope) -> None:
+    """The semantic layer's locked transaction updates a fact's embedding as update_node does."""
+    first, second = _vectors(2, 6)
+    node = MemoryNode(layer=Layer.SEMANTIC, content="fact", embedding=first.tolist())
+    await store.add_nodes(tenant, [node])
+
+    async def work(tx: LockedTx) -> MemoryNode:
+        [current] = await tx.get_nodes([node.id])
+        return await tx.update_node(current, {"embedding": second.tolist()})
+
+    await run_locked(store, tenant, ["fact"], work)
+    assert await _stored(store, tenant, node.id) == _as_float32(second)
+
+
+async def test_update_and_add_vectors_clear_an_embedding_they_are_given_none_or_zero_for(
+    store: GraphStore, tenant: Scope
+) -> None:
+    first, second = _vectors(2, 7)
+    a = MemoryNode(layer=Layer.SEMANTIC, content="a", embedding=first.tolist())
+    b = MemoryNode(layer=Layer.SEMANTIC, content="b", embedding=second.tolist())
+    await store.add_nodes(tenant, [a, b])
+    await store.update_node(tenant, a.id, {"embedding": None})
+    await store.add_vectors(tenant, [b.id], [[0.0] * 384], documents=["b"])
+    for node_id in (a.id, b.id):
+        stored = await store.get_node(tenant, node_id, with_embedding=True)
+        assert stored is not None and stored.embedding is None
+
+
+async def test_ingest_stores_float32_embeddings(store: GraphStore, tenant: Scope) -> None:
+    memory = MemoryOrchestrator(store, HashingEmbeddings())
+    turns = [{"turn_id": f"t{i}", "session_id": "s1", "speaker": "Ann", "text": f"turn number {i}"} for i in range(3)]
+    nodes = await memory.ingest(tenant, turns)
+    for node in nodes:
+        stored = await _stored(store, tenant, node.id)
+        assert stored == _as_float32(np.asarray(node.embedding)) and _is_float32(stored)
+
+
+async def test_a_draft_skill_from_consolidation_stores_a_float32_embedding(store: GraphStore, tenant: Scope) -> None:
+    """Procedural promotion writes the events' unit mean embedding (float64 in Python) once, as
+    float32, like every other memory write."""
+    rng = random.Random(3)
+    action = unit_vector(rng)
+    at = NOW - 2 * DAY
+    await store.add_nodes(
+        tenant, [event(f"restart the web server #{i}", at=at + i, embedding=near(action, rng, 0.3)) for i in range(3)]
+    )
+    report = await SleepConsolidator(store.conn, ConsolidationConfig(), clock=lambda: NOW).run(
+        tenant, only=[Phase.PROCEDURAL_PROMOTION]
+    )
+    assert report.phase(Phase.PROCEDURAL_PROMOTION).counts["drafts"] == 1  # type: ignore[union-attr]
+    [draft] = await store.query_subtree(tenant, {"layers": [Layer.PROCEDURAL]}, limit=None, with_embedding=True)
+    assert draft.embedding is not None and _is_float32(draft.embedding)
+    assert float(np.dot(draft.embedding, action)) > 0.9
 
 
 async def test_cosines_over_float32_storage_stay_within_float32_rounding(store: GraphStore, tenant: Scope) -> None:

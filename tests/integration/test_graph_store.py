@@ -110,6 +110,28 @@ async def test_edge_to_invisible_node_is_refused(store: GraphStore, tenant: Scop
         await store.upsert_edge(tenant.child("user", "u1"), MemoryEdge(source=a.id, target=b.id))
 
 
+async def test_add_nodes_writes_their_edges_in_the_same_transaction(store: GraphStore, tenant: Scope) -> None:
+    """Edges given with the nodes: created with them (add_edge semantics), and an end that is
+    not visible refuses the whole batch — no node, cue or edge of it is written."""
+    old = await store.add_node(tenant, fact("old"))
+    a, b = fact("a"), fact("b")
+    await store.add_nodes(
+        tenant,
+        [a, b],
+        edges=[MemoryEdge(source=old.id, target=a.id), MemoryEdge(source=a.id, target=b.id, relationship="NEXT")],
+    )
+    assert {(e.source, e.target, e.weight) for e in await store.query_edges(tenant)} == {
+        (old.id, a.id, 1.0),
+        (a.id, b.id, 1.0),
+    }
+    hidden = await store.add_node(tenant.child("user", "u2"), fact("hidden"))
+    c = fact("c")
+    with pytest.raises(NotFoundError):
+        await store.add_nodes(tenant, [c], edges=[MemoryEdge(source=hidden.id, target=c.id)])
+    assert await store.get_node(tenant, c.id) is None
+    assert len(await store.query_edges(tenant)) == 2
+
+
 async def test_traverse_is_breadth_first_and_bounded(store: GraphStore, tenant: Scope) -> None:
     chain = await store.add_nodes(tenant, [fact(f"n{i}") for i in range(5)])
     await store.upsert_edges(

@@ -106,14 +106,17 @@ class MemoryLayer:
             return make_node(self.layer, {"content": entry, "label": entry[:100]})
         return make_node(self.layer, entry)
 
-    async def add(self, scope: Scope, nodes: Sequence[MemoryNode]) -> list[MemoryNode]:
-        """Embed what lacks an embedding (one batch) and write all nodes in one transaction."""
+    async def add(
+        self, scope: Scope, nodes: Sequence[MemoryNode], *, edges: Sequence[MemoryEdge] = ()
+    ) -> list[MemoryNode]:
+        """Embed what lacks an embedding (one batch) and write all nodes, their cues and
+        ``edges`` (ends among ``nodes`` or visible from ``scope``) in one transaction."""
         missing = [n for n in nodes if n.embedding is None and n.text]
         if missing:
             vectors = await self.services.embedder.embed_batch([n.text for n in missing])
             by_id = {n.id: v for n, v in zip(missing, vectors, strict=True)}
             nodes = [n.model_copy(update={"embedding": by_id[n.id]}) if n.id in by_id else n for n in nodes]
-        return await self.store.add_nodes(scope, nodes, cues={n.id: cues_of(n) for n in nodes})
+        return await self.store.add_nodes(scope, nodes, cues={n.id: cues_of(n) for n in nodes}, edges=edges)
 
     async def nearest_own(self, scope: Scope, vector: Sequence[float], k: int) -> dict[str, float]:
         """Cosine of the ``k`` memories of this layer in exactly ``scope`` nearest ``vector``, for

@@ -119,8 +119,14 @@ async def ingest_conversation(
     between sessions: "pottery" and "painting" turns weeks apart)."""
     nodes, texts, edges = turn_nodes(scope, turns)
     edges = [*await _links_to_stored(services, scope, nodes), *edges]
-    stored: list[MemoryNode] = []
     starts = list(range(0, len(nodes), batch_size))
+    # each chunk is written with the NEXT edges into its turns, in its transaction: a turn's
+    # predecessor is in the same chunk, an earlier one, or already stored
+    chunk_of = {n.id: i for i, n in enumerate(nodes)}
+    inbound: list[list[MemoryEdge]] = [[] for _ in starts]
+    for e in edges:
+        inbound[chunk_of[e.target] // batch_size].append(e)
+    stored: list[MemoryNode] = []
     # each chunk's successor is embedded while the chunk is written: the embedder's thread and
     # the database work at the same time
     ahead = [_embed_ahead(services, texts[s : s + batch_size]) for s in starts[:1]]
@@ -131,7 +137,7 @@ async def ingest_conversation(
                 ahead.append(_embed_ahead(services, texts[starts[i + 1] : starts[i + 1] + batch_size]))
             chunk = nodes[start : start + batch_size]
             chunk = [n.model_copy(update={"embedding": v}) for n, v in zip(chunk, vectors, strict=True)]
-            stored.extend(await episodic.add(scope, chunk))
+            stored.extend(await episodic.add(scope, chunk, edges=inbound[i]))
             if progress:
                 progress(len(stored), len(nodes))
     finally:
@@ -140,8 +146,6 @@ async def ingest_conversation(
                 future.cancel()
             elif not future.cancelled():
                 future.exception()  # retrieved: a failed write makes the next embedding moot
-    for start in range(0, len(edges), 1000):
-        await services.store.upsert_edges(scope, edges[start : start + 1000], increment=0.0)
     if resemblance_k > 0:
         repo = LayerRepository(services.store)
         for start in range(0, len(stored), batch_size):

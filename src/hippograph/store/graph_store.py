@@ -27,6 +27,7 @@ from hippograph.store.mapping import (
     props_to_edge,
     props_to_node,
     scope_rows,
+    update_params,
     upsert_rows,
 )
 from hippograph.store.queries import MemoryQuery as Q
@@ -116,23 +117,35 @@ class GraphStore:
         return (await self.add_nodes(scope, [node]))[0]
 
     async def add_nodes(
-        self, scope: Scope, nodes: Sequence[MemoryNode], cues: Mapping[str, Sequence[Cue]] | None = None
+        self,
+        scope: Scope,
+        nodes: Sequence[MemoryNode],
+        cues: Mapping[str, Sequence[Cue]] | None = None,
+        *,
+        edges: Sequence[MemoryEdge] = (),
     ) -> list[MemoryNode]:
         """Write memories (and their cues) into ``scope`` in one transaction. Idempotent by
         id: writing an id that already exists in this scope keeps the stored memory; an id
-        used in another scope raises ConflictError and writes nothing."""
+        used in another scope raises ConflictError and writes nothing. ``edges`` (each end one
+        of ``nodes`` or a memory visible from ``scope``) are added in the same transaction, as
+        :meth:`add_edge` adds them; an end that is neither raises NotFoundError and writes
+        nothing."""
         if not nodes:
             return []
         stored = [node.model_copy(update={"scope_key": scope.key}) for node in nodes]
         rows, cue_table = upsert_rows(scope, stored, cues or {})
         await self.ensure_scope(scope)
         params = unprinted({"scope_key": scope.key, "rows": rows, "cues": cue_table, "now": now()})
+        edge_params = unprinted(_edge_params(scope, edges, increment=0.0)) if edges else None
 
         async def work(tx: Any) -> None:
             result = await tx.run(Q.UPSERT_NODES.text, params, tx_token=uuid.uuid4().hex)
             foreign = [r["id"] async for r in result if not r["ours"]]
             if foreign:
                 raise ConflictError(f"ids already used in another scope: {foreign[:5]}")
+            if edge_params is not None:
+                result = await tx.run(Q.UPSERT_EDGES.text, edge_params)
+                _check_ends(scope, edges, [r["r"] async for r in result])
 
         await self.conn.write_tx(work)
         return stored
@@ -170,7 +183,7 @@ class GraphStore:
         changed = {k: v for k, v in props.items() if k in updates or k in ("updated_at", "search_text", "scope_tag")}
         for key in updates:  # explicit None clears a property
             changed.setdefault(key, None)
-        rows = await self.conn.write(Q.UPDATE_NODE, id=node_id, props=changed, **_owned(scope))
+        rows = await self.conn.write(Q.UPDATE_NODE, id=node_id, **update_params(changed), **_owned(scope))
         if not rows:
             raise NotFoundError(f"memory {node_id} is not owned by {scope.key} (it may be an ancestor's)")
         return props_to_node(rows[0]["m"])
@@ -250,22 +263,8 @@ class GraphStore:
         if not edges:
             return []
         await self.ensure_scope(scope)
-        rows = [
-            {
-                "source": e.source,
-                "target": e.target,
-                "relationship": e.relationship.value,
-                "props": {**edge_to_props(e), "scope_key": scope.key},
-            }
-            for e in edges
-        ]
-        records = await self.conn.write(
-            Q.UPSERT_EDGES, rows=rows, visible=scope.ancestor_keys(), scope_key=scope.key, increment=increment
-        )
-        if len(records) < len(edges):
-            found = {(r["r"]["source"], r["r"]["target"]) for r in records}
-            missing = [(e.source, e.target) for e in edges if (e.source, e.target) not in found]
-            raise NotFoundError(f"edge ends not visible from {scope.key}: {missing[:5]}")
+        records = await self.conn.write(Q.UPSERT_EDGES, **_edge_params(scope, edges, increment=increment))
+        _check_ends(scope, edges, [r["r"] for r in records])
         return [props_to_edge(r["r"]) for r in records]
 
     async def delete_edge(self, scope: Scope, edge_id: str) -> bool:
@@ -399,6 +398,28 @@ class GraphStore:
     async def delete_subtree_vectors(self, scope: Scope) -> int:
         rows = await self.conn.write_as(Q.DELETE_SUBTREE_VECTORS, _Removed, scope_key=scope.key)
         return rows[0].removed if rows else 0
+
+
+def _edge_params(scope: Scope, edges: Sequence[MemoryEdge], *, increment: float) -> dict[str, Any]:
+    """The parameters of ``upsert_edges``."""
+    rows = [
+        {
+            "source": e.source,
+            "target": e.target,
+            "relationship": e.relationship.value,
+            "props": {**edge_to_props(e), "scope_key": scope.key},
+        }
+        for e in edges
+    ]
+    return {"rows": rows, "visible": scope.ancestor_keys(), "scope_key": scope.key, "increment": increment}
+
+
+def _check_ends(scope: Scope, edges: Sequence[MemoryEdge], written: Sequence[Mapping[str, Any]]) -> None:
+    """NotFoundError naming the edges ``upsert_edges`` wrote no row for (an end not visible)."""
+    if len(written) < len(edges):
+        found = {(r["source"], r["target"]) for r in written}
+        missing = [(e.source, e.target) for e in edges if (e.source, e.target) not in found]
+        raise NotFoundError(f"edge ends not visible from {scope.key}: {missing[:5]}")
 
 
 def _owned(scope: Scope) -> dict[str, str]:

@@ -21,7 +21,7 @@ from hippograph.errors import ConflictError, InvalidInputError, NotFoundError
 from hippograph.models import Layer, MemoryNode, now
 from hippograph.scope import Scope
 from hippograph.store.connection import unprinted
-from hippograph.store.mapping import has_direction, node_to_props, props_to_node, upsert_rows
+from hippograph.store.mapping import has_direction, node_to_props, props_to_node, update_params, upsert_rows
 from hippograph.store.queries import MemoryQuery as Q
 
 T = TypeVar("T")
@@ -79,7 +79,7 @@ class LockedTx:
         rows = await self._rows(
             Q.UPDATE_NODE,
             id=current.id,
-            props=changed,
+            **update_params(changed),
             scope_key=self.scope.key,
             subtree_prefix=self.scope.subtree_prefix,
         )

@@ -22,7 +22,8 @@ def scope_tag(scope_key: str) -> str:
 
 def node_to_props(node: MemoryNode, scope: Scope) -> dict[str, Any]:
     """A flat property map for Neo4j: JSON-encoded maps, scope fields, fulltext text."""
-    data = node.model_dump(mode="json")
+    data = node.model_dump(mode="json", exclude={"embedding"})  # a list of floats already: not copied
+    data["embedding"] = node.embedding
     for key in _JSON_FIELDS:
         data[key] = json.dumps(data[key], sort_keys=True) if data[key] is not None else None
     data["scope_key"] = scope.key
@@ -32,6 +33,17 @@ def node_to_props(node: MemoryNode, scope: Scope) -> dict[str, Any]:
     if not has_direction(data.get("embedding")):
         data["embedding"] = None  # a zero vector would fail every cosine over it (see has_direction)
     return {k: v for k, v in data.items() if v is not None}
+
+
+def update_params(props: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``props`` and ``embedding`` parameters of ``update_node``: a new embedding travels
+    apart (the query writes it once, as float32), an explicit ``None`` stays in ``props`` (it
+    clears the stored one)."""
+    changed = dict(props)
+    embedding = changed.pop("embedding", None)
+    if embedding is None and "embedding" in props:
+        changed["embedding"] = None
+    return {"props": changed, "embedding": embedding}
 
 
 def upsert_rows(

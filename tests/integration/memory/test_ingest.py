@@ -9,7 +9,7 @@ import pytest
 
 from hippograph.errors import InvalidInputError
 from hippograph.layers import ConversationTurn, MemoryOrchestrator
-from hippograph.layers.ingest import turn_node_id
+from hippograph.layers.ingest import ingest_conversation, turn_node_id
 from hippograph.models import Layer
 from hippograph.scope import Scope
 from tests.integration.memory.helpers import INJECTION, edges_of, raw_memories, run_file
@@ -214,3 +214,26 @@ async def test_injection_text_in_turns_is_stored_literally(
     node = await memory.store.get_node(tenant, stored.id)
     assert node is not None and node.content == INJECTION and node.session_id == INJECTION
     assert node.properties["speaker"] == INJECTION and node.properties["turn_id"] == INJECTION
+
+
+async def test_chunks_carry_the_next_edges_into_their_turns(
+    memory: MemoryOrchestrator, tenant: Scope
+) -> None:
+    """Written in chunks of 2 turns (each chunk one transaction with the NEXT edges into its
+    turns), sessions interleaved: every chain is whole, across chunk boundaries too."""
+    turns = conversation()
+    interleaved = [t for pair in zip(turns[:3], turns[4:], strict=True) for t in pair] + [turns[3]]
+    progress: list[tuple[int, int]] = []
+    await ingest_conversation(
+        memory.services,
+        memory.episodic,
+        tenant,
+        interleaved,
+        batch_size=2,
+        progress=lambda done, total: progress.append((done, total)),
+    )
+    assert progress == [(2, 7), (4, 7), (6, 7), (7, 7)]
+    edges = await edges_of(memory.store.conn, tenant)
+    assert nexts(edges) == chain(edges, tenant, "D1:0", "D1:1", "D1:2", "D1:3") | chain(
+        edges, tenant, "D2:0", "D2:1", "D2:2"
+    )
