@@ -171,10 +171,10 @@ def association_arrivals(rows: Iterable[AssociationRow]) -> tuple[dict[str, Arri
     cue: dict[str, Arrival] = {}
     session_kind = CueKind.SESSION.value
     for r in rows:
-        if r.part == "session":
-            session[r.id] = Arrival(r.id, r.activation, r.seed, f"{session_kind}:{r.key}")
+        if r["part"] == "session":
+            session[r["id"]] = Arrival(r["id"], r["activation"], r["seed"], f"{session_kind}:{r['key']}")
         else:
-            cue[r.id] = Arrival(r.id, r.activation, r.seed, r.key)
+            cue[r["id"]] = Arrival(r["id"], r["activation"], r["seed"], r["key"])
     return session, cue
 
 
