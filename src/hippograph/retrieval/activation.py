@@ -27,7 +27,13 @@ from dataclasses import dataclass, field
 from hippograph.cues import CueKind
 from hippograph.models import Layer
 from hippograph.retrieval.config import ActivationConfig
-from hippograph.retrieval.repository import ActivationStepRow, AssociationRow, EdgeArrivalRow, RecallRepository
+from hippograph.retrieval.repository import (
+    ASSOCIATION_LIMIT,
+    ActivationStepRow,
+    AssociationRow,
+    EdgeArrivalRow,
+    RecallRepository,
+)
 from hippograph.retrieval.types import ActivatedNode, PathStep, PendingConnection
 
 Frontier = dict[str, tuple[float, list[PathStep]]]
@@ -187,10 +193,11 @@ async def spread_associations(
     config: ActivationConfig,
     layers: Sequence[Layer] | None,
     population: int,
-    limit: int = 1000,
+    limit: int = ASSOCIATION_LIMIT,
 ) -> tuple[dict[str, Arrival], dict[str, Arrival]]:
     """Activation arriving through shared sessions and through shared keyword / name cues
-    (each memory keeps its strongest arrival of each kind). One read."""
+    (each memory keeps its strongest arrival of each kind; about ``limit``, the strongest, ties
+    at the cut kept). One read."""
     if not session_seeds and not cue_seeds:
         return {}, {}
     rows = await repo.associations(
