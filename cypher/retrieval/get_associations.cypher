@@ -6,7 +6,8 @@
 //   the strongest cues (best offer, then fewer members, then key) are walked while the members
 //   of those before add up to fewer than $cue_budget.
 // Each reached memory keeps its strongest arrival per kind (ties: the smaller seed id, then
-// cue key), with the seed and cue that sent it.
+// cue key), with the seed and cue that sent it; at most about $limit arrivals, the strongest
+// (ties at the cut-off kept: the cut of the one statement, search_recall.cypher).
 CALL () {
   UNWIND $session_seeds AS seed
   MATCH (:Memory {id: seed.id})-[:HAS_CUE]->(c:Cue {kind: 'session'})
@@ -43,6 +44,12 @@ CALL () {
   WITH id, head(collect({value: passed, seed: source, key: key})) AS best
   RETURN 'cue' AS part, id, best.value AS activation, best.seed AS seed, best.key AS key
 }
-RETURN part, id, activation, seed, key
+WITH collect({part: part, id: id, activation: activation, seed: seed, key: key}) AS found
+CALL (found) {
+  UNWIND found AS x
+  RETURN percentileDisc(x.activation, CASE WHEN size(found) <= $limit THEN 0.0
+                                           ELSE toFloat(size(found) - $limit - 1) / size(found) END) AS floor
+}
+UNWIND [x IN found WHERE floor IS NULL OR x.activation >= floor] AS x
+RETURN x.part AS part, x.id AS id, x.activation AS activation, x.seed AS seed, x.key AS key
 ORDER BY activation DESC
-LIMIT $limit

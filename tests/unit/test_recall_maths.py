@@ -19,6 +19,7 @@ from hippograph.retrieval.activation import (
     strongest,
 )
 from hippograph.retrieval.config import ActivationConfig, RecallConfig
+from hippograph.retrieval.recall_state import POPULATION_TTL, Populations
 from hippograph.retrieval.repository import ActivationStepRow, AssociationRow, CandidateRow
 from hippograph.retrieval.scoring import (
     channels_of,
@@ -114,3 +115,20 @@ def test_item_scoring() -> None:
     parts = ScoreParts(relevance=1.0, **sig)
     assert 0.4 <= final_score(cfg, parts) <= 1.0
     assert final_score(cfg, parts.model_copy(update={"currency": 0.5})) == pytest.approx(final_score(cfg, parts) / 2)
+
+
+def test_an_old_population_still_answers_and_one_caller_recounts_it() -> None:
+    now = [0.0]
+    populations = Populations(clock=lambda: now[0])
+    key = ("org:o", ())
+    assert populations.get(key) is None and not populations.due(key)  # never counted: the caller counts
+    populations.put(key, 40)
+    now[0] = POPULATION_TTL - 1
+    assert populations.get(key) == 40 and not populations.due(key)
+    now[0] = POPULATION_TTL + 1
+    assert populations.due(key)  # the first to find it old recounts ...
+    assert not populations.due(key) and populations.get(key) == 40  # ... the rest keep the old count
+    populations.put(key, 45)
+    assert populations.get(key) == 45 and not populations.due(key)
+    now[0] = 2 * POPULATION_TTL + 2
+    assert populations.due(key)

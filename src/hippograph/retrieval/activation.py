@@ -27,7 +27,13 @@ from dataclasses import dataclass, field
 from hippograph.cues import CueKind
 from hippograph.models import Layer
 from hippograph.retrieval.config import ActivationConfig
-from hippograph.retrieval.repository import ActivationStepRow, AssociationRow, EdgeArrivalRow, RecallRepository
+from hippograph.retrieval.repository import (
+    ASSOCIATION_LIMIT,
+    ActivationStepRow,
+    AssociationRow,
+    EdgeArrivalRow,
+    RecallRepository,
+)
 from hippograph.retrieval.types import ActivatedNode, PathStep, PendingConnection
 
 Frontier = dict[str, tuple[float, list[PathStep]]]
@@ -171,10 +177,10 @@ def association_arrivals(rows: Iterable[AssociationRow]) -> tuple[dict[str, Arri
     cue: dict[str, Arrival] = {}
     session_kind = CueKind.SESSION.value
     for r in rows:
-        if r.part == "session":
-            session[r.id] = Arrival(r.id, r.activation, r.seed, f"{session_kind}:{r.key}")
+        if r["part"] == "session":
+            session[r["id"]] = Arrival(r["id"], r["activation"], r["seed"], f"{session_kind}:{r['key']}")
         else:
-            cue[r.id] = Arrival(r.id, r.activation, r.seed, r.key)
+            cue[r["id"]] = Arrival(r["id"], r["activation"], r["seed"], r["key"])
     return session, cue
 
 
@@ -187,10 +193,11 @@ async def spread_associations(
     config: ActivationConfig,
     layers: Sequence[Layer] | None,
     population: int,
-    limit: int = 1000,
+    limit: int = ASSOCIATION_LIMIT,
 ) -> tuple[dict[str, Arrival], dict[str, Arrival]]:
     """Activation arriving through shared sessions and through shared keyword / name cues
-    (each memory keeps its strongest arrival of each kind). One read."""
+    (each memory keeps its strongest arrival of each kind; about ``limit``, the strongest, ties
+    at the cut kept). One read."""
     if not session_seeds and not cue_seeds:
         return {}, {}
     rows = await repo.associations(

@@ -28,7 +28,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any
 
 from hippograph.cues import query_names
 from hippograph.embeddings.base import EmbeddingProvider
@@ -189,6 +190,7 @@ class RecallEngine:
         """Channels, evidence, spreading and the rows to score: one statement."""
         n = cfg.candidates_per_channel
         key: PopulationKey = (scope.key, tuple(layer.value for layer in wanted))
+        population = self._populations.get(key)
         row = await self.repo.search_recall(
             vector=vector if has_direction(vector) else None,
             lucene=lucene,
@@ -198,15 +200,21 @@ class RecallEngine:
             fetch_k=max(self.store.vector_fetch_k, 2 * n),
             exact_below=self.exact_scan_below,
             keys=[name.casefold() for name in query_names(query)],
-            population=self._populations.get(key),
+            population=population,
             vector_weight=cfg.vector_weight,
             fulltext_weight=cfg.fulltext_weight,
             person_bonus=cfg.person_bonus,
             activation=cfg.activation,
             rank_n=rank_depth(k),
         )
-        self._populations.put(key, row.population)
+        if population is None:
+            self._populations.put(key, row.population)
+        elif self._populations.due(key):
+            self._background_task(self._recount(key, row.visible))
         return row
+
+    async def _recount(self, key: PopulationKey, visible: list[str]) -> None:
+        self._populations.put(key, await self.repo.scope_size(visible=visible, layers=list(key[1])))
 
     def _score(
         self,
@@ -270,17 +278,20 @@ class RecallEngine:
                 rows = [p.model_dump() for p in log_.pending]
                 await self.repo.upsert_pending_links(rows=rows, scope_key=scope.key, now=now)
 
-        task = asyncio.create_task(work())
+        self._background_task(work())
+
+    def _background_task(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
         self._background.add(task)
         task.add_done_callback(self._finished)
 
     def _finished(self, task: asyncio.Task[None]) -> None:
         self._background.discard(task)
         if not task.cancelled() and task.exception() is not None:
-            log.warning("recall bookkeeping failed: %r", task.exception())
+            log.warning("recall background work failed: %r", task.exception())
 
     async def drain(self) -> None:
-        """Wait for background bookkeeping (tests, shutdown)."""
+        """Wait for background bookkeeping and recounts (tests, shutdown)."""
         while self._background:
             await asyncio.gather(*list(self._background), return_exceptions=True)
 

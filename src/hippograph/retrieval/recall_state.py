@@ -6,7 +6,7 @@ and the arithmetic both paths share."""
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from hippograph.models import MemoryNode
@@ -31,28 +31,39 @@ def rank_depth(k: int) -> int:
 
 
 class Populations:
-    """How many memories a scope sees per layer set, remembered for :data:`POPULATION_TTL`
-    seconds (the N of cue rarity; the choice between the vector index and the exact scan).
+    """How many memories a scope sees per layer set (the N of cue rarity; the choice between the
+    vector index and the exact scan). A count older than :data:`POPULATION_TTL` seconds still
+    answers: the first recall to find it old claims its recount (:meth:`due`) and recounts off
+    the hot path, so recalls a person's turns apart do not each count the scope first.
     Holds at most :attr:`CAP` + 1 entries (it starts afresh past that)."""
 
     CAP = 10_000
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._seen: dict[PopulationKey, tuple[float, int]] = {}
+        self._clock = clock
 
     def __len__(self) -> int:
         return len(self._seen)
 
     def get(self, key: PopulationKey) -> int | None:
+        """The last count of ``key``, however old (None: never counted)."""
         cached = self._seen.get(key)
-        return cached[1] if cached and cached[0] > time.monotonic() else None
+        return cached[1] if cached else None
+
+    def due(self, key: PopulationKey) -> bool:
+        """Whether ``key``'s count is older than the TTL. True once per TTL: the caller that
+        hears it recounts (the count keeps answering until :meth:`put` replaces it)."""
+        cached = self._seen.get(key)
+        if cached is None or cached[0] > self._clock():
+            return False
+        self._seen[key] = (self._clock() + POPULATION_TTL, cached[1])
+        return True
 
     def put(self, key: PopulationKey, n: int) -> None:
-        if self.get(key) is not None:
-            return
         if len(self._seen) > self.CAP:
             self._seen.clear()
-        self._seen[key] = (time.monotonic() + POPULATION_TTL, n)
+        self._seen[key] = (self._clock() + POPULATION_TTL, n)
 
 
 class Hits:

@@ -7,9 +7,10 @@ vector scores arrive as cosines (converted in :mod:`hippograph.store.scores`, no
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
-from pydantic import Field
+from pydantic import Field, SkipValidation
+from typing_extensions import TypedDict
 
 from hippograph.models import MemoryNode
 from hippograph.retrieval.config import ActivationConfig
@@ -59,8 +60,10 @@ class ActivationStepRow(Row):
     weight: float | None = None
 
 
-class AssociationRow(Row):
-    """A memory reached through a shared session (``part == "session"``) or cue from ``seed``."""
+class AssociationRow(TypedDict):
+    """A memory reached through a shared session (``part == "session"``) or cue from ``seed``.
+    A plain map, not validated: a recall reads about a thousand, which pydantic took longer to
+    check than the activation maths that reads them (the statement writes the keys itself)."""
 
     part: str
     id: str
@@ -88,7 +91,8 @@ class RecallRow(Row):
     """Everything one recall reads, in one round trip (``search_recall``): the keys it could
     see (an erase in progress hides its scope), the channels' hits,
     the names the query mentions, the spreading's arrivals with their paths and seeds, and the
-    memories that may rank (``nodes``: property maps, see :meth:`memories`)."""
+    memories that may rank (``nodes``: property maps, see :meth:`memories`). The association
+    rows and the property maps are taken as the driver gives them (not validated)."""
 
     visible: list[str]
     population: int
@@ -98,8 +102,8 @@ class RecallRow(Row):
     edges: list[EdgeArrivalRow]
     capped_edges: bool
     reps: list[SeedRow]
-    associations: list[AssociationRow]
-    nodes: list[dict[str, Any]]
+    associations: SkipValidation[list[AssociationRow]]
+    nodes: SkipValidation[list[dict[str, Any]]]
 
     def memories(self) -> dict[str, MemoryNode]:
         """The ranked memories, whole, by id."""
@@ -222,7 +226,7 @@ class RecallRepository:
 
     async def associations(self, **params: Any) -> list[AssociationRow]:
         """One read of :attr:`RetrievalQuery.GET_ASSOCIATIONS` (parameters as its header names)."""
-        return await self._conn.read_as(Q.GET_ASSOCIATIONS, AssociationRow, **params)
+        return cast(list[AssociationRow], await self._conn.read(Q.GET_ASSOCIATIONS, **params))
 
     async def record_access(self, *, recalled: Sequence[str], spread: Sequence[str], now: float) -> None:
         """Bump the access counts of what a recall returned and of what spreading visited."""

@@ -142,7 +142,7 @@ class StagedRetrieval:
     async def _population_of(self, scope: Scope, visible: list[str], layers: list[Layer]) -> int:
         key: PopulationKey = (scope.key, tuple(layer.value for layer in layers))
         cached = self.populations.get(key)
-        if cached is not None:
+        if cached is not None and not self.populations.due(key):
             return cached
         n = await self.repo.scope_size(visible=visible, layers=list(key[1]))
         self.populations.put(key, n)

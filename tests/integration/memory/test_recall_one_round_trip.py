@@ -18,6 +18,7 @@ from hippograph.errors import StoreError
 from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship
 from hippograph.retrieval.config import ActivationConfig, RecallConfig
 from hippograph.retrieval.engine import RecallEngine, StagedRecallEngine
+from hippograph.retrieval.repository import ASSOCIATION_LIMIT, RecallRow
 from hippograph.retrieval.types import Channel, RecallResult
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
@@ -190,3 +191,34 @@ async def test_a_failing_statement_and_a_failing_stage_degrade_both(
     assert [d.part for d in result.degraded] == ["recall_statement", "activation"]
     assert result.items and all(Channel.ACTIVATION not in i.channels for i in result.items)
     assert result.activation.activated == []
+
+
+async def test_the_stages_keep_the_statements_association_cut_with_its_ties(store: GraphStore, tenant: Scope) -> None:
+    """More arrivals than ``ASSOCIATION_LIMIT``, the cut inside a tie (a session's members all
+    get the same share): the stages keep the same arrivals as the statement, so the same items."""
+    rng = random.Random(5)
+    embedder = HashingEmbeddings()
+    leaf = tenant.child("user", "u").child("conversation", "big")
+    nodes = []
+    for i in range(1200):  # 12 sessions of 100
+        text = " ".join(rng.choice(WORDS) for _ in range(4)) + f" {rng.choice(PEOPLE)} entry {i}"
+        nodes.append(
+            MemoryNode(
+                layer=Layer.EPISODIC, content=text, embedding=await embedder.embed(text), session_id=f"big-s{i // 100}"
+            )
+        )
+    await store.add_nodes(leaf, nodes, cues={n.id: cues_of(n) for n in nodes})
+    cfg = RecallConfig(track_access=False, top_k=20)
+    one, staged = RecallEngine(store, HashingEmbeddings(), cfg), StagedRecallEngine(store, HashingEmbeddings(), cfg)
+    returned: list[int] = []
+    search = one.repo.search_recall
+
+    async def spy(**params: object) -> RecallRow:
+        row = await search(**params)  # type: ignore[arg-type]
+        returned.append(len(row.associations))
+        return row
+
+    one.repo.search_recall = spy  # type: ignore[method-assign]
+    for query in ("garden piano harbor", "What did Ann say about the copper falcon?", "entry 7 lantern"):
+        _same(await staged.recall(leaf, query, now=NOW), await one.recall(leaf, query, now=NOW))
+    assert max(returned) > ASSOCIATION_LIMIT  # the cut was reached and kept its ties
