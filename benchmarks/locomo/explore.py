@@ -89,6 +89,8 @@ VARIANTS: dict[str, tuple[bool, Callable[[], RecallConfig]]] = {
     "relevance-only": (False, lambda: base(weights=RELEVANCE_ONLY)),
     "no-recency": (False, lambda: base(weights=NO_RECENCY)),
     "no-spreading": (False, lambda: base(activation=act(max_nodes=0))),
+    "topic": (False, lambda: base(topic_weight=1.0, topic_head_weight=0.5)),
+    "topic-rest-only": (False, lambda: base(topic_weight=1.0)),
     "links": (True, lambda: base()),
     "links relevance-only": (True, lambda: base(weights=RELEVANCE_ONLY)),
 }

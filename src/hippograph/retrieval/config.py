@@ -86,6 +86,15 @@ class RecallConfig(BaseModel):
     reads "standard deviations above the typical candidate", so no scale constant is needed."""
     person_bonus: float = Field(default=1.0, ge=0)
     """Added (in standard deviations) to memories said by the one person the query names."""
+    topic_weight: float = Field(default=0.0, ge=0)
+    """Person-centred recall (:mod:`~hippograph.retrieval.person_topic`), off by default: when
+    the query names one person, added to that person's candidates × z (over the pool) of their
+    cosine to the rest of the query (without the name). Measured at 1.0 (one standard deviation,
+    as the person bonus): on LoCoMo dev it lifts multi-hop and open-domain recall but loses
+    overall R@10 on one of the two conversations, so leave-one-conversation-out does not pick it."""
+    topic_head_weight: float = Field(default=0.0, ge=0)
+    """The same for a list question's noun phrase ("What activities does …" → "activities"),
+    positive side only; measured at 0.5."""
     time_aware: bool = True
     activation: ActivationConfig = ActivationConfig()
     token_budget: int = Field(default=2000, ge=50)

@@ -34,7 +34,7 @@ from typing import Any
 from hippograph.cues import query_names
 from hippograph.embeddings.base import EmbeddingProvider
 from hippograph.models import Layer, MemoryNode
-from hippograph.retrieval import scoring
+from hippograph.retrieval import person_topic, scoring
 from hippograph.retrieval.activation import association_arrivals, edge_arrivals
 from hippograph.retrieval.checks import check_request
 from hippograph.retrieval.config import RecallConfig
@@ -123,11 +123,15 @@ class RecallEngine:
         t_embed = time.perf_counter()
 
         found, degraded = await self._retrieve(scope, query, vector, wanted, cfg, k)
+        about_person = await self._about_person(query, found, cfg, degraded)
         t_act = time.perf_counter()
 
         state = found.state
         ranked = sorted(state.total, key=lambda i: (-state.total[i], i))[: rank_depth(k)]
         nodes = found.nodes if found.nodes is not None else await self.repo.recalled(ids=ranked, visible=found.visible)
+        if about_person and found.nodes is not None:  # the statement read the memories of its own ranking
+            unread = [i for i in ranked if i not in nodes]
+            nodes = {**nodes, **await self.repo.recalled(ids=unread, visible=found.visible)} if unread else nodes
         items = self._score(scope, query, ranked, nodes, found.hits, found.evidence, state, cfg, now)
         items = apply_layer_rules(scope, items, cfg)[:k]
         t_end = time.perf_counter()
@@ -174,7 +178,7 @@ class RecallEngine:
             log.warning("recall: activation failed: %s", type(exc).__name__, exc_info=True)
             degraded.append(Degradation.of("activation", exc))
             state = ActivationState.from_evidence(evidence, cfg)
-        return Retrieved(hits, evidence, state, row.memories(), row.visible, t_candidates), degraded
+        return Retrieved(hits, evidence, state, row.memories(), row.visible, t_candidates, row.named), degraded
 
     async def _search(
         self,
@@ -266,6 +270,36 @@ class RecallEngine:
             )
         items.sort(key=lambda i: (-i.score, i.node.id))
         return items
+
+    async def _about_person(self, query: str, found: Retrieved, cfg: RecallConfig, degraded: list[Degradation]) -> bool:
+        """Person-centred evidence (:mod:`~hippograph.retrieval.person_topic`) for the
+        candidates said by the one person the query names; True when it changed the ranking's
+        inputs. A failure leaves the recall as it was (part ``person_topic``)."""
+        if len(found.named) != 1 or (cfg.topic_weight <= 0 and cfg.topic_head_weight <= 0):
+            return False
+        person = found.named[0]
+        pool = found.hits.pool
+        mine = {i for i in pool if person in found.hits.persons.get(i, [])}
+        texts = person_topic.topic_texts(query, person)
+        if not mine or not texts:
+            return False
+        try:
+            vectors = list(await self.embedder.embed_batch(texts))
+            cosines = await self.repo.topic_cosines(ids=pool, visible=found.visible, vectors=vectors)
+        except (asyncio.CancelledError, KeyboardInterrupt):
+            raise
+        except Exception as exc:
+            log.warning("recall: person-centred evidence failed: %s", type(exc).__name__)
+            degraded.append(Degradation.of("person_topic", exc))
+            return False
+        topic = person_topic.topic_evidence(cosines, mine, cfg.topic_weight, cfg.topic_head_weight)
+        if not topic:
+            return False
+        scale = scoring.evidence_scale(found.evidence, cfg.vector_weight, cfg.fulltext_weight)
+        found.state.add_topic(topic, scale)
+        for i, value in topic.items():
+            found.evidence[i] = found.evidence[i].model_copy(update={"topic": value})
+        return True
 
     # -- bookkeeping off the hot path -------------------------------------------------------
     def _bookkeeping(self, scope: Scope, items: list[RecallItem], log_: ActivationLog, now: float) -> None:

@@ -27,3 +27,4 @@ class RetrievalQuery(CypherQuery):
     GET_PERSON_CUES = auto()
     GET_SCOPE_SIZE = auto()
     GET_ERASING_SCOPES = auto()
+    GET_TOPIC_COSINES = auto()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from hippograph.models import MemoryNode
 from hippograph.retrieval import scoring
@@ -174,6 +174,12 @@ class ActivationState:
         if act.record_pending:
             self.log.pending = pending_links(cue, self.base, act.max_pending)
 
+    def add_topic(self, topic: dict[str, float], scale: float) -> None:
+        """Fold in person-centred evidence (standard deviations, ``scale`` = one of them in
+        activation units); a total never drops below 0."""
+        for i, value in topic.items():
+            self.total[i] = max(0.0, self.total.get(i, 0.0) + value * scale)
+
     def _known_path(self, i: str) -> list[PathStep] | None:
         """The path that reached ``i``: over memory edges, else (unless a channel found it)
         through its session, else through a cue; None when nothing reached it."""
@@ -205,3 +211,5 @@ class Retrieved:
     nodes: dict[str, MemoryNode] | None
     visible: list[str]
     t_candidates: float
+    named: list[str] = field(default_factory=list)
+    """The person cues the query names (casefolded keys)."""

@@ -118,6 +118,11 @@ class _Count(Row):
     n: int
 
 
+class _Cosines(Row):
+    id: str
+    cosines: list[float]
+
+
 class RecallRepository:
     """The catalogued reads and writes of one recall engine, over one store."""
 
@@ -202,6 +207,14 @@ class RecallRepository:
 
     async def person_cues(self, *, visible: list[str], keys: list[str]) -> list[str]:
         return [r.key for r in await self._conn.read_as(Q.GET_PERSON_CUES, _Key, visible=visible, keys=keys)]
+
+    async def topic_cosines(
+        self, *, ids: list[str], visible: list[str], vectors: list[list[float]]
+    ) -> dict[str, list[float]]:
+        """Each visible memory's cosines to ``vectors`` (in order), by id; Neo4j's
+        ``(1 + cos) / 2`` converted back to the cosine."""
+        rows = await self._conn.read_as(Q.GET_TOPIC_COSINES, _Cosines, ids=ids, visible=visible, vectors=vectors)
+        return {r.id: [cosine_from_index(c) for c in r.cosines] for r in rows}
 
     async def erasing(self, *, visible: list[str]) -> set[str]:
         """The keys among ``visible`` whose erase has started (their tombstone is set)."""

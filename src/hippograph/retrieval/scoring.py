@@ -89,6 +89,14 @@ def evidence_activation(
     return {i: (v - floor) / top if top > 1e-9 else 1.0 for i, v in raw.items()}
 
 
+def evidence_scale(evidence: Mapping[str, ScoreParts], vector_weight: float, fulltext_weight: float) -> float:
+    """One standard deviation of evidence in activation units (:func:`evidence_activation`
+    divides by the candidates' evidence range); 0 when all candidates are equal."""
+    raw = [e.z_vector * vector_weight + e.z_fulltext * fulltext_weight + e.person for e in evidence.values()]
+    spread = max(raw, default=0.0) - min(raw, default=0.0)
+    return 1.0 / spread if spread > 1e-9 else 0.0
+
+
 def channels_of(vector_rank: int | None, fulltext_rank: int | None) -> dict[Channel, int]:
     """The channels that found a memory, with its rank in each."""
     channels: dict[Channel, int] = {}

@@ -92,7 +92,7 @@ class StagedRetrieval:
             log.warning("recall: activation failed: %s", type(exc).__name__, exc_info=True)
             degraded.append(Degradation.of("activation", exc))
             state = ActivationState.from_evidence(evidence, cfg)
-        return Retrieved(hits, evidence, state, None, visible, t_candidates), degraded
+        return Retrieved(hits, evidence, state, None, visible, t_candidates, named), degraded
 
     async def _channels(
         self,

@@ -28,8 +28,9 @@ class ScoreParts(BaseModel):
 
     Evidence (in standard deviations above the typical candidate): ``z_vector`` and
     ``z_fulltext`` from the channels, ``person`` for being said by the person the query
-    names; activation that reached it over memory edges (``edges``), from its session
-    (``session``) and through shared keywords or names (``cues``). ``relevance`` is all of it,
+    names, ``topic`` for matching what the query asks of that person; activation that
+    reached it over memory edges (``edges``), from its session (``session``) and through
+    shared keywords or names (``cues``). ``relevance`` is all of it,
     scaled so the best memory of the recall has 1. The final score is the four-signal sum of
     relevance, recency, frequency and proximity, times the multipliers."""
 
@@ -39,6 +40,9 @@ class ScoreParts(BaseModel):
     z_vector: float = 0.0
     z_fulltext: float = 0.0
     person: float = 0.0
+    topic: float = 0.0
+    """Person-centred evidence (in standard deviations): how well a memory of the person the
+    query names matches the rest of the query (:mod:`~hippograph.retrieval.person_topic`)."""
     edges: float = 0.0
     session: float = 0.0
     cues: float = 0.0
@@ -81,7 +85,8 @@ class RecallItem(BaseModel):
             + ("" if p.recency_counted else " (not weighed in this recall)")
             + f", freq {p.frequency:.2f}, "
             f"prox {p.proximity:.2f} (z vec {p.z_vector:+.2f}, z text {p.z_fulltext:+.2f}, person {p.person:.2f}, "
-            f"edges {p.edges:.2f}, session {p.session:.2f}, cues {p.cues:.2f}) × scope {p.scope_weight:.2f}"
+            + (f"topic {p.topic:+.2f}, " if p.topic else "")
+            + f"edges {p.edges:.2f}, session {p.session:.2f}, cues {p.cues:.2f}) × scope {p.scope_weight:.2f}"
             f" × time {p.time_match:.2f} × current {p.currency:.2f}; found by {found}"
             + (f"; path {route}" if route else "")
         )

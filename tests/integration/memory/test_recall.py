@@ -156,3 +156,38 @@ async def test_the_person_the_query_names_gets_the_person_bonus(memory: MemoryOr
     assert result.items[0].node.content == "I painted my kids by the lake"
     both = await memory.recall(tenant, "What did Melanie and Caroline paint?", top_k=10)
     assert {i.parts.person for i in both.items} == {0.0}  # two people named: no one is preferred
+
+
+async def test_a_named_persons_memories_rank_by_what_the_query_asks_of_them(
+    semantic_memory: MemoryOrchestrator, tenant: Scope
+) -> None:
+    """Person-centred recall: Melanie's activities, said in three sessions without her name,
+    come before her small talk and before Caroline's lines that name her."""
+    from hippograph.layers import ConversationTurn
+
+    sessions = [
+        [("Caroline", "Melanie, you are such a good friend, thank you Melanie!"),
+         ("Melanie", "Thanks Caroline, that means a lot to me."),
+         ("Melanie", "I'm off to go swimming with the kids now.")],
+        [("Caroline", "Hi Melanie! How was your week, Melanie?"),
+         ("Melanie", "We went camping in the forest with the whole family."),
+         ("Melanie", "Haha yes, talk to you soon Caroline!")],
+        [("Caroline", "Melanie, I missed our chats so much, Melanie."),
+         ("Melanie", "I signed up for a pottery class yesterday."),
+         ("Melanie", "Honestly I just feel grateful for everything.")],
+    ]  # fmt: skip
+    turns = [ConversationTurn(turn_id=f"{s}-{i}", session_id=f"s{s}", speaker=who, text=text)
+             for s, lines in enumerate(sessions) for i, (who, text) in enumerate(lines)]  # fmt: skip
+    await semantic_memory.ingest(tenant, turns)
+    activities = {"I'm off to go swimming with the kids now.", "We went camping in the forest with the whole family.",
+                  "I signed up for a pottery class yesterday."}  # fmt: skip
+    query = "What activities does Melanie do?"
+    person_centred = RecallConfig(topic_weight=1.0, topic_head_weight=0.5)  # opt-in
+    result = await semantic_memory.recall(tenant, query, top_k=3, config=person_centred)
+    assert result.degraded == []
+    assert {i.node.content for i in result.items} == activities
+    assert all(i.parts.topic > 0 for i in result.items)
+    assert "topic +" in result.items[0].explain()
+    off = await semantic_memory.recall(tenant, query, top_k=3)  # the default: off
+    assert {i.parts.topic for i in off.items} == {0.0}
+    assert {i.node.content for i in off.items} != activities  # what the person-centred evidence changed

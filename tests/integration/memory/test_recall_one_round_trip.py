@@ -118,6 +118,7 @@ CONFIGS = {
     "cue budget: the strongest cue only": RecallConfig(track_access=False, activation=ActivationConfig(cue_budget=1)),
     "cue budget: a few cues": RecallConfig(track_access=False, activation=ActivationConfig(cue_budget=150)),
     "few candidates, top 20": RecallConfig(track_access=False, candidates_per_channel=7, top_k=20),
+    "person-centred (topic)": RecallConfig(track_access=False, topic_weight=1.0, topic_head_weight=0.5),
     "relevance only": RecallConfig(
         track_access=False, top_k=30, weights={"relevance": 1.0, "recency": 0.0, "frequency": 0.0, "proximity": 0.0}
     ),
@@ -128,6 +129,7 @@ QUERIES = [
     "copper falcon river orchard tunnel",
     "zzz nothing matches this",
     "Bob and Cleo at the harbor",
+    "What gardens does Cleo have?",
 ]
 
 
