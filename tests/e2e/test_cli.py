@@ -205,7 +205,9 @@ def test_doctor_reports_each_check_with_a_fix(neo4j_server: tuple[str, str], tmp
 
 
 def _no_java_env(tmp_path: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("HIPPOGRAPH_NEO4J_URI", "JAVA_HOME", "HIPPOGRAPH_JAVA_HOME")}
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("HIPPOGRAPH_NEO4J_URI", "JAVA_HOME", "HIPPOGRAPH_JAVA_HOME")
+    }
     env.update({"PATH": str(tmp_path), "HIPPOGRAPH_DATA_DIR": str(tmp_path), "HIPPOGRAPH_JVM_DIR": str(tmp_path)})
     return {**env, "COLUMNS": "200"}
 
@@ -223,7 +225,7 @@ def test_doctor_with_only_java_17_names_java_21(tmp_path: Path) -> None:
     home = tmp_path / "jdk17"
     (home / "bin").mkdir(parents=True)
     fake = home / "bin" / "java"
-    fake.write_text('#!/bin/sh\necho \'openjdk version "17.0.15" 2025-04-15\' >&2\n')
+    fake.write_text("#!/bin/sh\necho 'openjdk version \"17.0.15\" 2025-04-15' >&2\n")
     fake.chmod(0o755)
     done = run(["doctor", "--json", "--no-embedder"], {**_no_java_env(tmp_path), "JAVA_HOME": str(home)})
     java = checks_of(done)["java"]

@@ -136,7 +136,12 @@ def check_neo4j(settings: Settings) -> list[Check]:
         checks.append(Check("neo4j version", Status.OK, f"{version} {edition} (≥ {minimum})"))
     else:
         checks.append(
-            Check("neo4j version", Status.FAIL, f"{version} {edition}", f"use Neo4j {minimum} or newer (the launcher's 2026.08.1; docker-compose.yml's image)")
+            Check(
+                "neo4j version",
+                Status.FAIL,
+                f"{version} {edition}",
+                f"use Neo4j {minimum} or newer (the launcher's 2026.08.1; docker-compose.yml's image)",
+            )
         )
     if missing:
         checks.append(

@@ -2,9 +2,10 @@
 
 Neo4j 2026.x needs Java 21 or newer. The first of these that is Java 21+ is used:
 ``$HIPPOGRAPH_JAVA_HOME``, ``$JAVA_HOME``, ``java`` on PATH, then the JDKs under
-``/usr/lib/jvm`` (``$HIPPOGRAPH_JVM_DIR`` when set; newest first) — so a machine whose default ``java`` is 17 still finds a JDK 21
-installed beside it. Building the launcher needs a full JDK (``javac``); running it needs only
-``java``. Lucene's vector instructions are switched on (``--add-modules=jdk.incubator.vector``)
+``/usr/lib/jvm`` (``$HIPPOGRAPH_JVM_DIR`` when set; newest first) — so a machine whose default
+``java`` is 17 still finds a JDK 21 installed beside it. Building the launcher needs a full JDK
+(``javac``); running it needs only ``java``. Lucene's vector instructions are switched on
+(``--add-modules=jdk.incubator.vector``)
 when the runtime has that module: jlinked runtimes without it refuse to start with the flag, so
 the module list is probed, not the version.
 """
