@@ -11,6 +11,10 @@ both alike.
 
     python -m benchmarks.recall_ab --before ../speed-base --after . --size 10000 --rounds 8 --per-round 25
 
+With ``--before-data-dir`` each tree serves its own copy of the data with its own launcher
+(e.g. the before tree's Neo4j 5.26 on one folder, the after tree's 2026 on a copy of it), both
+servers up through the rounds; each tree's raw query then runs on its own server.
+
 Prints p50 / p95 per tree, the raw floor per tree, and the ratios.
 """
 
@@ -118,26 +122,54 @@ async def serve(
     return str(status.uri), server.password(), root, {"pid": status.pid, **state.get("load", {})}
 
 
+def serve_in(tree_dir: Path, data_dir: Path, size: int, server_cfg: dict[str, Any]) -> tuple[str, str, str, Any]:
+    """:func:`serve` run by ``tree_dir``'s own package (its launcher, its Neo4j, its migrations)."""
+    env = {**os.environ, "PYTHONPATH": f"{tree_dir / 'src'}{os.pathsep}{HERE}"}
+    args = [sys.executable, "-m", "benchmarks.recall_ab", "--serve", "--size", str(size), "--data-dir", str(data_dir)]
+    args += ["--heap", server_cfg["heap"], "--pagecache-mb", str(server_cfg["pagecache_mb"])]
+    args += ["--writers", str(server_cfg["writers"])] + (["--bulk"] if server_cfg["bulk"] else [])
+    done = subprocess.run(args, env=env, cwd=HERE, capture_output=True, text=True, check=False)
+    if done.returncode:
+        raise RuntimeError(f"serving {data_dir} from {tree_dir} failed:\n{done.stderr[-3000:]}")
+    uri, password, root, load = json.loads(done.stdout.strip().splitlines()[-1])
+    return uri, password, root, load
+
+
 def main(
-    before: Path, after: Path, size: int, rounds: int, per: int, data_dir: Path, server_cfg: dict[str, Any]
+    before: Path,
+    after: Path,
+    size: int,
+    rounds: int,
+    per: int,
+    data_dir: Path,
+    server_cfg: dict[str, Any],
+    before_data_dir: Path | None = None,
 ) -> None:
     console = Console()
-    uri, password, root, load = asyncio.run(serve(data_dir, size, **server_cfg))
-    pid = load.pop("pid")
-    console.print(
-        f"server now: heap {server_cfg['heap']} (applies when this run started it), page cache "
-        f"{server_cfg['pagecache_mb']} MiB, pid {pid}; how it was loaded: {load}"
-    )
+    servers: dict[str, tuple[str, str, str]] = {}
+    pids = []
+    for name, tree_dir, folder in (("before", before, before_data_dir), ("after", after, data_dir)):
+        if folder is None:
+            continue
+        uri, password, root, load = serve_in(tree_dir, folder, size, server_cfg)
+        pids.append(pid := load.pop("pid"))
+        servers[name] = (uri, password, root)
+        console.print(
+            f"{name} server ({folder}): heap {server_cfg['heap']} (applies when this run started it), page cache "
+            f"{server_cfg['pagecache_mb']} MiB, pid {pid}; how it was loaded: {load}"
+        )
+    servers.setdefault("before", servers["after"])
     if rounds == 0:
         return
     lat: dict[str, dict[str, list[float]]] = {"before": {"recall": [], "raw": []}, "after": {"recall": [], "raw": []}}
     differ = 0
     now = time.time()  # one clock for every worker: recency must not differ between the trees
-    with RssSampler(pid) as rss:
+    with RssSampler(pids[-1]) as rss, RssSampler(pids[0] if len(pids) > 1 else None) as rss_before:
         for r in range(rounds):
             order = [("before", before), ("after", after)]
             results = {}
             for name, tree_dir in order if r % 2 == 0 else order[::-1]:
+                uri, password, root = servers[name]
                 results[name] = out = run_worker(tree_dir, uri, password, root, size, r, per, now)
                 lat[name]["recall"] += out["recall"]
                 lat[name]["raw"] += out["raw"]
@@ -157,12 +189,16 @@ def main(
     table.add_row("before ÷ after", f"{pct(b, 50) / pct(a, 50):.2f}×", f"{pct(b, 95) / pct(a, 95):.2f}×", "")
     table.add_row("recalls whose items or scores differ", f"{differ} / {rounds * per}", "", "")
     table.add_row("Neo4j peak RSS during the rounds", f"{rss.peak >> 20:,} MiB", "", "")
+    if rss_before.pid:
+        table.add_row("before's Neo4j peak RSS during the rounds", f"{rss_before.peak >> 20:,} MiB", "", "")
     console.print(table)
 
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--worker", nargs=2, metavar=("URI", "ROOT"))
+    ap.add_argument("--serve", action="store_true", help="(internal) start and populate, print uri/password/root")
+    ap.add_argument("--before-data-dir", type=Path, default=None, help="the before tree serves this copy itself")
     ap.add_argument("--before", type=Path)
     ap.add_argument("--after", type=Path, default=HERE)
     ap.add_argument("--size", type=int, default=10_000)
@@ -188,4 +224,8 @@ if __name__ == "__main__":
     else:
         data_dir = a.data_dir or Path(f"/tmp/hippograph-recall-ab-{a.size}")
         server_cfg = {"heap": a.heap, "pagecache_mb": a.pagecache_mb, "writers": a.writers, "bulk": a.bulk}
-        main((a.before or a.after).resolve(), a.after.resolve(), a.size, a.rounds, a.per_round, data_dir, server_cfg)
+        if a.serve:
+            print(json.dumps(asyncio.run(serve(data_dir, a.size, **server_cfg))))
+        else:
+            before = (a.before or a.after).resolve()
+            main(before, a.after.resolve(), a.size, a.rounds, a.per_round, data_dir, server_cfg, a.before_data_dir)

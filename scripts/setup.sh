@@ -1,15 +1,36 @@
 #!/usr/bin/env bash
-# One-time set-up on a fresh machine: Java 17+ and Maven (for the local Neo4j launcher), a
+# One-time set-up on a fresh machine: a JDK 21+ and Maven (for the local Neo4j 2026 launcher), a
 # project virtual environment in .venv (never the global Python), the package with every
 # extra and the dev tools in it, and the Neo4j launcher. Safe to run again: it skips what is
 # there, and re-installs only when pyproject.toml changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-java_major() { java -version 2>&1 | sed -nE '1s/[^"]*"(1\.)?([0-9]+).*/\2/p'; }
+# Neo4j 2026.x runs on Java 21+, and the launcher is compiled once by a JDK 21+ (javac). Looked for
+# where hippograph looks (src/hippograph/store/java_runtime.py): HIPPOGRAPH_JAVA_HOME, JAVA_HOME,
+# java on PATH, then /usr/lib/jvm/* — a machine whose default java is 17 may have a 21+ beside it.
+java_major() { "$1/bin/java" -version 2>&1 | sed -nE '1s/[^"]*"(1\.)?([0-9]+).*/\2/p'; }
+find_jdk21() {
+  local on_path=""
+  command -v java >/dev/null 2>&1 && on_path=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")
+  for home in "${HIPPOGRAPH_JAVA_HOME:-}" "${JAVA_HOME:-}" "$on_path" /usr/lib/jvm/*; do
+    if [ -n "$home" ] && [ -x "$home/bin/javac" ] && [ "$(java_major "$home")" -ge 21 ] 2>/dev/null; then
+      echo "$home"; return 0
+    fi
+  done
+  return 1
+}
 need_apt=()
-if ! command -v java >/dev/null 2>&1 || [ "$(java_major)" -lt 17 ] 2>/dev/null; then
-  need_apt+=(openjdk-17-jdk-headless)  # Neo4j 5.26 runs on Java 17 (or 21)
+if ! find_jdk21 >/dev/null; then
+  if apt-cache show openjdk-21-jdk-headless >/dev/null 2>&1; then
+    need_apt+=(openjdk-21-jdk-headless)  # Ubuntu 24.04, Debian 13
+  else
+    echo "setup: the local Neo4j (2026.08) needs a JDK 21 or newer (found: $(java -version 2>&1 | head -1 || echo 'no java'))," >&2
+    echo "  and apt offers none here (Debian 12 ships only Java 17). Install one, e.g. Temurin 21 or 25 from" >&2
+    echo "  https://adoptium.net/installation/linux/ (apt repository packages.adoptium.net), then run setup again;" >&2
+    echo "  a JDK outside /usr/lib/jvm is found through HIPPOGRAPH_JAVA_HOME=/path/to/jdk." >&2
+    exit 1
+  fi
 fi
 command -v mvn >/dev/null 2>&1 || need_apt+=(maven)
 command -v npm >/dev/null 2>&1 || need_apt+=(nodejs npm)  # builds the dashboard (needs Node.js 20.19+)

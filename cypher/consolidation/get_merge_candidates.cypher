@@ -22,7 +22,7 @@ WITH collect(a) AS probes
 WITH probes, probes[-1] AS last
 UNWIND probes AS a
 CALL (a) {
-  CALL db.index.vector.queryNodes('memory_embedding', $k, a.embedding) YIELD node, score
+  CALL db.index.vector.queryNodes('memory_embedding_scoped', $k, a.embedding) YIELD node, score
   WITH a, collect(node) AS near, min(score) AS lowest, count(*) AS hits
   CALL (a, near, lowest, hits) {
     WITH near WHERE NOT (hits = $k AND lowest >= $min_score)

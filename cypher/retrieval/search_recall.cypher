@@ -6,8 +6,9 @@
 // orderings are aggregations, reduce() arg-max / top-n insertions and percentile cut-offs.
 // Parameters: $vector (null: the query has no direction — no vector channel, no cosines),
 // $lucene (null: no fulltext), $visible (the scope's ancestor keys; those
-// whose erase has started are left out here), $layers (null: all), $k, $fetch_k,
-// $widen, $exact_below (scopes that see no more memories are scanned exactly), $keys (names
+// whose erase has started are left out here), $layers (null: all), $k, $fetch_k (hits per
+// visible key searched inside the vector index, Cypher 25 SEARCH; the exact scan answers when
+// fewer than $k survive), $exact_below (scopes that see no more memories are scanned exactly), $keys (names
 // the query mentions, casefolded), $population (null: count here), $vector_weight,
 // $fulltext_weight, $person_bonus, $max_nodes, $max_hops, $fan_out, $base_decay, $threshold,
 // $session_decay, $session_seeds, $cue_decay, $cue_seeds, $max_cue_degree, $cue_budget, $assoc_limit, $rank_n.
@@ -17,6 +18,7 @@
 // representatives, the session and cue arrivals, and the memories that may rank in the top
 // $rank_n (a few more on ties), whole but for the embedding and index-only text; superseded
 // versions of a fact are history, not answers (they may carry activation, never rank).
+CYPHER 25
 WITH [sk IN $visible WHERE NOT EXISTS { MATCH (s:Scope {key: sk}) WHERE s.erasing }] AS visible
 CALL (visible) {
   UNWIND CASE WHEN $population IS NULL THEN [1] ELSE [] END AS _
@@ -26,32 +28,22 @@ CALL (visible) {
 }
 WITH visible, coalesce($population, counted) AS population
 CALL (visible, population) {
-  UNWIND CASE WHEN $vector IS NULL OR population <= $exact_below THEN [] ELSE [1] END AS _
-  CALL db.index.vector.queryNodes('memory_embedding', $fetch_k, $vector) YIELD node, score
-  WHERE node.scope_key IN visible
-    AND ($layers IS NULL OR node.layer IN $layers)
-    AND NOT coalesce(node.retracted, false)
+  UNWIND CASE WHEN $vector IS NULL OR population <= $exact_below THEN [] ELSE visible END AS key
+  CALL (key) {
+    MATCH (m:Memory)
+      SEARCH m IN (VECTOR INDEX memory_embedding_scoped FOR $vector WHERE m.scope_key = key LIMIT $fetch_k)
+      SCORE AS score
+    RETURN m AS node, score
+  }
+  WITH node, score
+  WHERE ($layers IS NULL OR node.layer IN $layers) AND NOT coalesce(node.retracted, false)
   WITH node, score
   ORDER BY score DESC, node.id
   LIMIT $k
   RETURN collect({id: node.id, cosine: score, session_id: node.session_id,
                   persons: CASE WHEN size($keys) = 0 THEN []
-                               ELSE [(node)-[:HAS_CUE]->(c:Cue {kind: 'person'}) | c.key] END}) AS first
+                               ELSE [(node)-[:HAS_CUE]->(c:Cue {kind: 'person'}) | c.key] END}) AS approx
 }
-CALL (visible, population, first) {
-  UNWIND CASE WHEN $vector IS NULL OR population <= $exact_below OR size(first) >= $k THEN [] ELSE [1] END AS _
-  CALL db.index.vector.queryNodes('memory_embedding', $fetch_k * $widen, $vector) YIELD node, score
-  WHERE node.scope_key IN visible
-    AND ($layers IS NULL OR node.layer IN $layers)
-    AND NOT coalesce(node.retracted, false)
-  WITH node, score
-  ORDER BY score DESC, node.id
-  LIMIT $k
-  RETURN collect({id: node.id, cosine: score, session_id: node.session_id,
-                  persons: CASE WHEN size($keys) = 0 THEN []
-                               ELSE [(node)-[:HAS_CUE]->(c:Cue {kind: 'person'}) | c.key] END}) AS wide
-}
-WITH visible, population, CASE WHEN size(first) >= $k THEN first ELSE wide END AS approx
 CALL (visible, population, approx) {
   UNWIND CASE WHEN $vector IS NOT NULL AND population > 0 AND size(approx) < $k THEN [1] ELSE [] END AS _
   MATCH (m:Memory)

@@ -189,7 +189,7 @@ def test_doctor_reports_each_check_with_a_fix(neo4j_server: tuple[str, str], tmp
     checks = checks_of(healthy)
     assert json.loads(healthy.stdout)["ok"] is True
     assert checks["neo4j"]["status"] == "ok"
-    assert checks["neo4j version"]["status"] == "ok" and "≥ 5.26" in checks["neo4j version"]["detail"]
+    assert checks["neo4j version"]["status"] == "ok" and "≥ 2026.8" in checks["neo4j version"]["detail"]
     assert checks["neo4j schema"]["status"] == "ok"
     assert checks["embedder"]["status"] == "ok" and "384 dims" in checks["embedder"]["detail"]
     assert {"java", "local neo4j launcher", "model", "api", "dashboard", "extra: mcp"} <= checks.keys()
@@ -204,11 +204,30 @@ def test_doctor_reports_each_check_with_a_fix(neo4j_server: tuple[str, str], tmp
     assert neo4j["status"] == "fail" and "bolt://127.0.0.1:1" in neo4j["detail"] and neo4j["fix"]
 
 
+def _no_java_env(tmp_path: Path) -> dict[str, str]:
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("HIPPOGRAPH_NEO4J_URI", "JAVA_HOME", "HIPPOGRAPH_JAVA_HOME")
+    }
+    env.update({"PATH": str(tmp_path), "HIPPOGRAPH_DATA_DIR": str(tmp_path), "HIPPOGRAPH_JVM_DIR": str(tmp_path)})
+    return {**env, "COLUMNS": "200"}
+
+
 def test_doctor_without_java_or_a_server_says_how_to_fix_it(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if k not in ("HIPPOGRAPH_NEO4J_URI", "JAVA_HOME")}
-    env.update({"PATH": str(tmp_path), "HIPPOGRAPH_DATA_DIR": str(tmp_path), "COLUMNS": "200"})
-    done = run(["doctor", "--json", "--no-embedder"], env)
+    done = run(["doctor", "--json", "--no-embedder"], _no_java_env(tmp_path))
     assert done.returncode == 1
     checks = checks_of(done)
     assert checks["java"]["status"] == "fail" and "JDK" in checks["java"]["fix"]
     assert checks["neo4j"]["status"] == "warn" and "hippograph neo4j start" in checks["neo4j"]["fix"]
+
+
+def test_doctor_with_only_java_17_names_java_21(tmp_path: Path) -> None:
+    """Neo4j 2026.x needs Java 21: a machine whose only Java is 17 is told what to install."""
+    home = tmp_path / "jdk17"
+    (home / "bin").mkdir(parents=True)
+    fake = home / "bin" / "java"
+    fake.write_text("#!/bin/sh\necho 'openjdk version \"17.0.15\" 2025-04-15' >&2\n")
+    fake.chmod(0o755)
+    done = run(["doctor", "--json", "--no-embedder"], {**_no_java_env(tmp_path), "JAVA_HOME": str(home)})
+    java = checks_of(done)["java"]
+    assert done.returncode == 1 and java["status"] == "fail"
+    assert "Java 17" in java["detail"] and "JDK 21" in java["fix"]

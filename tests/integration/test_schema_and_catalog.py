@@ -29,7 +29,7 @@ async def test_migrations_are_idempotent(conn: Neo4jConnection) -> None:
     assert await _schema_snapshot(conn) == before
     assert await schema_version(conn) == SCHEMA_VERSION
     names = {name for name, state in before[0]}
-    assert {"memory_embedding", "memory_text", "memory_scope_key"} <= names
+    assert {"memory_embedding_scoped", "memory_text", "memory_scope_key"} <= names
     assert all(state == "ONLINE" for _, state in before[0])
 
 
@@ -41,10 +41,35 @@ async def test_a_database_made_before_step_3_loses_the_unused_range_indexes(conn
             "CREATE INDEX memory_layer IF NOT EXISTS FOR (m:Memory) ON (m.layer)",
         ):
             await (await session.run(ddl)).consume()
-    assert await migrate(conn) == SCHEMA_VERSION == 3
+    assert await migrate(conn) == SCHEMA_VERSION >= 3
     names = {name for name, _ in (await _schema_snapshot(conn))[0]}
     assert not names & {"memory_created_at", "memory_occurred_at", "memory_layer"}
     assert {"memory_scope_key", "memory_scope_layer", "memory_updated_at", "memory_session_id"} <= names
+
+
+async def test_a_database_made_before_step_4_gets_its_vector_index_rebuilt_with_the_scope_key(
+    conn: Neo4jConnection,
+) -> None:
+    """A 5.26-era store has ``memory_embedding`` without filter properties: migrate drops it and
+    builds ``memory_embedding_scoped`` over the existing vectors, which SEARCH can then filter."""
+    async with conn.driver.session(database=conn.database) as session:
+        for ddl in (
+            "DROP INDEX memory_embedding_scoped IF EXISTS",
+            "CREATE VECTOR INDEX memory_embedding IF NOT EXISTS FOR (m:Memory) ON (m.embedding) "
+            "OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}}",
+        ):
+            await (await session.run(ddl)).consume()
+    assert await migrate(conn) == SCHEMA_VERSION >= 4
+    indexes = {name: state for name, state in (await _schema_snapshot(conn))[0]}
+    assert "memory_embedding" not in indexes
+    assert indexes["memory_embedding_scoped"] == "ONLINE"
+    async with conn.driver.session(database=conn.database) as session:
+        rows = await (
+            await session.run(
+                "SHOW VECTOR INDEXES YIELD name, properties WHERE name = 'memory_embedding_scoped' RETURN properties"
+            )
+        ).values()
+    assert rows == [[["embedding", "scope_key"]]]
 
 
 async def test_unreachable_database_gives_one_clear_error() -> None:

@@ -1,5 +1,5 @@
 """The testcontainers path, for people with a Docker engine: the same store test against a
-``neo4j:5.26-community`` container. Skipped (with the reason) where no engine runs, as on
+``neo4j:2026.08.1`` container. Skipped (with the reason) where no engine runs, as on
 the machines this project is built on."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def _docker_engine_runs() -> bool:
 @pytest.mark.skipif(not _docker_engine_runs(), reason="no Docker engine runs here (the local Neo4j covers the suite)")
 async def test_store_against_a_container() -> None:
     testcontainers = pytest.importorskip("testcontainers.neo4j")
-    with testcontainers.Neo4jContainer("neo4j:5.26-community", password="hippograph-test") as neo4j:
+    with testcontainers.Neo4jContainer("neo4j:2026.08.1", password="hippograph-test") as neo4j:
         conn = await Neo4jConnection.connect(neo4j.get_connection_url(), password="hippograph-test")
         try:
             await migrate(conn)

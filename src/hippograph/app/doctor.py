@@ -7,9 +7,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import importlib.util
-import re
 import shutil
-import subprocess
 import sys
 import time
 from dataclasses import asdict, dataclass
@@ -20,7 +18,6 @@ from hippograph.app.runtime import local_server
 from hippograph.app.settings import Settings
 from hippograph.errors import HippographError
 
-MIN_JAVA = 17
 LOW_DISK_BYTES = 1 << 30
 """Below this much free space under the local data folder, doctor warns: a Neo4j whose disk
 fills stops taking transactions until space is freed and it is restarted."""
@@ -72,33 +69,19 @@ def check_python() -> Check:
     return Check("python", Status.OK, f"{sys.version.split()[0]} at {sys.executable}")
 
 
-def java_version(java: str) -> int | None:
-    """The major version ``java -version`` reports (``"17.0.9"`` → 17, ``"1.8.0"`` → 8)."""
-    try:
-        out = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=30, check=False)
-    except OSError:
-        return None
-    found = re.search(r'version "(\d+)(?:\.(\d+))?', out.stderr + out.stdout)
-    if not found:
-        return None
-    major = int(found.group(1))
-    return int(found.group(2) or 0) if major == 1 else major
-
-
 def check_java(remote: bool) -> Check:
-    from hippograph.store.local_server import find_java
+    from hippograph.store.java_runtime import INSTALL_HINT, MIN_JAVA, find_runtime, has_module
 
-    fix = f"install a JDK ≥ {MIN_JAVA} (e.g. `apt-get install openjdk-17-jdk-headless`) or set JAVA_HOME"
     unneeded = " (not needed: HIPPOGRAPH_NEO4J_URI names a server)" if remote else ""
     bad = Status.OK if remote else Status.FAIL
     try:
-        java = find_java()
-    except HippographError:
-        return Check("java", bad, "not found (JAVA_HOME unset, no java on PATH)" + unneeded, "" if remote else fix)
-    major = java_version(java)
-    if major is None or major < MIN_JAVA:
-        return Check("java", bad, f"{java}: version {major or 'unknown'}{unneeded}", "" if remote else fix)
-    return Check("java", Status.OK, f"Java {major} at {java}")
+        runtime = find_runtime()
+    except HippographError as exc:
+        return Check("java", bad, f"no Java {MIN_JAVA}+: {exc}"[:400] + unneeded, "" if remote else INSTALL_HINT)
+    simd = "with" if has_module(str(runtime.java), "jdk.incubator.vector") else "without"
+    detail = f"Java {runtime.major} at {runtime.java} ({simd} Lucene's vector module"
+    detail += ", a JDK)" if runtime.has_javac else ", no javac: a JDK 21+ is needed once to build the launcher)"
+    return Check("java", Status.OK, detail)
 
 
 def check_launcher_and_maven(settings: Settings, remote: bool) -> Check:
@@ -153,7 +136,12 @@ def check_neo4j(settings: Settings) -> list[Check]:
         checks.append(Check("neo4j version", Status.OK, f"{version} {edition} (≥ {minimum})"))
     else:
         checks.append(
-            Check("neo4j version", Status.FAIL, f"{version} {edition}", f"use Neo4j {minimum} or newer (the 5.26 LTS)")
+            Check(
+                "neo4j version",
+                Status.FAIL,
+                f"{version} {edition}",
+                f"use Neo4j {minimum} or newer (the launcher's 2026.08.1; docker-compose.yml's image)",
+            )
         )
     if missing:
         checks.append(

@@ -48,7 +48,7 @@ class LayerRepository:
             return {}
         rows = await scoped_vector_search(
             self._conn,
-            Q.SEARCH_VECTOR_INDEX,
+            Q.SEARCH_VECTOR_SCOPED,
             Q.SEARCH_VECTOR_EXACT,
             k=k,
             fetch_k=max(self.store.vector_fetch_k, 4 * k),

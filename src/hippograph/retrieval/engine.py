@@ -42,6 +42,7 @@ from hippograph.retrieval.layer_rules import apply_layer_rules
 from hippograph.retrieval.lucene import build_query
 from hippograph.retrieval.recall_state import (
     EXACT_SCAN_BELOW,
+    SEARCH_PER_KEY,
     ActivationState,
     Hits,
     PopulationKey,
@@ -201,7 +202,7 @@ class RecallEngine:
             visible=visible,
             layers=list(key[1]),
             k=n,
-            fetch_k=max(self.store.vector_fetch_k, 2 * n),
+            fetch_k=max(self.store.vector_fetch_k, SEARCH_PER_KEY * n),
             exact_below=self.exact_scan_below,
             keys=[name.casefold() for name in query_names(query)],
             population=population,

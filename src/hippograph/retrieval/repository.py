@@ -20,7 +20,7 @@ from hippograph.store.connection import Neo4jConnection, Row
 from hippograph.store.graph_store import GraphStore
 from hippograph.store.mapping import props_to_node
 from hippograph.store.scores import cosine_from_index
-from hippograph.store.vector_search import WIDEN, scoped_vector_search
+from hippograph.store.vector_search import scoped_vector_search
 
 __all__ = [
     "ActivationStepRow",
@@ -159,7 +159,6 @@ class RecallRepository:
             layers=layers,
             k=k,
             fetch_k=fetch_k,
-            widen=WIDEN,
             exact_below=exact_below,
             keys=keys,
             population=population,

@@ -24,6 +24,7 @@ from hippograph.retrieval.config import RecallConfig
 from hippograph.retrieval.lucene import build_query
 from hippograph.retrieval.recall_state import (
     EXACT_SCAN_BELOW,
+    SEARCH_PER_KEY,
     ActivationState,
     Hits,
     PopulationKey,
@@ -124,7 +125,7 @@ class StagedRetrieval:
                 visible=visible,
                 layers=layer_values,
                 k=n,
-                fetch_k=max(self.vector_fetch_k, 2 * n),
+                fetch_k=max(self.vector_fetch_k, SEARCH_PER_KEY * n),
                 exact_first=population <= self.exact_scan_below,
             )
 

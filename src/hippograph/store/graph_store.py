@@ -375,7 +375,7 @@ class GraphStore:
             return []
         rows = await scoped_vector_search(
             self.conn,
-            Q.SEARCH_VECTOR_INDEX,
+            Q.SEARCH_VECTOR_SCOPED,
             Q.SEARCH_VECTOR_EXACT,
             k=top_k,
             fetch_k=max(self.vector_fetch_k, 4 * top_k),

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from hippograph.errors import ConfigurationError, ConflictError, InvalidInputError, StoreUnavailableError
+from hippograph.store.java_runtime import find_java, find_runtime, vector_flags
 
 READY_LINE = "HIPPOGRAPH_NEO4J_READY"
 BROWSER_FILES = "hippograph"
@@ -163,12 +164,13 @@ class LocalNeo4j:
                     "Maven (mvn) is needed once to build the local Neo4j launcher: "
                     "install it (e.g. `apt-get install maven`) or set HIPPOGRAPH_NEO4J_URI"
                 )
-            find_java()  # fail early with a clear message
+            jdk = find_runtime(jdk=True)  # fail early with a clear message
             tmp = target.with_name(target.name + f".tmp{os.getpid()}")
             shutil.rmtree(tmp, ignore_errors=True)
             shutil.copytree(src_path, tmp, ignore=shutil.ignore_patterns("target"))
             cmd = [mvn, "-B", "package", "-DskipTests"] + (["-q"] if quiet else [])
-            proc = subprocess.run(cmd, cwd=tmp, capture_output=quiet, text=True, check=False)
+            env = {**os.environ, "JAVA_HOME": str(jdk.home)}  # Maven compiles with this JDK's javac
+            proc = subprocess.run(cmd, cwd=tmp, env=env, capture_output=quiet, text=True, check=False)
             if proc.returncode != 0:
                 tail = (proc.stdout or "")[-3000:] + (proc.stderr or "")[-2000:]
                 raise ConfigurationError(f"building the Neo4j launcher failed:\n{tail}")
@@ -234,11 +236,13 @@ class LocalNeo4j:
             post_connect = self.browser.post_connect.replace("{files_url}", browser_url + BROWSER_FILES)
             browser_args = ["--http-port", str(http_port), "--browser-post-connect", post_connect]
         classpath = os.pathsep.join(str(p) for p in parts)
+        java = find_java()
         cmd = [
-            find_java(),
+            java,
             f"-Xms{self.heap}",
             f"-Xmx{self.heap}",
             *JVM_FLAGS,
+            *vector_flags(java),
             "-cp",
             classpath,
             MAIN_CLASS,
@@ -389,15 +393,6 @@ def _write_browser_files(folder: Path, files: Mapping[str, str]) -> None:
         tmp = folder / f".{name}.{os.getpid()}"
         tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, folder / name)
-
-
-def find_java() -> str:
-    """The ``java`` the launcher runs on: ``$JAVA_HOME/bin/java``, else the one on PATH."""
-    home = os.environ.get("JAVA_HOME")
-    candidate = str(Path(home) / "bin" / "java") if home else shutil.which("java")
-    if not candidate or not Path(candidate).exists():
-        raise ConfigurationError("Java 17+ is needed for the local Neo4j: install a JDK or set JAVA_HOME")
-    return candidate
 
 
 def _alive(pid: int) -> bool:

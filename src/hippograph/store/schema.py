@@ -31,7 +31,6 @@ SCHEMA_STEPS: tuple[tuple[int, tuple[Q, ...]], ...] = (
             Q.CREATE_INDEX_PENDING_LINK_SCOPE,
             Q.CREATE_INDEX_CONSOLIDATION_LEASE_SCOPE,
             Q.CREATE_INDEX_AUDIT_ENTRY_SCOPE,
-            Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING,
             Q.CREATE_FULLTEXT_INDEX_MEMORY_TEXT,
         ),
     ),
@@ -50,10 +49,19 @@ SCHEMA_STEPS: tuple[tuple[int, tuple[Q, ...]], ...] = (
             Q.DROP_INDEX_MEMORY_LAYER,
         ),
     ),
+    (
+        4,  # issue 11: the vector index filters by scope inside the index (Neo4j 2026.x, Cypher 25);
+        # an older database's index is dropped first and built again over its data (minutes at 1M)
+        (
+            Q.DROP_INDEX_MEMORY_EMBEDDING,
+            Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING_SCOPED,
+        ),
+    ),
 )
 SCHEMA_VERSION = SCHEMA_STEPS[-1][0]
-MIN_NEO4J_VERSION = (5, 26)
-"""The oldest Neo4j the queries are written for (the 5.26 LTS line; 2025.x and later count as newer)."""
+MIN_NEO4J_VERSION = (2026, 8)
+"""The oldest Neo4j the queries are written for: the vector index's filter properties and the
+``SEARCH`` subclause (Cypher 25) are what the launcher's 2026.08 was tested with."""
 _DDL_NAME = re.compile(r"CREATE\s+(?:VECTOR\s+|FULLTEXT\s+)?(?:INDEX|CONSTRAINT)\s+(\w+)", re.IGNORECASE)
 
 
@@ -78,7 +86,7 @@ async def migrate(conn: Neo4jConnection, *, await_seconds: int = 300) -> int:
 
 
 async def server_version(conn: Neo4jConnection) -> tuple[str, str]:
-    """(version, edition) of the Neo4j kernel, e.g. ``("5.26.0", "community")``."""
+    """(version, edition) of the Neo4j kernel, e.g. ``("2026.08.1", "community")``."""
     rows = await conn.read(Q.GET_SERVER_VERSION)
     return (str(rows[0]["version"]), str(rows[0]["edition"])) if rows else ("unknown", "unknown")
 

@@ -1,11 +1,14 @@
 """Vector search that stays correct under a scope filter.
 
-The vector index answers the global top-k; filtering afterwards can starve a small scope. So:
-ask the index for ``fetch_k`` (then 8 × ``fetch_k``) and keep its answer only when at least
-``k`` visible hits survive the filter — then they are exactly the scope's top-k by the
-index's ranking, because anything visible outside the index's answer scores lower. Otherwise
-an exact scan over the visible memories answers, which is fast precisely because the scope's
-share of the database is small.
+A global top-k filtered afterwards starves a small scope. The vector index carries the scope
+key as a filter property (``memory_embedding_scoped``), so each visible scope is searched
+inside the index (Cypher 25 ``SEARCH … WHERE m.scope_key = …``): ``fetch_k`` hits per key,
+then the layer and retraction filters, then the best ``k``. For a scope small enough, Lucene
+answers such a filtered search exactly (it scores every matching vector); for a larger one it
+is the index's approximation — oversampled by ``fetch_k`` over ``k``. When fewer than ``k``
+survive (a scope with fewer memories, most of them retracted or of other layers) an exact
+scan over the visible memories answers. ``exact_first`` skips the index when the caller knows
+the visible set is small enough that the exact scan is both exact and faster.
 """
 
 from __future__ import annotations
@@ -15,12 +18,10 @@ from typing import Any
 from hippograph.store.catalog import CypherQuery
 from hippograph.store.connection import Neo4jConnection, Record
 
-WIDEN = 8
-
 
 async def scoped_vector_search(
     conn: Neo4jConnection,
-    index_query: CypherQuery,
+    search_query: CypherQuery,
     exact_query: CypherQuery,
     *,
     k: int,
@@ -28,12 +29,9 @@ async def scoped_vector_search(
     exact_first: bool = False,
     **params: Any,
 ) -> list[Record]:
-    """Rows of ``index_query`` when it yields ``k`` visible hits, else of ``exact_query``.
-    ``exact_first`` skips the index when the caller knows the visible set is small."""
-    if exact_first:
-        return await conn.read(exact_query, k=k, **params)
-    for widen in (1, WIDEN):
-        rows = await conn.read(index_query, fetch_k=fetch_k * widen, k=k, **params)
+    """Rows of ``search_query`` when it yields ``k`` visible hits, else of ``exact_query``."""
+    if not exact_first:
+        rows = await conn.read(search_query, fetch_k=fetch_k, k=k, **params)
         if len(rows) >= k:
             return rows
     return await conn.read(exact_query, k=k, **params)

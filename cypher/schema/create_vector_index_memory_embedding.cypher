@@ -1,3 +1,0 @@
-CREATE VECTOR INDEX memory_embedding IF NOT EXISTS
-FOR (m:Memory) ON (m.embedding)
-OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}}
