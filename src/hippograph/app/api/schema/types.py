@@ -342,7 +342,8 @@ class ScoreParts:
     cues: float
     recency: float
     recency_counted: bool = strawberry.field(
-        description="False when recency had no weight in this recall (by default: the query did not ask about the recent)."
+        description="False when recency had no weight in this recall"
+        " (by default: the query did not ask about the recent)."
     )
     frequency: float
     proximity: float
