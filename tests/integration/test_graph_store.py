@@ -7,7 +7,7 @@ import pytest
 from hippograph.errors import ConflictError, InvalidInputError, InvalidScopeError, NotFoundError
 from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship
 from hippograph.scope import Scope
-from hippograph.store import GraphStore
+from hippograph.store import GraphStore, Neo4jConnection
 
 INJECTIONS = [
     "x`}) DETACH DELETE n //",
@@ -130,6 +130,22 @@ async def test_add_nodes_writes_their_edges_in_the_same_transaction(store: Graph
         await store.add_nodes(tenant, [c], edges=[MemoryEdge(source=hidden.id, target=c.id)])
     assert await store.get_node(tenant, c.id) is None
     assert len(await store.query_edges(tenant)) == 2
+
+
+async def test_a_write_after_another_process_erased_the_scope_is_kept(
+    store: GraphStore, conn: Neo4jConnection, tenant: Scope
+) -> None:
+    """This process knows the scope exists (its per-process cache); another erases it; the next
+    write creates the scope again and lands — it is not dropped without a word."""
+    user = tenant.child("user", "kim")
+    await store.add_node(user, fact("before"))
+    other_process = GraphStore(conn)  # its own cache, as another process has
+    assert await other_process.delete_subtree(user) == 1
+
+    written = await store.add_node(user, fact("after"))
+
+    assert [n.id for n in await store.query_subtree(user)] == [written.id]
+    assert await store.get_node(user, written.id) is not None
 
 
 async def test_traverse_is_breadth_first_and_bounded(store: GraphStore, tenant: Scope) -> None:

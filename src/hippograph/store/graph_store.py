@@ -112,6 +112,10 @@ class GraphStore:
             self._known_scopes.clear()
         self._known_scopes.update(scope.ancestor_keys())
 
+    def _forget_known(self, scope: Scope) -> None:
+        """Drop ``scope`` and its ancestors from the per-process cache (any may be erased)."""
+        self._known_scopes.difference_update(scope.ancestor_keys())
+
     # -- nodes ---------------------------------------------------------------------------
     async def add_node(self, scope: Scope, node: MemoryNode) -> MemoryNode:
         return (await self.add_nodes(scope, [node]))[0]
@@ -140,14 +144,28 @@ class GraphStore:
 
         async def work(tx: Any) -> None:
             result = await tx.run(Q.UPSERT_NODES.text, params, tx_token=uuid.uuid4().hex)
-            foreign = [r["id"] async for r in result if not r["ours"]]
+            written = [(r["id"], r["ours"]) async for r in result]
+            if not written:  # no Scope node: erased since this process last created it
+                raise _ScopeGoneError(scope.key)
+            foreign = [node_id for node_id, ours in written if not ours]
             if foreign:
                 raise ConflictError(f"ids already used in another scope: {foreign[:5]}")
             if edge_params is not None:
                 result = await tx.run(Q.UPSERT_EDGES.text, edge_params)
                 _check_ends(scope, edges, [r["r"] async for r in result])
 
-        await self.conn.write_tx(work)
+        try:
+            await self.conn.write_tx(work)
+        except _ScopeGoneError:
+            # Another process erased the scope after this one cached it as existing: the write
+            # is new data for a new scope of the same key (as after an erase in this process),
+            # never silently dropped.
+            self._forget_known(scope)
+            await self.ensure_scope(scope)
+            try:
+                await self.conn.write_tx(work)
+            except _ScopeGoneError:
+                raise ConflictError(f"scope {scope.key} was erased while this write ran; nothing was written") from None
         return stored
 
     async def get_node(self, scope: Scope, node_id: str, *, with_embedding: bool = False) -> MemoryNode | None:
@@ -432,3 +450,7 @@ def _limit(limit: int | None) -> int:
     if limit < 0:
         raise InvalidInputError("limit", "must be ≥ 0")
     return limit
+
+
+class _ScopeGoneError(Exception):
+    """The scope's node is gone (another process erased it): create it again and retry."""
