@@ -4,7 +4,9 @@ import itertools
 
 import pytest
 
+from hippograph.embeddings import HashingEmbeddings
 from hippograph.errors import ConflictError, InvalidInputError, InvalidScopeError, NotFoundError
+from hippograph.layers import MemoryOrchestrator
 from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection
@@ -146,6 +148,22 @@ async def test_a_write_after_another_process_erased_the_scope_is_kept(
 
     assert [n.id for n in await store.query_subtree(user)] == [written.id]
     assert await store.get_node(user, written.id) is not None
+
+
+async def test_vectors_and_locked_fact_writes_after_another_process_erased_the_scope_are_kept(
+    store: GraphStore, conn: Neo4jConnection, tenant: Scope
+) -> None:
+    memory = MemoryOrchestrator(store, HashingEmbeddings())
+    user = tenant.child("user", "lee")
+    await store.add_node(user, fact("before"))
+    await GraphStore(conn).delete_subtree(user)  # another process's erase
+    await store.add_vectors(user, ["vec-1"], [[1.0] + [0.0] * 383], documents=["a vector"])
+    assert [n.id for n in await store.query_subtree(user)] == ["vec-1"]
+
+    await GraphStore(conn).delete_subtree(user)
+    remembered = await memory.remember(user, "favourite tea", "Green tea.")  # the locked fact write
+
+    assert [n.id for n in await store.query_subtree(user)] == [remembered.id]
 
 
 async def test_traverse_is_breadth_first_and_bounded(store: GraphStore, tenant: Scope) -> None:

@@ -32,6 +32,7 @@ from hippograph.store.mapping import (
 )
 from hippograph.store.queries import MemoryQuery as Q
 from hippograph.store.schema import migrate
+from hippograph.store.scope_gone import ScopeGoneError, write_into
 from hippograph.store.vector_search import scoped_vector_search
 
 _IMMUTABLE = frozenset({"id", "layer", "scope_key", "created_at"})
@@ -112,7 +113,7 @@ class GraphStore:
             self._known_scopes.clear()
         self._known_scopes.update(scope.ancestor_keys())
 
-    def _forget_known(self, scope: Scope) -> None:
+    def forget_known(self, scope: Scope) -> None:
         """Drop ``scope`` and its ancestors from the per-process cache (any may be erased)."""
         self._known_scopes.difference_update(scope.ancestor_keys())
 
@@ -138,7 +139,6 @@ class GraphStore:
             return []
         stored = [node.model_copy(update={"scope_key": scope.key}) for node in nodes]
         rows, cue_table = upsert_rows(scope, stored, cues or {})
-        await self.ensure_scope(scope)
         params = unprinted({"scope_key": scope.key, "rows": rows, "cues": cue_table, "now": now()})
         edge_params = unprinted(_edge_params(scope, edges, increment=0.0)) if edges else None
 
@@ -146,7 +146,7 @@ class GraphStore:
             result = await tx.run(Q.UPSERT_NODES.text, params, tx_token=uuid.uuid4().hex)
             written = [(r["id"], r["ours"]) async for r in result]
             if not written:  # no Scope node: erased since this process last created it
-                raise _ScopeGoneError(scope.key)
+                raise ScopeGoneError(scope.key)
             foreign = [node_id for node_id, ours in written if not ours]
             if foreign:
                 raise ConflictError(f"ids already used in another scope: {foreign[:5]}")
@@ -154,18 +154,7 @@ class GraphStore:
                 result = await tx.run(Q.UPSERT_EDGES.text, edge_params)
                 _check_ends(scope, edges, [r["r"] async for r in result])
 
-        try:
-            await self.conn.write_tx(work)
-        except _ScopeGoneError:
-            # Another process erased the scope after this one cached it as existing: the write
-            # is new data for a new scope of the same key (as after an erase in this process),
-            # never silently dropped.
-            self._forget_known(scope)
-            await self.ensure_scope(scope)
-            try:
-                await self.conn.write_tx(work)
-            except _ScopeGoneError:
-                raise ConflictError(f"scope {scope.key} was erased while this write ran; nothing was written") from None
+        await write_into(self, scope, lambda: self.conn.write_tx(work))
         return stored
 
     async def get_node(self, scope: Scope, node_id: str, *, with_embedding: bool = False) -> MemoryNode | None:
@@ -378,8 +367,14 @@ class GraphStore:
                     label=str(meta.get("label", doc[:100])),
                 )
             rows.append({"id": node.id, "layer_label": layer_label(layer), "props": node_to_props(node, scope)})
-        await self.ensure_scope(scope)
-        records = await self.conn.write_as(Q.UPSERT_VECTORS, _Written, scope_key=scope.key, rows=rows)
+
+        async def write() -> list[_Written]:
+            written = await self.conn.write_as(Q.UPSERT_VECTORS, _Written, scope_key=scope.key, rows=rows)
+            if rows and not written:  # no Scope node: erased since this process created it
+                raise ScopeGoneError(scope.key)
+            return written
+
+        records = await write_into(self, scope, write)
         foreign = [r.id for r in records if not r.ours]
         if foreign:
             raise ConflictError(f"ids belong to another scope and were left unchanged: {foreign[:5]}")
@@ -450,7 +445,3 @@ def _limit(limit: int | None) -> int:
     if limit < 0:
         raise InvalidInputError("limit", "must be ≥ 0")
     return limit
-
-
-class _ScopeGoneError(Exception):
-    """The scope's node is gone (another process erased it): create it again and retry."""

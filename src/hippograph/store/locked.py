@@ -23,6 +23,7 @@ from hippograph.scope import Scope
 from hippograph.store.connection import unprinted
 from hippograph.store.mapping import has_direction, node_to_props, props_to_node, update_params, upsert_rows
 from hippograph.store.queries import MemoryQuery as Q
+from hippograph.store.scope_gone import ScopeGoneError, write_into
 
 T = TypeVar("T")
 DEDUP_LOCK = ""
@@ -65,9 +66,12 @@ class LockedTx:
     async def add_node(self, node: MemoryNode, cues: Sequence[Cue]) -> MemoryNode:
         node = node.model_copy(update={"scope_key": self.scope.key})
         rows, cue_table = upsert_rows(self.scope, [node], {node.id: cues})
-        [record] = await self._rows(
+        records = await self._rows(
             Q.UPSERT_NODES, scope_key=self.scope.key, rows=rows, cues=cue_table, now=now(), tx_token=uuid.uuid4().hex
         )
+        if not records:  # no Scope node: erased by another process since this one created it
+            raise ScopeGoneError(self.scope.key)
+        [record] = records
         if not record["ours"]:
             raise ConflictError(f"id already used in another scope: {node.id}")
         return node
@@ -96,7 +100,6 @@ class LockedTx:
 async def run_locked(store: Any, scope: Scope, locks: Sequence[str], work: Callable[[LockedTx], Awaitable[T]]) -> T:
     """Run ``work`` in one write transaction holding the ``locks`` of ``scope`` (sorted, so
     two writers never take them in opposite orders)."""
-    await store.ensure_scope(scope)
     stamp = now()
 
     async def tx_work(tx: Any) -> T:
@@ -104,5 +107,5 @@ async def run_locked(store: Any, scope: Scope, locks: Sequence[str], work: Calla
             await (await tx.run(Q.UPSERT_FACT_LOCK.text, scope_key=scope.key, key=key, now=stamp)).consume()
         return await work(LockedTx(tx, scope))
 
-    result: T = await store.conn.write_tx(tx_work)
+    result: T = await write_into(store, scope, lambda: store.conn.write_tx(tx_work))
     return result
