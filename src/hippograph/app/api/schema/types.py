@@ -337,6 +337,10 @@ class ScoreParts:
     z_vector: float
     z_fulltext: float
     person: float
+    topic: float = strawberry.field(
+        description="Person-centred recall's part (0 unless RecallConfig.topic_weight is set"
+        " and the query names one person)."
+    )
     edges: float
     session: float
     cues: float
