@@ -31,8 +31,9 @@ overall R@5 + R@10 + multi-hop R@10) and measured on the other.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 
 import numpy as np
 
@@ -40,7 +41,7 @@ from benchmarks.locomo.dataset import load
 from benchmarks.locomo.metrics import evaluate
 from benchmarks.locomo.research import prototype as P
 from benchmarks.locomo.research.assoc import memo, report
-from benchmarks.locomo.research.concepts import _WORD, LIST_Q, QUESTION_WORDS, surface_words
+from benchmarks.locomo.research.concepts import _WORD, LIST_Q, QUESTION_WORDS, concept_evidence_cached, surface_words
 from benchmarks.locomo.research.entity import _HEAD, Person, per_conv, person_recipe
 from benchmarks.locomo.research.lucene import analyze
 
@@ -282,37 +283,43 @@ def coverage(scopes: list[P.Scope], lexes: dict[str, Lexicon]) -> None:
         " evidence missed by the RECIPE's top 10 that is reached | median rank of reached evidence among reached |"
     )
     print("|---|---|---|---|---|---|---|")
-    for lname, lex in lexes.items():
-        for head_only in (False, True):
-            for cat, group in ((1, "multi-hop"), (3, "open-domain")):
-                ev_hit = ev_n = other_hit = other_n = miss_hit = miss_n = 0
-                ranks: list[int] = []
-                for sc in scopes:
-                    idx = {d: i for i, d in enumerate(sc.ids)}
-                    for qq in sc.qs:
-                        if qq.q.category != cat:
-                            continue
-                        c = concept_evidence(sc, qq.text, lex, head_only)
-                        ev = [idx[d] for d in qq.q.evidence if d in idx]
-                        top10 = set(np.argsort(-base(sc, qq), kind="stable")[:10])
-                        is_ev = np.zeros(len(c), dtype=bool)
-                        is_ev[ev] = True
-                        ev_hit += int((c[is_ev] > 0).sum())
-                        ev_n += int(is_ev.sum())
-                        other_hit += int((c[~is_ev] > 0).sum())
-                        other_n += int((~is_ev).sum())
-                        missed = [i for i in ev if i not in top10]
-                        miss_hit += sum(c[i] > 0 for i in missed)
-                        miss_n += len(missed)
-                        order = np.argsort(-c, kind="stable")
-                        pos = {int(i): r for r, i in enumerate(order[c[order] > 0], start=1)}
-                        ranks += [pos[i] for i in ev if i in pos]
-                med = f"{np.median(ranks):.0f}" if ranks else "-"
-                print(
-                    f"| {lname} | {'list head' if head_only else 'all nouns'} | {group} | "
-                    f"{100 * ev_hit / max(ev_n, 1):.0f} % of {ev_n} | {100 * other_hit / max(other_n, 1):.0f} % | "
-                    f"{miss_hit} of {miss_n} | {med} |"
-                )
+    sources: list[tuple[str, str, Callable[[P.Scope, str], np.ndarray]]] = [
+        (lname, "list head" if head_only else "all nouns", partial(concept_evidence, lex=lex, head_only=head_only))
+        for lname, lex in lexes.items()
+        for head_only in (False, True)
+    ]
+    # session 3's MiniLM word-embedding concepts (concepts.py), for comparison
+    sources += [(f"MiniLM words z≥{z}", "all words", partial(concept_evidence_cached, z_min=z)) for z in (3.0, 4.0)]
+    for lname, words, evidence in sources:
+        for cat, group in ((1, "multi-hop"), (3, "open-domain")):
+            ev_hit = ev_n = other_hit = other_n = miss_hit = miss_n = 0
+            ranks: list[int] = []
+            for sc in scopes:
+                idx = {d: i for i, d in enumerate(sc.ids)}
+                for qq in sc.qs:
+                    if qq.q.category != cat:
+                        continue
+                    c = evidence(sc, qq.text)
+                    ev = [idx[d] for d in qq.q.evidence if d in idx]
+                    top10 = set(np.argsort(-base(sc, qq), kind="stable")[:10])
+                    is_ev = np.zeros(len(c), dtype=bool)
+                    is_ev[ev] = True
+                    ev_hit += int((c[is_ev] > 0).sum())
+                    ev_n += int(is_ev.sum())
+                    other_hit += int((c[~is_ev] > 0).sum())
+                    other_n += int((~is_ev).sum())
+                    missed = [i for i in ev if i not in top10]
+                    miss_hit += sum(c[i] > 0 for i in missed)
+                    miss_n += len(missed)
+                    order = np.argsort(-c, kind="stable")
+                    pos = {int(i): r for r, i in enumerate(order[c[order] > 0], start=1)}
+                    ranks += [pos[i] for i in ev if i in pos]
+            med = f"{np.median(ranks):.0f}" if ranks else "-"
+            print(
+                f"| {lname} | {words} | {group} | "
+                f"{100 * ev_hit / max(ev_n, 1):.0f} % of {ev_n} | {100 * other_hit / max(other_n, 1):.0f} % | "
+                f"{miss_hit} of {miss_n} | {med} |"
+            )
 
 
 def main() -> None:
