@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import argparse
 import pickle
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -31,15 +33,18 @@ import numpy as np
 from benchmarks.locomo.dataset import load
 from benchmarks.locomo.metrics import evaluate
 from benchmarks.locomo.research import hypernyms as H
-from benchmarks.locomo.research.concepts import LIST_Q
+from benchmarks.locomo.research.concepts import LIST_Q, concept_evidence_cached
 from benchmarks.locomo.research.prototype import named_speakers
 from benchmarks.locomo.research.recency import DEPTH, s_when_asked
 
 Ranked = dict[str, dict[str, list[Any]]]  # method -> conversation -> [(question, turn ids)]
 
 
+Evidence = Callable[[Any, str], np.ndarray]  # (scope, question) -> per turn of the scope
+
+
 def rerank(
-    data: dict[str, Any], lex: H.Lexicon | None, w: float, person_only: bool, list_only: bool = False
+    data: dict[str, Any], evidence: Evidence | None, w: float, person_only: bool, list_only: bool = False
 ) -> dict[str, list[Any]]:
     convs = {c.conv_id: c for c in load()}
     score = s_when_asked()
@@ -53,8 +58,8 @@ def rerank(
         for q, items in d["questions"]:
             items = [dict(it) for it in items]
             applies = not list_only or bool(LIST_Q.search(q.question))
-            if lex is not None and w > 0 and items and applies:
-                c_all = H.concept_evidence(sc, q.question, lex)  # type: ignore[arg-type]
+            if evidence is not None and w > 0 and items and applies:
+                c_all = evidence(sc, q.question)
                 c = np.array([c_all[index[it["turn"]]] if it["turn"] in index else 0.0 for it in items])
                 named = named_speakers(sc, q.question)  # type: ignore[arg-type]
                 if person_only:
@@ -79,6 +84,7 @@ def main() -> None:
     ap.add_argument("--parts", type=Path, default=Path("/tmp/wnh/parts.pkl"))
     ap.add_argument("--topic-parts", type=Path, default=None)
     ap.add_argument("--wordnet", default=H.WORDNET_DIR)
+    ap.add_argument("--minilm", action="store_true", help="also session 3's MiniLM word concepts")
     a = ap.parse_args()
     H.WORDNET_DIR = a.wordnet
     captures = {"product": pickle.loads(a.parts.read_bytes())}
@@ -94,9 +100,19 @@ def main() -> None:
             for lname, lex in H.LEXICONS.items():
                 for w in (0.25, 0.5, 1.0) if not list_only else (0.5, 1.0, 2.0):
                     name = f"{fam} {lname} w={w}"
-                    per[name] = rerank(data, lex, w, person_only, list_only)
+                    per[name] = rerank(data, partial(H.concept_evidence, lex=lex), w, person_only, list_only)
                     names.append(name)
             families[fam] = (cname, names)
+        if a.minilm:  # session 3's MiniLM word concepts (concepts.py) on the same footing, for comparison
+            for person_only in (False, True):
+                fam = f"{cname} + MiniLM words{' person-only' if person_only else ''}"
+                names = []
+                for z in (3.0, 4.0):
+                    for w in (0.25, 0.5, 1.0):
+                        name = f"{fam} z>={z} w={w}"
+                        per[name] = rerank(data, partial(concept_evidence_cached, z_min=z), w, person_only)
+                        names.append(name)
+                families[fam] = (cname, names)
     print_table(per)
     print_loco(per, families)
 
