@@ -7,7 +7,7 @@ other final-score definition, without re-running Neo4j. Ingest is the product's 
 (no resemblance links); embeddings come from explore's disk cache.
 
     PYTHONPATH=src:. python -m benchmarks.locomo.research.capture --data ../shared/data/locomo/locomo-dev.json \
-        --out /tmp/assoc/parts.pkl
+        --out /tmp/assoc/parts.pkl [--topic]
 """
 
 from __future__ import annotations
@@ -32,13 +32,15 @@ from hippograph.retrieval.recall_state import rank_depth
 from hippograph.scope import Scope
 
 
-async def main(path: str, cache: Path, out: Path) -> None:
+async def main(path: str, cache: Path, out: Path, topic: bool = False) -> None:
     convs = load(path)
     embedder = CachedEmbeddings(SentenceTransformerEmbeddings(), cache)
     depth = rank_depth(DEPTH)
     # top_k = depth: every memory the product scores for a top-50 recall comes back (the
     # re-scorer keeps the `depth` most relevant, which is the product's own cut).
     cfg = RecallConfig(top_k=depth, episodic_raw_cap=10 * depth, track_access=False)
+    if topic:  # person-centred recall (opt-in), at the weights session 4 measured
+        cfg = cfg.model_copy(update={"topic_weight": 1.0, "topic_head_weight": 0.5})
     run = uuid.uuid4().hex[:8]
     data: dict[str, dict[str, Any]] = {}
     async with bench_store() as (store, _pid):
@@ -77,5 +79,6 @@ if __name__ == "__main__":
     ap.add_argument("--data", default=str(DEFAULT_PATH))
     ap.add_argument("--cache", type=Path, default=Path("/tmp/locomo_embed_cache.pkl"))
     ap.add_argument("--out", type=Path, default=Path("/tmp/assoc/parts.pkl"))
+    ap.add_argument("--topic", action="store_true", help="person-centred recall on (topic 1.0, head 0.5)")
     a = ap.parse_args()
-    asyncio.run(main(a.data, a.cache, a.out))
+    asyncio.run(main(a.data, a.cache, a.out, a.topic))
