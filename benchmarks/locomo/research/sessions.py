@@ -32,12 +32,12 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks.locomo.dataset import CATEGORIES, load
-from benchmarks.locomo.metrics import evaluate
+from benchmarks.locomo.dataset import CATEGORIES, load, session_of
+from benchmarks.locomo.metrics import evaluate, top_sessions
 from benchmarks.locomo.research import prototype as P
 from benchmarks.locomo.research.concepts import LIST_Q
-from benchmarks.locomo.research.entity import rest_of_query, vectors
 from benchmarks.locomo.research.entity import _vec as VEC
+from benchmarks.locomo.research.entity import rest_of_query, vectors
 from benchmarks.locomo.research.hypernyms import zpos
 from benchmarks.locomo.research.lucene import BM25Index
 from benchmarks.locomo.research.recency import DEPTH, s_when_asked
@@ -152,40 +152,75 @@ def rerank(
 
 
 def coverage(scopes: dict[str, tuple[P.Scope, SessionDocs]], data: dict[str, Any]) -> None:
-    """The session ranking on its own: share of evidence turns whose session is among the top k
-    sessions of each document score (the S@k of that ranking), against the product's S@k."""
+    """The session rankings on their own: share of evidence turns whose session is among the top
+    k sessions (the S@k of that ranking) — of each document score, and of its reciprocal-rank
+    fusion (k = 60, the usual constant) with the product's own session order (sessions by their
+    best member in the product's ranking) — and, of the multi-hop evidence turns whose session
+    the product's top 5 sessions miss, how many the document ranking's top 5 holds."""
     product = rerank(data, scopes, None, 0.0, False)
-    print("| session ranking | " + " | ".join(f"{g} S@2 / S@5" for g in GROUPS) + " |")
-    print("|---|" + "---|" * len(GROUPS))
+    head = " | ".join(f"{g} S@2 / S@5" for g in GROUPS)
+    print(f"| session ranking | {head} | mh missed by the product, in its top 5 |")
+    print("|---|" + "---|" * (len(GROUPS) + 1))
     r = evaluate([x for v in product.values() for x in v])
-    print("| product (its ranking's top sessions) | " + " | ".join(f"{r[g]['S@2']:.1f} / {r[g]['S@5']:.1f}" for g in GROUPS) + " |")
+    cells = [f"{r[g]['S@2']:.1f} / {r[g]['S@5']:.1f}" for g in GROUPS]
+    print("| product (its ranking's top sessions) | " + " | ".join(cells) + " | – |")
     for doc in DOCS:
-        hits: dict[str, dict[int, list[float]]] = {g: {2: [], 5: []} for g in GROUPS}
-        for sc, docs in scopes.values():
-            for qq in sc.qs:
-                s = docs.scores(sc, qq, doc)
-                order = [docs.sessions[j] for j in np.argsort(-s, kind="stable")]
-                ev = [int(e.split(":")[0][1:]) for e in qq.q.evidence]
-                if not ev:
-                    continue
-                for g in ("overall", CATEGORIES.get(qq.q.category)):
-                    if g in hits:
-                        for k in (2, 5):
-                            hits[g][k].append(np.mean([e in order[:k] for e in ev]))
-        cells = [f"{100 * np.mean(hits[g][2]):.1f} / {100 * np.mean(hits[g][5]):.1f}" for g in GROUPS]
-        print(f"| {doc} | " + " | ".join(cells) + " |")
+        for fused in (False, True):
+            hits: dict[str, dict[int, list[float]]] = {g: {2: [], 5: []} for g in GROUPS}
+            rescued: list[bool] = []
+            for conv_id, (sc, docs) in scopes.items():
+                ranking = {q.question: turns for q, turns in product[conv_id]}
+                for qq in sc.qs:
+                    ev = [session_of(e) for e in qq.q.evidence]
+                    if not ev:
+                        continue
+                    mine = top_sessions(ranking[qq.q.question], len(docs.sessions))
+                    s = docs.scores(sc, qq, doc)
+                    if fused:
+                        prank = np.array([mine.index(x) if x in mine else len(mine) for x in docs.sessions])
+                        drank = np.empty(len(s))
+                        drank[np.argsort(-s, kind="stable")] = np.arange(len(s))
+                        s = 1 / (60 + prank) + 1 / (60 + drank)
+                    order = [docs.sessions[j] for j in np.argsort(-s, kind="stable")]
+                    for g in ("overall", CATEGORIES.get(qq.q.category)):
+                        if g in hits:
+                            for k in (2, 5):
+                                hits[g][k].append(float(np.mean([e in order[:k] for e in ev])))
+                    if qq.q.category == 1:
+                        rescued += [e in order[:5] for e in ev if e not in mine[:5]]
+            cells = [f"{100 * np.mean(hits[g][2]):.1f} / {100 * np.mean(hits[g][5]):.1f}" for g in GROUPS]
+            name = f"{doc}{' ⊕ product (RRF)' if fused else ''}"
+            print(f"| {name} | " + " | ".join(cells) + f" | {sum(rescued)} of {len(rescued)} |")
+
+
+def oracle(scopes: dict[str, tuple[P.Scope, SessionDocs]], data: dict[str, Any]) -> None:
+    """What the lift could do with a perfect session ranking (the question's evidence sessions):
+    the ceiling of this re-ranking, not a method."""
+
+    def ev(sc: P.Scope, docs: SessionDocs, q: P.Q) -> np.ndarray:
+        e = {session_of(x) for x in q.q.evidence}
+        return np.array([1.0 if s in e else 0.0 for s in docs.sessions])
+
+    per = {"product": rerank(data, scopes, None, 0.0, False)}
+    for person_only in (False, True):
+        for w in (0.25, 0.5, 1.0):
+            per[f"oracle sessions{' person-only' if person_only else ''} w={w}"] = rerank(
+                data, scopes, ev, w, person_only
+            )
+    print_table(per)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--parts", type=Path, default=Path("/tmp/hsess/parts.pkl"))
     ap.add_argument("--topic-parts", type=Path, default=None)
-    ap.add_argument("--coverage", action="store_true", help="only the session rankings' own S@k")
+    ap.add_argument("--coverage", action="store_true", help="the session rankings' own S@k, and the oracle ceiling")
     a = ap.parse_args()
     scopes = {sc.conv.conv_id: (sc, SessionDocs(sc)) for sc in P.prepare(load())}
     captures = {"product": pickle.loads(a.parts.read_bytes())}
     if a.coverage:
         coverage(scopes, captures["product"])
+        oracle(scopes, captures["product"])
         return
     if a.topic_parts:
         captures["product + topic"] = pickle.loads(a.topic_parts.read_bytes())
@@ -201,7 +236,9 @@ def main() -> None:
                     for w in (0.25, 0.5, 1.0):
                         name = f"{fam} {doc}{'' if top is None else f' top{top}'} w={w}"
 
-                        def ev(sc: P.Scope, docs: SessionDocs, q: P.Q, doc: str = doc, top: int | None = top) -> np.ndarray:
+                        def ev(
+                            sc: P.Scope, docs: SessionDocs, q: P.Q, doc: str = doc, top: int | None = top
+                        ) -> np.ndarray:
                             return session_evidence(sc, docs, q, doc, top)
 
                         per[name] = rerank(data, scopes, ev, w, person_only, list_only)
@@ -242,7 +279,7 @@ def print_loco(per: dict[str, dict[str, list[Any]]], families: dict[str, tuple[s
                 return r["overall"]["R@5"] + r["overall"]["R@10"] + r["multi-hop"]["R@10"]
 
             best = max([baseline, *names], key=obj)
-            chosen = best.removeprefix(fam).strip() or "none (w = 0)"
+            chosen = "none (w = 0)" if best == baseline else best.removeprefix(fam).strip()
             r, b = evaluate(per[best][held]), evaluate(per[baseline][held])
             if "open-domain" not in r:  # conv-30 has no open-domain question
                 r["open-domain"] = b["open-domain"] = {"R@5": float("nan"), "R@10": float("nan"), "S@5": float("nan")}
