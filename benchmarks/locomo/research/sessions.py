@@ -118,8 +118,10 @@ Evidence = Callable[[P.Scope, SessionDocs, P.Q], np.ndarray]  # per session of t
 
 def rerank(
     data: dict[str, Any], scopes: dict[str, tuple[P.Scope, SessionDocs]], evidence: Evidence | None, w: float,
-    person_only: bool, list_only: bool = False,
+    person_only: bool, list_only: bool = False, novel: bool = False,
 ) -> dict[str, list[Any]]:  # fmt: skip
+    """``novel``: only the sessions the product's own top 5 sessions miss are lifted (a session
+    channel that adds sessions rather than reinforcing the ones the hits already hold)."""
     score = s_when_asked()
     out: dict[str, list[Any]] = {}
     for conv_id, d in data.items():
@@ -134,6 +136,10 @@ def rerank(
             applies = not list_only or bool(LIST_Q.search(q.question))
             if evidence is not None and w > 0 and items and applies:
                 per_session = evidence(sc, docs, qq)
+                if novel:
+                    base = sorted(items, key=lambda it: -score(it, q.question, ctx))
+                    covered = set(top_sessions([it["turn"] for it in base], 5))
+                    per_session = per_session * np.array([x not in covered for x in docs.sessions])
                 turns = [sc.turns[index[it["turn"]]] for it in items]
                 c = np.array([per_session[docs.col[t.session]] for t in turns])
                 if person_only:
@@ -214,6 +220,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--parts", type=Path, default=Path("/tmp/hsess/parts.pkl"))
     ap.add_argument("--topic-parts", type=Path, default=None)
+    ap.add_argument("--novel", action="store_true", help="only the novel-session families")
     ap.add_argument("--coverage", action="store_true", help="the session rankings' own S@k, and the oracle ceiling")
     a = ap.parse_args()
     scopes = {sc.conv.conv_id: (sc, SessionDocs(sc)) for sc in P.prepare(load())}
@@ -228,11 +235,19 @@ def main() -> None:
     families: dict[str, tuple[str, list[str]]] = {}
     for cname, data in captures.items():
         per[cname] = rerank(data, scopes, None, 0.0, False)
-        for person_only, list_only in ((False, False), (True, False), (True, True)):
-            fam = f"{cname} + sessions{' person-only' if person_only else ''}{' list-questions' if list_only else ''}"
+        grid = (
+            [(po, False, True, (None, 1, 3)) for po in (False, True)]
+            if a.novel
+            else [(po, lo, False, (None, 3)) for po, lo in ((False, False), (True, False), (True, True))]
+        )
+        for person_only, list_only, novel, tops in grid:
+            fam = (
+                f"{cname} + {'novel ' if novel else ''}sessions{' person-only' if person_only else ''}"
+                f"{' list-questions' if list_only else ''}"
+            )
             names = []
             for doc in DOCS:
-                for top in (None, 3):
+                for top in tops:
                     for w in (0.25, 0.5, 1.0):
                         name = f"{fam} {doc}{'' if top is None else f' top{top}'} w={w}"
 
@@ -241,7 +256,7 @@ def main() -> None:
                         ) -> np.ndarray:
                             return session_evidence(sc, docs, q, doc, top)
 
-                        per[name] = rerank(data, scopes, ev, w, person_only, list_only)
+                        per[name] = rerank(data, scopes, ev, w, person_only, list_only, novel)
                         names.append(name)
             families[fam] = (cname, names)
     print_table(per)
