@@ -13,13 +13,15 @@ memories, in relevance units (× w × sd of the relevances), then re-ranked exac
 ``scoring.final_score`` ranks (``hypernyms_product.rerank``). That differs from the product's
 session spreading, which lifts the members of the sessions of the best *hits*: here the session
 is ranked against the query on its own text. It re-orders the product's candidates (its top
-``rank_depth(50)`` = 150) and cannot add new ones.
+``rank_depth(50)`` = 150) and cannot add new ones. ``--novel``: only the sessions the product's
+own top 5 miss are lifted. ``--coverage``: the session rankings' own S@k and the ceiling of the
+lift with the true evidence sessions.
 
     D=../shared/data/locomo/locomo-dev.json
     PYTHONPATH=src:. python -m benchmarks.locomo.research.capture --data $D --out /tmp/hsess/parts.pkl
     PYTHONPATH=src:. python -m benchmarks.locomo.research.capture --data $D --out /tmp/hsess/parts_topic.pkl --topic
     PYTHONPATH=src:. python -m benchmarks.locomo.research.sessions \
-        --parts /tmp/hsess/parts.pkl --topic-parts /tmp/hsess/parts_topic.pkl [--coverage]
+        --parts /tmp/hsess/parts.pkl --topic-parts /tmp/hsess/parts_topic.pkl [--novel | --coverage]
 """
 
 from __future__ import annotations
