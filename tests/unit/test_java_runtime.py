@@ -1,7 +1,6 @@
 """Which Java the local Neo4j gets: the first Java 21+ in the search order (a JDK when it must
 build), a clear error naming what to install otherwise, and Lucene's vector module only when the
-runtime lists it, generational ZGC asked for the way each version takes it (fake ``java``
-scripts stand in for real runtimes)."""
+runtime lists it (fake ``java`` scripts stand in for real runtimes)."""
 
 from __future__ import annotations
 
@@ -12,7 +11,7 @@ import pytest
 
 from hippograph.errors import ConfigurationError
 from hippograph.store import java_runtime
-from hippograph.store.java_runtime import find_runtime, gc_flags, vector_flags
+from hippograph.store.java_runtime import find_runtime, vector_flags
 
 
 def fake_jdk(root: Path, name: str, version: str, *, javac: bool = True, modules: tuple[str, ...] = ()) -> Path:
@@ -81,12 +80,3 @@ def test_the_vector_module_flag_only_where_the_runtime_has_it(machine: Path) -> 
     assert vector_flags(str(full / "bin" / "java")) == ["--add-modules=jdk.incubator.vector"]
     assert vector_flags(str(jlinked / "bin" / "java")) == []
 
-
-def test_generational_zgc_is_asked_for_the_way_each_java_takes_it(machine: Path) -> None:
-    java21 = fake_jdk(machine / "jvm", "openjdk-21", "21.0.9")
-    java22 = fake_jdk(machine / "jvm", "openjdk-22", "22.0.2")
-    java25 = fake_jdk(machine / "jvm", "temurin-25", "25.0.3")
-    # 21 and 22 default to single-generation ZGC; from 24 on the flag is obsolete (23: the default)
-    assert gc_flags(str(java21 / "bin" / "java")) == ["-XX:+UseZGC", "-XX:+ZGenerational"]
-    assert gc_flags(str(java22 / "bin" / "java")) == ["-XX:+UseZGC", "-XX:+ZGenerational"]
-    assert gc_flags(str(java25 / "bin" / "java")) == ["-XX:+UseZGC"]

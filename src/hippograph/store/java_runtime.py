@@ -121,22 +121,15 @@ def has_module(java: str, module: str) -> bool:
     return any(line.split("@")[0].strip() == module for line in out.stdout.splitlines())
 
 
-@functools.cache
-def runtime_major(java: str) -> int | None:
-    """The major version of ``java`` (cached: the launcher asks on every start)."""
-    return java_version(java)
-
-
 def gc_flags(java: str) -> list[str]:
-    """The collector the local Neo4j runs with: generational ZGC.
+    """The collector settings of the local Neo4j: G1, objects promoted after surviving one young
+    collection.
 
-    G1 (the JVM's default) stopped the server for 30–70 ms every few seconds of recall traffic
-    (young collections of a 1 GiB heap; a remark of 173 ms once), which put one recall in
-    30–50 behind a pause; ZGC's pauses stay below a millisecond (its marking and relocation
-    run beside the queries). ZGC is generational by default from Java 23 on, and must be asked
-    to be on Java 21–22 (``-XX:+ZGenerational``, an obsolete flag from 24 on)."""
-    major = runtime_major(java)
-    return ["-XX:+UseZGC", "-XX:+ZGenerational"] if major is not None and major < 23 else ["-XX:+UseZGC"]
+    With G1's default (promotion after up to 15) every young collection copied the same ≈ 25 MB
+    of middle-aged objects again (ages 1–15 of ≈ 2.5 MB each; ≈ 90 % of the pause was that copy),
+    stopping the server 30–70 ms every few seconds of recall traffic: one recall in 30–50 waited
+    behind a pause. Promoted at once, they are copied once."""
+    return ["-XX:+UseG1GC", "-XX:MaxTenuringThreshold=1"]
 
 
 def vector_flags(java: str) -> list[str]:
