@@ -19,7 +19,7 @@ then, per captured statement, the db hits of one ``PROFILE`` and the server time
 ``--repeats`` plain re-runs — a slow recall whose re-runs are fast was slowed by something
 around it (a pause, the scheduler), not by its shape.
 
-    python -m benchmarks.recall_tail --data-dir /work/tail-data/r10k --rounds 6 --per-round 25
+    python -m benchmarks.recall_tail --data-dir /work/tail-data/r10k --rounds 6 --per-round 25 [--freeze]
 """
 
 from __future__ import annotations
@@ -91,7 +91,9 @@ def rank_corr(xs: list[float], ys: list[float]) -> float:
     return num / den if den else 0.0
 
 
-async def main(data_dir: Path, size: int, rounds: int, per: int, repeats: int, out: Path | None) -> None:
+async def main(
+    data_dir: Path, size: int, rounds: int, per: int, repeats: int, out: Path | None, freeze: bool
+) -> None:
     from rich.console import Console
 
     console = Console(width=200)
@@ -145,6 +147,10 @@ async def main(data_dir: Path, size: int, rounds: int, per: int, repeats: int, o
             work_list.append((leaf, f"what about {rng.choice(vocab)} and {rng.choice(vocab)}"))
     for leaf, text in work_list[:3]:  # warm: plans, the driver's pool
         await engine.recall(leaf, text, config=HOPS2, now=state.get("now", 1.8e9))
+    if freeze:  # as the API and MCP servers do once start-up is done
+        from hippograph.app.runtime import freeze_startup_objects
+
+        freeze_startup_objects()
     gc_log = data_dir / f"tail-gc-{int(time.time())}.log"
     console.print(jcmd(pid, "VM.log", f"output=file={gc_log}", "what=gc=info,safepoint=info", "decorators=timemillis"))
     now = time.time()
@@ -271,5 +277,6 @@ if __name__ == "__main__":
     ap.add_argument("--per-round", type=int, default=25)
     ap.add_argument("--repeats", type=int, default=3, help="plain re-runs of each captured statement")
     ap.add_argument("--out", type=Path, default=None, help="write every recall's record here (JSON)")
+    ap.add_argument("--freeze", action="store_true", help="freeze start-up's objects first, as the servers do")
     a = ap.parse_args()
-    asyncio.run(main(a.data_dir, a.size, a.rounds, a.per_round, a.repeats, a.out))
+    asyncio.run(main(a.data_dir, a.size, a.rounds, a.per_round, a.repeats, a.out, a.freeze))
