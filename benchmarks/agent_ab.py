@@ -259,9 +259,9 @@ def main(args: argparse.Namespace) -> None:
             LocalNeo4j(args.before_data_dir).stop()
         return
     servers = {"after": (uri, password, root)}
-    servers["before"] = (
-        serve_in(args.before.resolve(), args.before_data_dir, args.memories) if args.before_data_dir else servers["after"]
-    )
+    servers["before"] = servers["after"]
+    if args.before_data_dir:
+        servers["before"] = serve_in(args.before.resolve(), args.before_data_dir, args.memories)
     runs: dict[str, list[dict[str, Any]]] = {"before": [], "after": []}
     per_query: dict[str, collections.Counter[str]] = {"before": collections.Counter(), "after": collections.Counter()}
     trees = [("before", args.before.resolve()), ("after", args.after.resolve())]
