@@ -9,7 +9,7 @@ async def main(d: Path) -> None:
     s = LocalNeo4j(d)
     conn = await Neo4jConnection.connect(str(s.status().uri), password=s.password(), timeout=900)
     base = dict(vector=[0.1] * 384, lucene="x", visible=["a"], layers=["semantic"], k=100, fetch_k=400,
-                exact_below=5000, keys=[], population=None, vector_weight=1.0, fulltext_weight=1.0,
+                exact_below=5000, keys=[], population=-1, vector_weight=1.0, fulltext_weight=1.0,
                 person_bonus=0.5, max_nodes=50, max_hops=2, fan_out=10, base_decay=0.5, threshold=0.01,
                 session_decay=0.3, session_seeds=3, cue_decay=0.3, cue_seeds=5, max_cue_degree=50,
                 cue_budget=200, assoc_limit=1000, rank_n=50)
