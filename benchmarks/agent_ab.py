@@ -23,6 +23,10 @@ query file).
 
     python -m benchmarks.agent_ab --before /work/wt/base --after . --memories 10000 --rounds 6 --per-round 30
     python -m benchmarks.agent_ab ... --stop        # stop the kept server afterwards
+
+With ``--before-data-dir`` (a copy of ``--data-dir``) each tree serves its own copy with its own
+launcher and JVM flags, both servers up through the rounds: what a change of the server's
+settings does to the turn, measured like any other change.
 """
 
 from __future__ import annotations
@@ -232,6 +236,18 @@ def report(console: Console, title: str, runs: dict[str, list[dict[str, Any]]]) 
     console.print(table)
 
 
+def serve_in(tree_dir: Path, data_dir: Path, memories: int) -> tuple[str, str, str]:
+    """:func:`serve` run by ``tree_dir``'s own package (its launcher and JVM flags, its migrations)."""
+    env = {**os.environ, "PYTHONPATH": f"{tree_dir / 'src'}{os.pathsep}{HERE}"}
+    args = [sys.executable, "-m", "benchmarks.agent_ab", "--serve", "--memories", str(memories)]
+    args += ["--data-dir", str(data_dir)]
+    done = subprocess.run(args, env=env, cwd=HERE, capture_output=True, text=True, check=False)
+    if done.returncode:
+        raise RuntimeError(f"serving {data_dir} from {tree_dir} failed:\n{done.stderr[-3000:]}")
+    uri, password, root = json.loads(done.stdout.strip().splitlines()[-1])
+    return uri, password, root
+
+
 def main(args: argparse.Namespace) -> None:
     console = Console()
     uri, password, root = asyncio.run(serve(args.data_dir, args.memories, console))
@@ -239,19 +255,26 @@ def main(args: argparse.Namespace) -> None:
         from hippograph.store import LocalNeo4j
 
         LocalNeo4j(args.data_dir).stop()
+        if args.before_data_dir:
+            LocalNeo4j(args.before_data_dir).stop()
         return
+    servers = {"after": (uri, password, root)}
+    servers["before"] = servers["after"]
+    if args.before_data_dir:
+        servers["before"] = serve_in(args.before.resolve(), args.before_data_dir, args.memories)
     runs: dict[str, list[dict[str, Any]]] = {"before": [], "after": []}
     per_query: dict[str, collections.Counter[str]] = {"before": collections.Counter(), "after": collections.Counter()}
     trees = [("before", args.before.resolve()), ("after", args.after.resolve())]
     for r in range(args.rounds):
         for name, tree_dir in trees if r % 2 == 0 else trees[::-1]:
-            out = run_worker(tree_dir, uri, password, root, r, args.per_round, args.warmup)
+            out = run_worker(tree_dir, *servers[name], r, args.per_round, args.warmup)
             runs[name] += out["turns"]
             per_query[name].update({k: v / args.rounds for k, v in out["per_query"].items()})
             xs = [t["before_model_ms"] for t in out["turns"]]
             console.print(f"round {r + 1}/{args.rounds} {name}: before the model p50 {statistics.median(xs):.1f} ms")
     report(console, f"agent turn at {args.memories:,} memories, default config, {args.rounds} alternating rounds "
-                    f"× {args.per_round} turns, same server", runs)  # fmt: skip
+                    f"× {args.per_round} turns, "
+                    f"{'each tree its own server' if args.before_data_dir else 'same server'}", runs)  # fmt: skip
     for name in ("before", "after"):
         top = ", ".join(f"{k} ×{v:.2f}" for k, v in per_query[name].most_common())
         console.print(f"{name}: statements before the model per turn, by query: {top}")
@@ -269,10 +292,17 @@ if __name__ == "__main__":
     ap.add_argument("--round", type=int, default=0)
     ap.add_argument("--data-dir", type=Path, default=Path("/tmp/hippograph-agent-ab"))
     ap.add_argument("--stop", action="store_true", help="stop the kept server and exit")
+    ap.add_argument("--serve", action="store_true", help="(internal) start and seed, print uri/password/root")
+    ap.add_argument(
+        "--before-data-dir", type=Path, default=None,
+        help="the before tree serves this copy of --data-dir itself (its launcher, its JVM flags)",
+    )  # fmt: skip
     a = ap.parse_args()
     if a.worker:
         uri, root = a.worker
         print(json.dumps(asyncio.run(worker(uri, os.environ[PASSWORD_ENV], root, a.round, a.per_round, a.warmup))))
+    elif a.serve:
+        print(json.dumps(asyncio.run(serve(a.data_dir, a.memories, Console(stderr=True)))))
     elif a.stop or a.before is not None:
         main(a)
     else:

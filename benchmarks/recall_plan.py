@@ -120,7 +120,7 @@ async def timings(conn: Neo4jConnection, captured: list[dict[str, Any]], rounds:
                 for name, change in ABLATIONS.items():
                     p = {**params, **change}
                     if name.startswith("population"):
-                        p["population"] = populations.get(str(params["visible"]))
+                        p["population"] = populations.get(str(params["visible"]), -1)
                     t = time.perf_counter()
                     result = await session.run(text, p)  # type: ignore[arg-type]
                     records = [dict(r) async for r in result]

@@ -75,7 +75,7 @@ async def capture(engine: RecallEngine, conn: Neo4jConnection, leaves: list[Any]
         t = time.perf_counter()
         out = await original(query, row, **params)
         if query is RetrievalQuery.SEARCH_RECALL:
-            captured.append({**params, "population": None})
+            captured.append({**params, "population": -1})
             inside.append((time.perf_counter() - t) * 1000)
         return out
 

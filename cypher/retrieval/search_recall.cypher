@@ -5,13 +5,15 @@
 // After the channels nothing sorts rows (a buffered row is charged all state in scope):
 // orderings are aggregations, reduce() arg-max / top-n insertions and percentile cut-offs.
 // Parameters: $vector (null: the query has no direction — no vector channel, no cosines),
-// $lucene (null: no fulltext), $visible (the scope's ancestor keys; those
+// $lucene ('': no fulltext), $visible (the scope's ancestor keys; those
 // whose erase has started are left out here), $layers (null: all), $k, $fetch_k (hits per
 // visible key searched inside the vector index, Cypher 25 SEARCH; the exact scan answers when
 // fewer than $k survive), $exact_below (scopes that see no more memories are scanned exactly), $keys (names
-// the query mentions, casefolded), $population (null: count here), $vector_weight,
+// the query mentions, casefolded), $population (-1: count here), $vector_weight,
 // $fulltext_weight, $person_bonus, $max_nodes, $max_hops, $fan_out, $base_decay, $threshold,
 // $session_decay, $session_seeds, $cue_decay, $cue_seeds, $max_cue_degree, $cue_budget, $assoc_limit, $rank_n.
+// $population and $lucene keep one type (never null): the server plans this statement once per
+// mix of parameter types, 4–13 s each (benchmarks/notes/tail-5.md).
 // Person cues are read only when the query names someone (they only matter then).
 // Returns one row: the visible keys, population, the vector and fulltext hits, the named persons, the edge
 // arrivals with their paths, whether the node cap cut the spread, the session
@@ -21,12 +23,12 @@
 CYPHER 25
 WITH [sk IN $visible WHERE NOT EXISTS { MATCH (s:Scope {key: sk}) WHERE s.erasing }] AS visible
 CALL (visible) {
-  UNWIND CASE WHEN $population IS NULL THEN [1] ELSE [] END AS _
+  UNWIND CASE WHEN $population < 0 THEN [1] ELSE [] END AS _
   MATCH (m:Memory)
   WHERE m.scope_key IN visible AND ($layers IS NULL OR m.layer IN $layers)
   RETURN count(m) AS counted
 }
-WITH visible, coalesce($population, counted) AS population
+WITH visible, CASE WHEN $population < 0 THEN counted ELSE $population END AS population
 CALL (visible, population) {
   UNWIND CASE WHEN $vector IS NULL OR population <= $exact_below THEN [] ELSE visible END AS key
   CALL (key) {
@@ -60,7 +62,7 @@ CALL (visible, population, approx) {
 }
 WITH visible, population, CASE WHEN size(approx) >= $k THEN approx ELSE exact END AS vector_hits
 CALL (visible) {
-  UNWIND CASE WHEN $lucene IS NULL THEN [] ELSE [1] END AS _
+  UNWIND CASE WHEN $lucene = '' THEN [] ELSE [1] END AS _
   CALL db.index.fulltext.queryNodes('memory_text', $lucene) YIELD node, score
   WHERE node.scope_key IN visible AND NOT coalesce(node.retracted, false)
   WITH node, score

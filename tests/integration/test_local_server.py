@@ -1,5 +1,5 @@
 """The local server stops with the process that started it, when asked to: a killed test run
-or benchmark leaves no Neo4j behind."""
+or benchmark leaves no Neo4j behind. It runs with the collector settings of ``gc_flags``."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+from hippograph.store.java_runtime import find_java, gc_flags
 from hippograph.store.local_server import LocalNeo4j, _alive
 
 SCRIPT = """
@@ -26,6 +27,8 @@ def test_a_killed_parent_takes_its_server_down(tmp_path: Path) -> None:
         assert parent.stdout is not None
         pid = int(parent.stdout.readline())
         assert _alive(pid)
+        args = Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
+        assert set(gc_flags(find_java())) <= set(args)  # G1, promoted after one young collection
     finally:
         parent.kill()
         parent.wait()

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -12,6 +13,17 @@ from hippograph.consolidation.model_hooks import ModelConsolidation, claude_cons
 from hippograph.embeddings.base import EmbeddingProvider
 from hippograph.layers.orchestrator import MemoryOrchestrator
 from hippograph.store.local_server import LocalNeo4j
+
+
+def freeze_startup_objects() -> None:
+    """Keep what start-up built (modules, models, the driver: ≈ 67,000 objects in a served
+    agent) out of Python's full collections, which otherwise walk all of it — 40–150 ms each, one
+    in every 15–30 turns, inside the turn (``benchmarks/notes/tail-5.md``). Garbage is collected
+    first so that nothing unreachable is kept for good; objects made afterwards are collected as
+    usual. For a long-running process that owns its interpreter (the API and MCP servers), once,
+    when start-up is done."""
+    gc.collect()
+    gc.freeze()
 
 
 def local_server(settings: Settings) -> LocalNeo4j:

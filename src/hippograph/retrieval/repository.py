@@ -149,19 +149,21 @@ class RecallRepository:
         rank_n: int,
     ) -> RecallRow:
         """One recall's reads in one statement (:attr:`RetrievalQuery.SEARCH_RECALL`, whose
-        header names the parameters); ``population`` None counts the visible memories."""
+        header names the parameters); ``population`` None counts the visible memories, ``lucene``
+        None leaves the fulltext channel out. Both go to the server as one type whatever their
+        value (-1, ''): it plans the statement once per mix of parameter types, seconds each."""
         (row,) = await self._conn.read_plain_as(
             Q.SEARCH_RECALL,
             RecallRow,
             vector=vector,
-            lucene=lucene,
+            lucene="" if lucene is None else lucene,
             visible=visible,
             layers=layers,
             k=k,
             fetch_k=fetch_k,
             exact_below=exact_below,
             keys=keys,
-            population=population,
+            population=-1 if population is None else population,
             vector_weight=vector_weight,
             fulltext_weight=fulltext_weight,
             person_bonus=person_bonus,

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from hippograph.errors import ConfigurationError, ConflictError, InvalidInputError, StoreUnavailableError
-from hippograph.store.java_runtime import find_java, find_runtime, vector_flags
+from hippograph.store.java_runtime import find_java, find_runtime, gc_flags, vector_flags
 
 READY_LINE = "HIPPOGRAPH_NEO4J_READY"
 BROWSER_FILES = "hippograph"
@@ -46,7 +46,6 @@ JVM_FLAGS = (
     "--add-opens=java.base/java.io=ALL-UNNAMED",
     "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
     "-Dio.netty.tryReflectionSetAccessible=true",
-    "-XX:+UseG1GC",
     "-XX:+ExitOnOutOfMemoryError",
 )
 
@@ -242,6 +241,7 @@ class LocalNeo4j:
             f"-Xms{self.heap}",
             f"-Xmx{self.heap}",
             *JVM_FLAGS,
+            *gc_flags(java),
             *vector_flags(java),
             "-cp",
             classpath,

@@ -101,7 +101,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        from hippograph.app.runtime import neo4j_target
+        from hippograph.app.runtime import freeze_startup_objects, neo4j_target
 
         uri, password = await asyncio.to_thread(neo4j_target, settings)
         conn = await CountingConnection.connect(
@@ -121,6 +121,7 @@ def create_app(
             consolidator = SleepConsolidator(conn, model=consolidation_model(settings))
             agent = Agent(memory, (model_factory or _model)(settings), AgentConfig(), consolidator=consolidator)
             app.state.services = ApiServices(memory, consolidator, agent, repo, cfg, metrics)
+            freeze_startup_objects()
             yield
         finally:
             if agent is not None:

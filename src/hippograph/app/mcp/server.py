@@ -17,6 +17,7 @@ from mcp.server.mcpserver import MCPServer
 from hippograph.app.api.auth import bearer_token
 from hippograph.app.mcp.binding import KeyBinding, open_binding
 from hippograph.app.mcp.tools import TOOLS
+from hippograph.app.runtime import freeze_startup_objects
 from hippograph.app.settings import Settings
 from hippograph.embeddings.base import EmbeddingProvider
 
@@ -47,6 +48,7 @@ def build_server(
     @asynccontextmanager
     async def lifespan(_: MCPServer[KeyBinding]) -> AsyncIterator[KeyBinding]:
         async with open_binding(token, settings, embedder=embedder, rate_limit=rate_limit) as binding:
+            freeze_startup_objects()
             yield binding
 
     server: MCPServer[KeyBinding] = MCPServer(
