@@ -1,5 +1,5 @@
 """The local server stops with the process that started it, when asked to: a killed test run
-or benchmark leaves no Neo4j behind. It runs with the collector settings of ``gc_flags``."""
+or benchmark leaves no Neo4j behind. It runs with the collector settings of ``GC_FLAGS``."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from hippograph.store.java_runtime import find_java, gc_flags
-from hippograph.store.local_server import LocalNeo4j, _alive
+from hippograph.store.local_server import GC_FLAGS, LocalNeo4j, _alive
 
 SCRIPT = """
 import sys
@@ -28,7 +27,7 @@ def test_a_killed_parent_takes_its_server_down(tmp_path: Path) -> None:
         pid = int(parent.stdout.readline())
         assert _alive(pid)
         args = Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
-        assert set(gc_flags(find_java())) <= set(args)  # G1, promoted after one young collection
+        assert set(GC_FLAGS) <= set(args)  # G1, promoted after one young collection
     finally:
         parent.kill()
         parent.wait()

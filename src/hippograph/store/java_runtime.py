@@ -121,17 +121,6 @@ def has_module(java: str, module: str) -> bool:
     return any(line.split("@")[0].strip() == module for line in out.stdout.splitlines())
 
 
-def gc_flags(java: str) -> list[str]:
-    """The collector settings of the local Neo4j: G1, objects promoted after surviving one young
-    collection.
-
-    With G1's default (promotion after up to 15) every young collection copied the same ≈ 25 MB
-    of middle-aged objects again (ages 1–15 of ≈ 2.5 MB each; ≈ 90 % of the pause was that copy),
-    stopping the server 30–70 ms every few seconds of recall traffic: one recall in 30–50 waited
-    behind a pause. Promoted at once, they are copied once."""
-    return ["-XX:+UseG1GC", "-XX:MaxTenuringThreshold=1"]
-
-
 def vector_flags(java: str) -> list[str]:
     """``--add-modules=jdk.incubator.vector`` when the runtime has it (Lucene's SIMD path), else none."""
     return [f"--add-modules={VECTOR_MODULE}"] if has_module(java, VECTOR_MODULE) else []

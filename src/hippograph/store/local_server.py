@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from hippograph.errors import ConfigurationError, ConflictError, InvalidInputError, StoreUnavailableError
-from hippograph.store.java_runtime import find_java, find_runtime, gc_flags, vector_flags
+from hippograph.store.java_runtime import find_java, find_runtime, vector_flags
 
 READY_LINE = "HIPPOGRAPH_NEO4J_READY"
 BROWSER_FILES = "hippograph"
@@ -48,6 +48,11 @@ JVM_FLAGS = (
     "-Dio.netty.tryReflectionSetAccessible=true",
     "-XX:+ExitOnOutOfMemoryError",
 )
+GC_FLAGS = ("-XX:+UseG1GC", "-XX:MaxTenuringThreshold=1")
+"""G1, objects promoted after surviving one young collection. With G1's default (promotion after
+up to 15) every young collection copied the same ≈ 25 MB of middle-aged objects again (≈ 90 % of
+the pause), stopping the server 30–70 ms every few seconds of recall traffic: one recall in 30–50
+waited behind a pause. Promoted at once, they are copied once (``benchmarks/notes/tail-5.md``)."""
 
 
 def default_cache_dir() -> Path:
@@ -241,7 +246,7 @@ class LocalNeo4j:
             f"-Xms{self.heap}",
             f"-Xmx{self.heap}",
             *JVM_FLAGS,
-            *gc_flags(java),
+            *GC_FLAGS,
             *vector_flags(java),
             "-cp",
             classpath,
