@@ -28,6 +28,13 @@ WORDS = "garden piano harbor lantern violet meadow copper falcon river orchard t
 PEOPLE = ["Ann", "Bob", "Cleo"]
 
 
+RAW_BM25_DRIFT = 0.05
+"""Lucene's statistics (document count and frequencies over the whole index, deleted documents
+until a merge lands) can move between the two paths' fulltext queries when any transaction
+commits in between: the raw BM25 shown in the parts scales (seen under load: 1.502 vs 1.528); the
+fused score, z-scored over the pool, stays exact and is compared at 1e-9."""
+
+
 def _same(a: RecallResult, b: RecallResult) -> None:
     assert [i.node.id for i in a.items] == [i.node.id for i in b.items]
     for x, y in zip(a.items, b.items, strict=True):
@@ -37,7 +44,7 @@ def _same(a: RecallResult, b: RecallResult) -> None:
         for field, value in px.items():
             assert (value is None) == (py[field] is None), field
             if value is not None:
-                assert value == pytest.approx(py[field], abs=1e-9), field
+                assert value == pytest.approx(py[field], abs=1e-9, rel=RAW_BM25_DRIFT if field == "bm25" else 0), field
     la, lb = a.activation, b.activation
     assert (la.seeds, la.capped) == (lb.seeds, lb.capped)
     # The statement computes the evidence in Cypher, the staged path in Python: activations
