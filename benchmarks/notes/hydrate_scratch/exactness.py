@@ -115,10 +115,12 @@ async def main(d: Path, turns: int, persona: bool) -> None:
     finally:
         await real.drain()
         await memory.forget(chat)
-        if persona:
-            await conn.close()
-        else:
-            await conn.close()
+        if persona:  # leave the seeded user as it was
+            from hippograph.layers.repository import LayerRepository
+            from hippograph.layers.semantic import AGENT_IDENTITY, SOUL_PREFIX
+            for n in await LayerRepository(memory.store).persona_nodes(user, identity=AGENT_IDENTITY, prefix=SOUL_PREFIX, limit=50):
+                await memory.store.delete_node(Scope.parse(n.scope_key), n.id)
+        await conn.close()
     print(f"{differ} / {len(messages)} turns differ")
 
 
