@@ -28,6 +28,7 @@ from hippograph.scrub import scrub_text
 
 if TYPE_CHECKING:
     from hippograph.layers import MemoryOrchestrator
+    from hippograph.layers.turn_reads import TurnReads
     from hippograph.scope import Scope
 
 log = logging.getLogger(__name__)
@@ -71,8 +72,10 @@ class Hydrator:
         *,
         top_k: int | None = None,
         session_id: str | None = None,
+        turn_reads: TurnReads | None = None,
     ) -> Hydration:
-        """Recall for ``query`` within ``layers`` and render the context.
+        """Recall for ``query`` within ``layers`` and render the context (the working
+        memories from ``turn_reads`` when given: the turn's combined read).
 
         Never raises for a store or retrieval failure; those are in ``errors``.
         """
@@ -89,8 +92,9 @@ class Hydrator:
                 return None
             capability = self._memory.for_scope(scope, limit=s.top_k, token_budget=s.token_budget)
             found = await capability.recall(
-                query, layers=recall_layers, limit=top_k, include_working=working, session_id=session_id
-            )
+                query, layers=recall_layers, limit=top_k, include_working=working, session_id=session_id,
+                turn_reads=turn_reads,
+            )  # fmt: skip
             return found.result, found.context
 
         recalled = await guarded("hydrate", recall(), out.errors)

@@ -23,6 +23,7 @@ from hippograph.scrub import scrub_text
 
 if TYPE_CHECKING:
     from hippograph.layers import MemoryOrchestrator
+    from hippograph.layers.turn_reads import TurnReads
 
 __all__ = ["PersonaSeeder", "Reminders", "identity_text", "reminders"]
 
@@ -39,10 +40,14 @@ class Reminders:
     text: str = ""
 
 
-async def reminders(memory: MemoryOrchestrator, scope: Scope, message: str, *, max_shown: int) -> Reminders:
+async def reminders(
+    memory: MemoryOrchestrator, scope: Scope, message: str, *, max_shown: int, turn_reads: TurnReads | None = None
+) -> Reminders:
     """Rank the scope's pending triggers for ``message``; every fired one is an event (all of
-    them, even beyond ``max_shown``), the first ``max_shown`` are in the section."""
-    ranked = await memory.prospective.for_turn(scope, message)
+    them, even beyond ``max_shown``), the first ``max_shown`` are in the section. The
+    triggers come from ``turn_reads`` when given (the turn's combined read)."""
+    own = await turn_reads.prospective(scope) if turn_reads is not None else None
+    ranked = await memory.prospective.for_turn(scope, message, own=own)
     events = [
         TriggerFired(
             id=r.node.id,
@@ -87,9 +92,10 @@ class PersonaSeeder:
         if len(self._seeded) > SEEDED_CACHE:
             self._seeded.pop(next(iter(self._seeded)))
 
-    async def text(self, scope: Scope) -> str:
-        """The PERSONA section as ``scope`` sees it."""
-        persona = await self._memory.semantic.persona(scope)
+    async def text(self, scope: Scope, turn_reads: TurnReads | None = None) -> str:
+        """The PERSONA section as ``scope`` sees it (its nodes from ``turn_reads`` when given)."""
+        nodes = await turn_reads.persona(scope) if turn_reads is not None else None
+        persona = await self._memory.semantic.persona(scope, nodes=nodes)
         identity = persona.identity.content or persona.identity.label if persona.identity else None
         if identity is None and self._config.persona.seed_identity:
             identity = identity_text(self._config)

@@ -59,6 +59,7 @@ from hippograph.scrub import scrub_properties, scrub_text
 
 if TYPE_CHECKING:
     from hippograph.layers.orchestrator import CommitReport, MemoryOrchestrator
+    from hippograph.layers.turn_reads import TurnReads
 
 __all__ = [
     "Consolidation",
@@ -275,6 +276,7 @@ class MemoryCapability:
         limit: int | None = None,
         include_working: bool = True,
         session_id: str | None = None,
+        turn_reads: TurnReads | None = None,
     ) -> Recollection:
         """The memory block for a turn whose message is ``query``.
 
@@ -292,7 +294,7 @@ class MemoryCapability:
             budget_tokens = max(self._budget, self._memory.engine.config.token_budget)
         result, context = await self._memory.context(
             self._scope, query, budget=budget_tokens, layers=layers, top_k=limit or self._limit,
-            include_working=include_working, session_id=session_id,
+            include_working=include_working, session_id=session_id, turn_reads=turn_reads,
         )  # fmt: skip
         if self._budget is None:
             text, ids, dropped = context.text, [e.id for e in context.entries], list(context.dropped)

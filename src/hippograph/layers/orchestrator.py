@@ -25,6 +25,7 @@ from hippograph.layers.procedural import ProceduralMemory
 from hippograph.layers.prospective import ProspectiveMemory
 from hippograph.layers.repository import LayerRepository
 from hippograph.layers.semantic import SemanticMemory
+from hippograph.layers.turn_reads import TurnReads
 from hippograph.layers.working import WorkingMemory
 from hippograph.models import Layer, MemoryEdge, MemoryNode
 from hippograph.ops import (
@@ -314,11 +315,12 @@ class Memory:
         top_k: int | None = None,
         include_working: bool = True,
         session_id: str | None = None,
+        turn_reads: TurnReads | None = None,
     ) -> tuple[RecallResult, MemoryContext]:
         """Recall, then render the prompt's memory block within the token budget. The working
-        memory block is the last turns of ``session_id`` (of the whole scope without one)."""
-        verbatim = self.working.verbatim
-        recent = self.working.get_context(scope, verbatim, session_id=session_id) if include_working else _none()
+        memory block is the last turns of ``session_id`` (of the whole scope without one);
+        ``turn_reads``, when given, holds the scope's working memories read for the turn."""
+        recent = self._recent(scope, session_id, turn_reads) if include_working else _none()
         recalled, last_turns = await asyncio.gather(
             self.recall(scope, query, layers=layers, top_k=top_k), recent, return_exceptions=True
         )  # independent reads at once; a failure raises as it would have one after the other
@@ -340,6 +342,14 @@ class Memory:
             working_renderer=self.working.render_for_prompt,
         )
         return result, ctx
+
+    async def _recent(self, scope: Scope, session_id: str | None, reads: TurnReads | None) -> list[MemoryNode]:
+        own = await reads.working(scope) if reads is not None else None
+        return await self.working.get_context(scope, self.working.verbatim, session_id=session_id, own=own)
+
+    def turn_reads(self, scope: Scope, *, working: bool, prospective: bool, persona: bool) -> TurnReads:
+        """Start an agent turn's small reads of ``scope`` in one statement (see :class:`TurnReads`)."""
+        return TurnReads(self.store, scope, working=working, prospective=prospective, persona=persona)
 
     def _renderable(self, result: RecallResult) -> list[RecallItem]:
         """The items whose layer renders them; a layer that fails is left out of the context

@@ -62,18 +62,22 @@ class ProspectiveMemory(MemoryLayer):
         )
         return (await self.add(scope, [node]))[0]
 
-    async def get_pending(self, scope: Scope, *, due_before: float | None = None) -> list[MemoryNode]:
-        """Unresolved triggers of exactly this scope, oldest first (optionally only those due)."""
-        nodes = await self.repo.own_nodes(scope, Layer.PROSPECTIVE)
+    async def get_pending(
+        self, scope: Scope, *, due_before: float | None = None, own: list[MemoryNode] | None = None
+    ) -> list[MemoryNode]:
+        """Unresolved triggers of exactly this scope, oldest first (optionally only those due).
+        ``own``: the scope's own prospective memories already read this turn (read here if None)."""
+        nodes = own if own is not None else await self.repo.own_nodes(scope, Layer.PROSPECTIVE)
         pending = [n for n in nodes if not n.properties.get("resolved")]
         if due_before is not None:
             pending = [n for n in pending if _due(n) is not None and _due(n) <= due_before]  # type: ignore[operator]
         return sorted(pending, key=lambda n: (n.created_at, n.id))
 
-    async def for_turn(self, scope: Scope, message: str) -> list[RankedTrigger]:
+    async def for_turn(self, scope: Scope, message: str, *, own: list[MemoryNode] | None = None) -> list[RankedTrigger]:
         """The scope's pending triggers for a turn whose message is ``message``: which fire
-        now and in which order a prompt shows them (see :func:`rank_triggers`)."""
-        return rank_triggers(await self.get_pending(scope), message, self.services.clock())
+        now and in which order a prompt shows them (see :func:`rank_triggers`). ``own`` as
+        in :meth:`get_pending`."""
+        return rank_triggers(await self.get_pending(scope, own=own), message, self.services.clock())
 
     async def resolve_trigger(
         self, scope: Scope, trigger_id: str, *, outcome: str = "", actor: str = "user"

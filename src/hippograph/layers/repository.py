@@ -7,6 +7,7 @@ The queries are the store's (``cypher/memory``); what the layers need beyond
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from hippograph.audit import AuditEntry, record_audit
@@ -19,7 +20,16 @@ from hippograph.store.queries import MemoryQuery as Q
 from hippograph.store.scores import cosine_from_index
 from hippograph.store.vector_search import scoped_vector_search
 
-__all__ = ["LayerRepository"]
+__all__ = ["LayerRepository", "TurnRows"]
+
+
+@dataclass(frozen=True)
+class TurnRows:
+    """The rows of :meth:`LayerRepository.turn_reads`: each part None when not asked for."""
+
+    working: list[MemoryNode] | None
+    prospective: list[MemoryNode] | None
+    persona: list[MemoryNode] | None
 
 
 class _Count(Row):
@@ -72,6 +82,25 @@ class LayerRepository:
             prefix=prefix, limit=limit,
         )  # fmt: skip
         return [props_to_node(r["m"]) for r in rows]
+
+    async def turn_reads(
+        self, scope: Scope, *, working: bool, prospective: bool, persona: bool, identity: str, prefix: str, limit: int
+    ) -> TurnRows:
+        """An agent turn's small reads in one round trip: what :meth:`own_nodes` reads for
+        the working and the prospective layer and what :meth:`persona_nodes` reads, each only
+        when asked for (an empty list otherwise)."""
+        rows = await self._conn.read(
+            Q.SEARCH_TURN_READS, scope_key=scope.key, visible=scope.ancestor_keys(), working=working,
+            prospective=prospective, persona=persona, working_layer=Layer.WORKING.value,
+            prospective_layer=Layer.PROSPECTIVE.value, semantic_layer=Layer.SEMANTIC.value, identity=identity,
+            prefix=prefix, limit=limit,
+        )  # fmt: skip
+        row = rows[0]
+        return TurnRows(
+            working=[props_to_node(m) for m in row["working"]] if working else None,
+            prospective=[props_to_node(m) for m in row["prospective"]] if prospective else None,
+            persona=[props_to_node(m) for m in row["persona"]] if persona else None,
+        )
 
     async def count(self, scope: Scope, layer: Layer, session_id: str | None = None) -> int:
         rows = await self._conn.read_as(

@@ -202,13 +202,16 @@ class SemanticMemory(MemoryLayer):
         )
         return profile
 
-    async def persona(self, scope: Scope) -> Persona:
+    async def persona(self, scope: Scope, *, nodes: list[MemoryNode] | None = None) -> Persona:
         """What the prompt shows of the agent's persona from ``scope``: the deepest visible
         AGENT_IDENTITY, and each SOUL:<name> profile with its keys merged from the root down
-        (a deeper scope's value wins); pending corrections are not applied yet."""
-        nodes = await self.repo.persona_nodes(
-            scope, identity=AGENT_IDENTITY, prefix=SOUL_PREFIX, limit=MAX_PERSONA_NODES
-        )
+        (a deeper scope's value wins); pending corrections are not applied yet. ``nodes``: the
+        persona nodes the scope sees, already read this turn (read here if None)."""
+        if nodes is None:
+            nodes = await self.repo.persona_nodes(
+                scope, identity=AGENT_IDENTITY, prefix=SOUL_PREFIX, limit=MAX_PERSONA_NODES
+            )
+        nodes = list(nodes)
         nodes.sort(key=lambda n: (Scope.parse(n.scope_key).depth, n.created_at, n.id))
         identity = None
         profiles: dict[str, dict[str, JsonValue]] = {}

@@ -69,18 +69,19 @@ class WorkingMemory(MemoryLayer):
         return stored
 
     async def get_context(
-        self, scope: Scope, n: int | None = None, *, session_id: str | None = None
+        self, scope: Scope, n: int | None = None, *, session_id: str | None = None, own: list[MemoryNode] | None = None
     ) -> list[MemoryNode]:
         """The newest ``n`` (default: capacity) entries of exactly this scope, oldest first:
         of one session and the entries pushed without a session when ``session_id`` is given
-        (two chats never share their last turns), every entry of the scope when it is not."""
+        (two chats never share their last turns), every entry of the scope when it is not.
+        ``own``: the scope's own working memories already read this turn (read here if None)."""
         limit = self.capacity if n is None else n
         if not isinstance(limit, int) or limit < 0:
             raise InvalidInputError("n", "must be an integer ≥ 0")
-        nodes = await self.repo.own_nodes(scope, Layer.WORKING)
-        own = [m for m in nodes if session_id is None or m.session_id in (None, session_id)]
-        own.sort(key=lambda m: (m.created_at, m.id))
-        return own[-limit:] if limit else []
+        nodes = own if own is not None else await self.repo.own_nodes(scope, Layer.WORKING)
+        kept = [m for m in nodes if session_id is None or m.session_id in (None, session_id)]
+        kept.sort(key=lambda m: (m.created_at, m.id))
+        return kept[-limit:] if limit else []
 
     async def clear(self, scope: Scope, session_id: str | None = None) -> int:
         return await self.repo.delete_scope_layer(scope, self.layer, session_id)

@@ -59,6 +59,7 @@ class MemoryQuery(CypherQuery):
     SEARCH_SUBTREE_NODES = auto()
     SEARCH_SCOPE_LAYER = auto()
     SEARCH_PERSONA = auto()
+    SEARCH_TURN_READS = auto()
     UPSERT_ERASURE = auto()
     UPSERT_FACT_LOCK = auto()
     DELETE_ERASED_STAMPS = auto()

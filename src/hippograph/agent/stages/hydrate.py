@@ -14,7 +14,7 @@ import asyncio
 from collections.abc import AsyncIterator
 
 from hippograph.agent.events import AgentEvent, StageFailed
-from hippograph.agent.hydrate import Hydration, guarded
+from hippograph.agent.hydrate import RECALL_LAYERS, Hydration, guarded
 from hippograph.agent.prompt_sections import SectionInput
 from hippograph.agent.prompts import full_system_prompt, jit_system_prompt
 from hippograph.agent.prompts.sections import with_sections
@@ -23,6 +23,7 @@ from hippograph.agent.sessions import turn_text
 from hippograph.agent.stages import Stage
 from hippograph.agent.stages.deps import StageDeps
 from hippograph.agent.turn_state import TurnState
+from hippograph.layers.turn_reads import TurnReads
 from hippograph.layers.working import SUMMARY_MARK
 from hippograph.llm.types import ChatMessage
 from hippograph.models import Layer
@@ -38,12 +39,18 @@ async def run(t: TurnState, d: StageDeps) -> AsyncIterator[AgentEvent]:
     recall = c.hydrate.enabled and not t.jit
     failed: tuple[list[StageFailed], list[StageFailed], list[StageFailed]] = ([], [], [])
     with t.clock.time(Stage.HYDRATE):
-        hydration, due, persona, earlier = await asyncio.gather(
-            _hydration(t, d) if recall else _nothing(),
-            guarded("hydrate.triggers", _reminders(t, d), failed[0]),
-            guarded("hydrate.persona", d.persona.text(t.scope), failed[1]) if c.persona.enabled else _nothing(),
-            guarded("hydrate.summaries", _summaries(t, d), failed[2]),
-        )
+        reads = _turn_reads(t, d, recall)
+        try:
+            hydration, due, persona, earlier = await asyncio.gather(
+                _hydration(t, d, reads) if recall else _nothing(),
+                guarded("hydrate.triggers", _reminders(t, d, reads), failed[0]),
+                guarded("hydrate.persona", d.persona.text(t.scope, reads), failed[1])
+                if c.persona.enabled
+                else _nothing(),
+                guarded("hydrate.summaries", _summaries(t, d), failed[2]),
+            )
+        finally:
+            reads.close()
         errors = [*failed[0], *failed[1], *failed[2], *d.summarizer.errors]
         d.summarizer.errors.clear()
     memory_text = ""
@@ -80,19 +87,34 @@ async def run(t: TurnState, d: StageDeps) -> AsyncIterator[AgentEvent]:
         yield failure
 
 
-async def _hydration(t: TurnState, d: StageDeps) -> Hydration:
-    return await d.hydrator.hydrate(t.scope, t.message, t.require_decision().layers, session_id=t.require_session().id)
+def _turn_reads(t: TurnState, d: StageDeps, recall: bool) -> TurnReads:
+    """The turn's working-memory, trigger and persona reads, started at once in one statement
+    (each only when the part below that uses it runs)."""
+    c, layers = d.config, t.require_decision().layers
+    working = c.hydrate.include_working and Layer.WORKING in layers  # the context's last turns
+    return d.memory.turn_reads(
+        t.scope,
+        working=recall and working and any(layer in layers for layer in RECALL_LAYERS),
+        prospective=c.hydrate.include_triggers and Layer.PROSPECTIVE in layers,
+        persona=c.persona.enabled,
+    )
+
+
+async def _hydration(t: TurnState, d: StageDeps, reads: TurnReads) -> Hydration:
+    return await d.hydrator.hydrate(
+        t.scope, t.message, t.require_decision().layers, session_id=t.require_session().id, turn_reads=reads
+    )
 
 
 async def _nothing() -> None:
     return None
 
 
-async def _reminders(t: TurnState, d: StageDeps) -> Reminders:
+async def _reminders(t: TurnState, d: StageDeps, reads: TurnReads) -> Reminders:
     s = d.config.hydrate
     if not s.include_triggers or Layer.PROSPECTIVE not in t.require_decision().layers:
         return Reminders()
-    return await reminders(d.memory, t.scope, t.message, max_shown=s.max_triggers)
+    return await reminders(d.memory, t.scope, t.message, max_shown=s.max_triggers, turn_reads=reads)
 
 
 async def _summaries(t: TurnState, d: StageDeps) -> str:

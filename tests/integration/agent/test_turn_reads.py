@@ -1,0 +1,176 @@
+"""The turn's small reads in one statement (``search_turn_reads``, :class:`TurnReads`): the
+rows are exactly those of the three reads it replaces, the prompt a turn builds from them is the
+one the parts' own reads build, every turn reads afresh (a persona or trigger written between
+two turns is in the next prompt), and a failing combined read leaves each part to read itself."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from hippograph.agent import Agent, AgentConfig
+from hippograph.agent.events import StageFailed
+from hippograph.errors import StoreError
+from hippograph.layers import MemoryOrchestrator
+from hippograph.layers import orchestrator as orchestrator_module
+from hippograph.layers.repository import LayerRepository
+from hippograph.layers.semantic import AGENT_IDENTITY, MAX_PERSONA_NODES, SOUL_PREFIX
+from hippograph.llm import ScriptedModel
+from hippograph.llm.types import ModelRequest
+from hippograph.models import Layer
+from hippograph.scope import Scope
+from hippograph.store import Neo4jConnection
+from hippograph.store.queries import MemoryQuery
+from tests.integration.agent.conftest import MakeAgent
+
+
+async def _seed(memory: MemoryOrchestrator, tenant: Scope) -> Scope:
+    """A chat under a user, with persona nodes on both, triggers, working memory and a sibling."""
+    user = tenant.child("user", "u1")
+    chat = user.child("chat", "c1")
+    await memory.semantic.ensure_identity(user, "I am Hippo, a careful assistant.")
+    await memory.semantic.soul(user, "style", {"tone": "dry", "length": "short"})
+    await memory.semantic.soul(chat, "style", {"length": "long"})
+    await memory.semantic.soul(user.child("chat", "other"), "style", {"tone": "loud"})  # a sibling's: unseen
+    await memory.semantic.store_fact(user, "The user's dog is called Rex.")
+    await memory.prospective.set_trigger(chat, "the user mentions the budget", "remind them of the March review")
+    gone = await memory.prospective.set_trigger(chat, "the user mentions taxes", "file the forms")
+    await memory.retract(chat, gone.id, reason="test", actor="user")
+    await memory.working.push(chat, "User: hello | Agent: hi there", session_id="s1")
+    await memory.working.push(chat, "User: other session | Agent: yes", session_id="s2")
+    return chat
+
+
+async def test_the_combined_read_returns_exactly_the_rows_of_the_three_reads(
+    tenant: Scope, memory: MemoryOrchestrator
+) -> None:
+    chat = await _seed(memory, tenant)
+    repo = LayerRepository(memory.store)
+    for scope in (chat, tenant.child("user", "u1"), tenant):
+        rows = await repo.turn_reads(
+            scope, working=True, prospective=True, persona=True, identity=AGENT_IDENTITY, prefix=SOUL_PREFIX,
+            limit=MAX_PERSONA_NODES,
+        )  # fmt: skip
+        assert rows.working == await repo.own_nodes(scope, Layer.WORKING)
+        assert rows.prospective == await repo.own_nodes(scope, Layer.PROSPECTIVE)
+        persona = await repo.persona_nodes(scope, identity=AGENT_IDENTITY, prefix=SOUL_PREFIX, limit=MAX_PERSONA_NODES)
+        assert rows.persona is not None and sorted(rows.persona, key=lambda n: n.id) == sorted(
+            persona, key=lambda n: n.id
+        )
+    rows = await repo.turn_reads(chat, working=True, prospective=True, persona=True, identity=AGENT_IDENTITY,
+                                 prefix=SOUL_PREFIX, limit=MAX_PERSONA_NODES)  # fmt: skip
+    assert rows.working is not None and len(rows.working) == 2
+    assert rows.prospective is not None and len(rows.prospective) == 1  # the retracted one is not read
+    assert rows.persona is not None and len(rows.persona) == 3  # identity + the user's and the chat's style
+    none = await repo.turn_reads(chat, working=False, prospective=False, persona=False, identity=AGENT_IDENTITY,
+                                 prefix=SOUL_PREFIX, limit=MAX_PERSONA_NODES)  # fmt: skip
+    assert (none.working, none.prospective, none.persona) == (None, None, None)
+
+
+class _StopAtTheModel:
+    """Records the request and fails: a failed turn stores nothing, so the next run of the
+    same turn sees the same store."""
+
+    def __init__(self) -> None:
+        self.requests: list[ModelRequest] = []
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[Any]:
+        self.requests.append(request)
+        raise RuntimeError("stop at the model")
+        yield  # an async generator
+
+    async def complete(self, request: ModelRequest) -> Any:
+        self.requests.append(request)
+        raise RuntimeError("stop at the model")
+
+
+async def _stopped_turn(agent: Agent, chat: Scope, message: str) -> list[StageFailed]:
+    """Run a turn up to the model; the stage failures it reported (the model's stop last)."""
+    return [e async for e in agent.stream(chat, message, session_id="s1") if isinstance(e, StageFailed)]
+
+
+def _prompt(request: ModelRequest) -> tuple[Any, ...]:
+    assert request.system is not None
+    return (request.system.model_dump(), [m.model_dump() for m in request.messages])
+
+
+def _statements(conn: Neo4jConnection, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    seen: list[str] = []
+    original = conn.read
+
+    async def read(query: Any, **params: Any) -> Any:
+        seen.append(str(query))
+        return await original(query, **params)
+
+    monkeypatch.setattr(conn, "read", read)
+    return seen
+
+
+async def test_a_turn_builds_the_same_prompt_from_one_statement_as_from_the_parts_own_reads(
+    tenant: Scope, memory: MemoryOrchestrator, make_agent: MakeAgent, conn: Neo4jConnection,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    chat = await _seed(memory, tenant)
+    message = "What about the budget? And my dog?"
+    seen = _statements(conn, monkeypatch)
+    folded = _StopAtTheModel()
+    await _stopped_turn(make_agent(folded, AgentConfig()), chat, message)
+    folded_reads = list(seen)
+
+    real = orchestrator_module.Memory.turn_reads
+
+    def parts_read_themselves(self: Any, scope: Scope, **_: bool) -> Any:
+        return real(self, scope, working=False, prospective=False, persona=False)
+
+    monkeypatch.setattr(orchestrator_module.Memory, "turn_reads", parts_read_themselves)
+    seen.clear()
+    own = _StopAtTheModel()
+    await _stopped_turn(make_agent(own, AgentConfig()), chat, message)
+    own_reads = list(seen)
+
+    assert _prompt(folded.requests[0]) == _prompt(own.requests[0])
+    system = folded.requests[0].system
+    assert system is not None
+    shown = system.model_dump_json()
+    assert "March review" in shown and "hi there" in shown and "length" in shown and "Hippo" in shown
+    assert "other session" not in shown and "loud" not in shown and "file the forms" not in shown
+    assert folded_reads.count(MemoryQuery.SEARCH_TURN_READS) == 1
+    assert MemoryQuery.SEARCH_PERSONA not in folded_reads and MemoryQuery.SEARCH_SCOPE_LAYER not in folded_reads[:1]
+    assert own_reads.count(MemoryQuery.SEARCH_SCOPE_LAYER) >= 2 and MemoryQuery.SEARCH_PERSONA in own_reads
+
+
+async def test_every_turn_reads_afresh_a_persona_or_trigger_written_between_turns_is_in_the_next_prompt(
+    tenant: Scope, memory: MemoryOrchestrator, make_agent: MakeAgent
+) -> None:
+    chat = await _seed(memory, tenant)
+    model = ScriptedModel(["Sure."], cycle=True)
+    agent = make_agent(model, AgentConfig())
+    await agent.run(chat, "Hello there.", session_id="s1")
+    await agent.drain()
+    await memory.semantic.soul(chat, "manner", {"greeting": "ahoy"})
+    await memory.prospective.set_trigger(chat, "the user says hello", "wave back")
+    await agent.run(chat, "Hello again.", session_id="s1")
+    second = model.requests[-1].system
+    assert second is not None
+    shown = second.model_dump_json()
+    assert "ahoy" in shown and "wave back" in shown
+
+
+async def test_a_failing_combined_read_leaves_each_part_to_read_itself(
+    tenant: Scope, memory: MemoryOrchestrator, make_agent: MakeAgent, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    chat = await _seed(memory, tenant)
+    message = "What about the budget? And my dog?"
+    good = _StopAtTheModel()
+    await _stopped_turn(make_agent(good, AgentConfig()), chat, message)
+
+    async def boom(*_: Any, **__: Any) -> Any:
+        raise StoreError("injected failure", retryable=True)
+
+    monkeypatch.setattr(LayerRepository, "turn_reads", boom)
+    model = _StopAtTheModel()
+    failures = await _stopped_turn(make_agent(model, AgentConfig()), chat, message)
+    assert [e.stage for e in failures] == ["model"]  # only the model's stop: every part read itself
+    assert _prompt(model.requests[0]) == _prompt(good.requests[0])
