@@ -4,16 +4,20 @@
 // is also recall's fallback when this statement fails.
 // After the channels nothing sorts rows (a buffered row is charged all state in scope):
 // orderings are aggregations, reduce() arg-max / top-n insertions and percentile cut-offs.
-// Parameters: $vector (null: the query has no direction — no vector channel, no cosines),
-// $lucene ('': no fulltext), $visible (the scope's ancestor keys; those
-// whose erase has started are left out here), $layers (null: all), $k, $fetch_k (hits per
-// visible key searched inside the vector index, Cypher 25 SEARCH; the exact scan answers when
-// fewer than $k survive), $exact_below (scopes that see no more memories are scanned exactly), $keys (names
-// the query mentions, casefolded), $population (-1: count here), $vector_weight,
-// $fulltext_weight, $person_bonus, $max_nodes, $max_hops, $fan_out, $base_decay, $threshold,
-// $session_decay, $session_seeds, $cue_decay, $cue_seeds, $max_cue_degree, $cue_budget, $assoc_limit, $rank_n.
-// $population and $lucene keep one type (never null): the server plans this statement once per
-// mix of parameter types, 4–13 s each (benchmarks/notes/tail-5.md).
+// Parameters: $vector (the query's embedding; read only when $directed), $directed (false: the
+// query has no direction — no vector channel, no cosines), $lucene (blank: no fulltext; trailing
+// spaces are the query parser's whitespace), $visible (the scope's ancestor keys, '' entries are
+// padding; those whose erase has started are left out here), $layers ('' entries are padding),
+// $k, $fetch_k (hits per visible key searched inside the vector index, Cypher 25 SEARCH; the
+// exact scan answers when fewer than $k survive), $exact_below (scopes that see no more memories
+// are scanned exactly), $keys (names the query mentions, casefolded; '' entries are padding),
+// $population (-1: count here), $vector_weight, $fulltext_weight, $person_bonus, $max_nodes,
+// $max_hops, $fan_out, $base_decay, $threshold, $session_decay, $session_seeds, $cue_decay,
+// $cue_seeds, $max_cue_degree, $cue_budget, $assoc_limit, $rank_n.
+// No parameter is ever null and the lists and the fulltext query are padded to one size bucket
+// (RecallRepository.search_recall): the server plans this statement once per mix of parameter
+// types *and* size buckets (0, 1, 2–10, 11–100, 101–1000 …), 4–13 s each
+// (benchmarks/notes/tail-5.md, cold-start-5.md).
 // Person cues are read only when the query names someone (they only matter then).
 // Returns one row: the visible keys, population, the vector and fulltext hits, the named persons, the edge
 // arrivals with their paths, whether the node cap cut the spread, the session
@@ -21,7 +25,7 @@
 // $rank_n (a few more on ties), whole but for the embedding and index-only text; superseded
 // versions of a fact are history, not answers (they may carry activation, never rank).
 CYPHER 25
-WITH [sk IN $visible WHERE NOT EXISTS { MATCH (s:Scope {key: sk}) WHERE s.erasing }] AS visible
+WITH [sk IN $visible WHERE sk <> '' AND NOT EXISTS { MATCH (s:Scope {key: sk}) WHERE s.erasing }] AS visible
 CALL (visible) {
   UNWIND CASE WHEN $population < 0 THEN [1] ELSE [] END AS _
   MATCH (m:Memory)
@@ -30,7 +34,7 @@ CALL (visible) {
 }
 WITH visible, CASE WHEN $population < 0 THEN counted ELSE $population END AS population
 CALL (visible, population) {
-  UNWIND CASE WHEN $vector IS NULL OR population <= $exact_below THEN [] ELSE visible END AS key
+  UNWIND CASE WHEN NOT $directed OR population <= $exact_below THEN [] ELSE visible END AS key
   CALL (key) {
     MATCH (m:Memory)
       SEARCH m IN (VECTOR INDEX memory_embedding_scoped FOR $vector WHERE m.scope_key = key LIMIT $fetch_k)
@@ -43,11 +47,11 @@ CALL (visible, population) {
   ORDER BY score DESC, node.id
   LIMIT $k
   RETURN collect({id: node.id, cosine: score, session_id: node.session_id,
-                  persons: CASE WHEN size($keys) = 0 THEN []
+                  persons: CASE WHEN none(nk IN $keys WHERE nk <> '') THEN []
                                ELSE [(node)-[:HAS_CUE]->(c:Cue {kind: 'person'}) | c.key] END}) AS approx
 }
 CALL (visible, population, approx) {
-  UNWIND CASE WHEN $vector IS NOT NULL AND population > 0 AND size(approx) < $k THEN [1] ELSE [] END AS _
+  UNWIND CASE WHEN $directed AND population > 0 AND size(approx) < $k THEN [1] ELSE [] END AS _
   MATCH (m:Memory)
   WHERE m.scope_key IN visible
     AND ($layers IS NULL OR m.layer IN $layers)
@@ -57,26 +61,27 @@ CALL (visible, population, approx) {
   ORDER BY cosine DESC, m.id
   LIMIT $k
   RETURN collect({id: m.id, cosine: cosine, session_id: m.session_id,
-                  persons: CASE WHEN size($keys) = 0 THEN []
+                  persons: CASE WHEN none(nk IN $keys WHERE nk <> '') THEN []
                                ELSE [(m)-[:HAS_CUE]->(c:Cue {kind: 'person'}) | c.key] END}) AS exact
 }
 WITH visible, population, CASE WHEN size(approx) >= $k THEN approx ELSE exact END AS vector_hits
 CALL (visible) {
-  UNWIND CASE WHEN $lucene = '' THEN [] ELSE [1] END AS _
+  UNWIND CASE WHEN trim($lucene) = '' THEN [] ELSE [1] END AS _
   CALL db.index.fulltext.queryNodes('memory_text', $lucene) YIELD node, score
   WHERE node.scope_key IN visible AND NOT coalesce(node.retracted, false)
   WITH node, score
   LIMIT $k
   RETURN collect({id: node.id, score: score,
-                  cosine: CASE WHEN node.embedding IS NULL OR $vector IS NULL THEN null
+                  cosine: CASE WHEN node.embedding IS NULL OR NOT $directed THEN null
                                ELSE vector.similarity.cosine(node.embedding, $vector) END,
                   session_id: node.session_id,
-                  persons: CASE WHEN size($keys) = 0 THEN []
+                  persons: CASE WHEN none(nk IN $keys WHERE nk <> '') THEN []
                                ELSE [(node)-[:HAS_CUE]->(c:Cue {kind: 'person'}) | c.key] END}) AS fulltext_hits
 }
 CALL (visible) {
   OPTIONAL MATCH (c:Cue)
-  WHERE size($keys) > 0 AND c.scope_key IN visible AND c.kind = 'person' AND c.key IN $keys
+  WHERE any(nk IN $keys WHERE nk <> '') AND c.scope_key IN visible AND c.kind = 'person'
+    AND c.key IN $keys AND c.key <> ''
   RETURN collect(DISTINCT c.key) AS named
 }
 // Evidence: per memory the vector row wins over the fulltext row (cosine, session, persons);

@@ -102,16 +102,23 @@ class Memory:
         embedder: EmbeddingProvider | None = None,
         recall_config: RecallConfig | None = None,
         apply_schema: bool = True,
+        warm_plans: bool = True,
     ) -> Memory:
-        """Connect to Neo4j, apply the schema (idempotent) and build the orchestrator."""
+        """Connect to Neo4j, apply the schema (idempotent) and build the orchestrator.
+        ``warm_plans``: have the server plan the recall statement in the background now, not
+        on the first recall (seconds after a server start: :meth:`RecallEngine.warm_plans`)."""
         store = await GraphStore.open(uri, user=user, password=password, database=database, apply_schema=apply_schema)
         if embedder is None:
             from hippograph.embeddings import default_embedder
 
             embedder = default_embedder()
-        return cls(store, embedder, recall_config=recall_config)
+        memory = cls(store, embedder, recall_config=recall_config)
+        if warm_plans:
+            memory.engine.warm_plans()
+        return memory
 
     async def close(self) -> None:
+        await self.engine.stop_warming()
         await self.engine.drain()
         await self.store.close()
 

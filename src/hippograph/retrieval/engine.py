@@ -91,6 +91,7 @@ class RecallEngine:
         self.config = config or RecallConfig()
         self.clock = clock
         self._background: set[asyncio.Task[None]] = set()
+        self._warming: asyncio.Task[None] | None = None
         self._populations = Populations()
         self._staged = StagedRetrieval(self.repo, self._populations, store.vector_fetch_k)
 
@@ -194,10 +195,12 @@ class RecallEngine:
     ) -> RecallRow:
         """Channels, evidence, spreading and the rows to score: one statement."""
         n = cfg.candidates_per_channel
+        await self._after_warming()
         key: PopulationKey = (scope.key, tuple(layer.value for layer in wanted))
         population = self._populations.get(key)
         row = await self.repo.search_recall(
             vector=vector if has_direction(vector) else None,
+            dimensions=len(vector),
             lucene=lucene,
             visible=visible,
             layers=list(key[1]),
@@ -329,6 +332,42 @@ class RecallEngine:
         """Wait for background bookkeeping and recounts (tests, shutdown)."""
         while self._background:
             await asyncio.gather(*list(self._background), return_exceptions=True)
+
+    # -- the statement's plan, off the user's path -------------------------------------------
+    def warm_plans(self) -> None:
+        """Start planning the recall statement in the background (idempotent; needs a running
+        loop). The server plans it once per mix of parameter types and sizes, 4–25 s after a
+        start; every recall sends one mix (:func:`~hippograph.retrieval.repository.recall_statement_params`),
+        which this runs once over no scope. A failure is logged, never raised; a recall that
+        starts meanwhile waits for it rather than plan the same statement beside it;
+        :meth:`stop_warming` cancels it."""
+        if self._warming is None:
+            self._warming = asyncio.create_task(self._warm(), name="hippograph-recall-warm-plans")
+
+    async def _warm(self) -> None:
+        t0 = time.perf_counter()
+        try:
+            await self.repo.warm_recall(
+                dimensions=self.embedder.dimensions,
+                layers=[layer.value for layer in Layer],
+                activation=self.config.activation,
+            )
+        except Exception as exc:  # never BaseException: a cancel goes through
+            log.warning("recall: warming the statement's plan failed: %s", type(exc).__name__)
+        else:
+            log.debug("recall: the statement planned in the background in %.0f ms", (time.perf_counter() - t0) * 1000)
+
+    async def _after_warming(self) -> None:
+        task = self._warming
+        if task is not None and not task.done():
+            await asyncio.wait({task})  # never raises, and a cancelled recall leaves the task be
+
+    async def stop_warming(self) -> None:
+        """Cancel the background planning if it still runs, and wait until it has stopped."""
+        task, self._warming = self._warming, None
+        if task is not None:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
 
 
 class StagedRecallEngine(RecallEngine):

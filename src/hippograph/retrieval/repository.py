@@ -35,6 +35,47 @@ __all__ = [
 ASSOCIATION_LIMIT = 1000
 """Most session / cue arrivals one recall reads (the strongest)."""
 
+LIST_FLOOR = 2
+"""Fewest entries the recall statement's lists are sent with ('' pads them): the server keys its
+plan cache on each list's size bucket (0, 1, 2–10, 11–100 …), so 1 and 3 visible keys, or no
+name and one name, would each be planned apart, seconds per plan."""
+
+LUCENE_FLOOR = 1001
+"""Fewest characters the fulltext query is sent with (trailing spaces, which the query parser
+skips): strings are bucketed like lists, and 1001–10000 holds every query ``build_query`` makes
+(at most 48 terms: ≈ 1,200 characters with the scope tags; a short one ≈ 200)."""
+
+
+def padded(items: Sequence[str], floor: int = LIST_FLOOR) -> list[str]:
+    """``items`` with '' appended up to ``floor`` entries (a statement that reads the list
+    skips '')."""
+    return [*items, *[""] * (floor - len(items))]
+
+
+def recall_statement_params(
+    *,
+    vector: list[float] | None,
+    dimensions: int,
+    lucene: str | None,
+    visible: Sequence[str],
+    layers: Sequence[str],
+    keys: Sequence[str],
+    population: int | None,
+) -> dict[str, Any]:
+    """The recall statement's parameters whose value would otherwise change their type or size
+    bucket, as sent: never null, lists padded to :data:`LIST_FLOOR`, the fulltext query to
+    :data:`LUCENE_FLOOR` (the statement reads the padding as absent). ``vector`` None (no
+    direction) goes as the zero vector of ``dimensions`` with ``directed`` false."""
+    return {
+        "vector": list(vector) if vector is not None else [0.0] * max(dimensions, 1),
+        "directed": vector is not None,
+        "lucene": (lucene or "").ljust(LUCENE_FLOOR),
+        "visible": padded(visible),
+        "layers": padded(layers),
+        "keys": padded(keys),
+        "population": -1 if population is None else population,
+    }
+
 
 class CandidateRow(Row):
     """One hit of a channel. ``score`` is BM25 (fulltext only); ``cosine`` is Neo4j's
@@ -147,34 +188,40 @@ class RecallRepository:
         person_bonus: float,
         activation: ActivationConfig,
         rank_n: int,
+        dimensions: int = 0,
     ) -> RecallRow:
         """One recall's reads in one statement (:attr:`RetrievalQuery.SEARCH_RECALL`, whose
-        header names the parameters); ``population`` None counts the visible memories, ``lucene``
-        None leaves the fulltext channel out. Both go to the server as one type whatever their
-        value (-1, ''): it plans the statement once per mix of parameter types, seconds each."""
+        header names the parameters); ``vector`` None leaves the vector channel out,
+        ``population`` None counts the visible memories, ``lucene`` None leaves the fulltext
+        channel out. Every parameter goes with one type and size bucket whatever its value
+        (:func:`recall_statement_params`): the server plans the statement once per mix, seconds
+        each. ``dimensions``: the zero vector's length when ``vector`` is None."""
         (row,) = await self._conn.read_plain_as(
             Q.SEARCH_RECALL,
             RecallRow,
-            vector=vector,
-            lucene="" if lucene is None else lucene,
-            visible=visible,
-            layers=layers,
+            **recall_statement_params(
+                vector=vector,
+                dimensions=dimensions,
+                lucene=lucene,
+                visible=visible,
+                layers=layers,
+                keys=keys,
+                population=population,
+            ),
             k=k,
             fetch_k=fetch_k,
             exact_below=exact_below,
-            keys=keys,
-            population=-1 if population is None else population,
-            vector_weight=vector_weight,
-            fulltext_weight=fulltext_weight,
-            person_bonus=person_bonus,
+            vector_weight=float(vector_weight),  # an int would be a type of its own
+            fulltext_weight=float(fulltext_weight),
+            person_bonus=float(person_bonus),
             max_nodes=activation.max_nodes,
             max_hops=activation.max_hops,
             fan_out=activation.fan_out,
-            base_decay=activation.base_decay,
-            threshold=activation.threshold,
-            session_decay=activation.session_decay,
+            base_decay=float(activation.base_decay),
+            threshold=float(activation.threshold),
+            session_decay=float(activation.session_decay),
             session_seeds=activation.session_seeds,
-            cue_decay=activation.cue_decay,
+            cue_decay=float(activation.cue_decay),
             cue_seeds=activation.cue_seeds,
             max_cue_degree=activation.max_cue_degree,
             cue_budget=activation.cue_budget,
@@ -182,6 +229,17 @@ class RecallRepository:
             rank_n=rank_n,
         )
         return row
+
+    async def warm_recall(self, *, dimensions: int, layers: list[str], activation: ActivationConfig) -> None:
+        """Run the recall statement once over no scope, with the parameter types and size
+        buckets every recall sends: it reads nothing and returns an empty row, and leaves the
+        server's plan cache holding the statement planned *and* compiled (an EXPLAIN plans but
+        leaves the compilation, ≈ 2.7 s here, to the first run: cold-start-5.md)."""
+        await self.search_recall(
+            vector=[1.0] * max(dimensions, 1), lucene=None, visible=[], layers=layers, k=1, fetch_k=1,
+            exact_below=0, keys=[], population=None, vector_weight=1.0, fulltext_weight=1.0,
+            person_bonus=0.0, activation=activation, rank_n=1, dimensions=dimensions,
+        )  # fmt: skip
 
     async def fulltext(
         self, *, lucene: str, visible: list[str], k: int, vector: list[float] | None

@@ -231,3 +231,25 @@ async def test_the_stages_keep_the_statements_association_cut_with_its_ties(stor
     for query in ("garden piano harbor", "What did Ann say about the copper falcon?", "entry 7 lantern"):
         _same(await staged.recall(leaf, query, now=NOW), await one.recall(leaf, query, now=NOW))
     assert max(returned) > ASSOCIATION_LIMIT  # the cut was reached and kept its ties
+
+
+async def test_the_padded_parameters_answer_as_the_stages(store: GraphStore, world: tuple[Scope, Scope]) -> None:
+    """The statement's parameters go with one type and size bucket (the plan cache keys on
+    both: '' pads the lists, spaces the fulltext query, a directionless query goes as the zero
+    vector with ``directed`` false): a query with no direction and no term, the longest fulltext
+    query ``build_query`` makes (48 terms, past the padding), one name, three names, one layer
+    and all of them, in a scope two levels deeper — still the stages' answers."""
+    _, leaf = world
+    deep = leaf.child("topic", "t").child("thread", "x")  # sees the leaf's and the user's memories
+    cfg = RecallConfig(track_access=False, activation=ActivationConfig(max_hops=2))
+    one, staged = RecallEngine(store, HashingEmbeddings(), cfg), StagedRecallEngine(store, HashingEmbeddings(), cfg)
+    long_query = " ".join(f"{w}{i}" for i, w in enumerate(WORDS * 5)) + " garden piano"
+    queries = ["?!", long_query, "Ann and the violet lantern", "Ann, Bob and Cleo by the river"]
+    for scope in (deep, leaf):
+        for query in queries:
+            for layers in (None, [Layer.EPISODIC], [la for la in Layer if la is not Layer.PROSPECTIVE]):
+                a = await staged.recall(scope, query, layers=layers, now=NOW)
+                b = await one.recall(scope, query, layers=layers, now=NOW)
+                assert b.degraded == []  # the statement answered, not the stages
+                _same(a, b)
+    assert (await one.recall(leaf, long_query, now=NOW)).items  # the padded long query still finds
