@@ -21,7 +21,7 @@ from pydantic import JsonValue
 
 from hippograph.agent.config import HydrateSettings
 from hippograph.agent.events import ActivatedNode, Activation, ActivationPath, StageFailed
-from hippograph.models import Layer, MemoryNode
+from hippograph.models import Layer
 from hippograph.retrieval.context import MemoryContext, approx_tokens
 from hippograph.retrieval.types import RecallResult
 from hippograph.scrub import scrub_text
@@ -75,7 +75,8 @@ class Hydrator:
         turn_reads: TurnReads | None = None,
     ) -> Hydration:
         """Recall for ``query`` within ``layers`` and render the context (the working
-        memories from ``turn_reads`` when given: the turn's combined read).
+        memories from ``turn_reads`` when given: the turn's combined read, whether recall runs
+        or only the last turns are shown).
 
         Never raises for a store or retrieval failure; those are in ``errors``.
         """
@@ -111,7 +112,8 @@ class Hydrator:
                 lines.append(out.context.text)
             used = out.context.tokens
         elif working:  # recall off for this verdict, or failed: the last turns still help
-            nodes = await guarded("working", self._working(scope, session_id), out.errors) or []
+            last = self._memory.last_turns(scope, session_id=session_id, turn_reads=turn_reads)
+            nodes = await guarded("working", last, out.errors) or []
             for node in nodes:
                 line = scrub_text(self._memory.working.render_for_prompt(node))
                 cost = approx_tokens(line) + 1
@@ -121,9 +123,6 @@ class Hydrator:
         out.text = "\n".join(lines)
         out.ms = (time.perf_counter() - started) * 1000.0
         return out
-
-    async def _working(self, scope: Scope, session_id: str | None) -> list[MemoryNode]:
-        return await self._memory.working.get_context(scope, self._memory.working.verbatim, session_id=session_id)
 
 
 async def guarded(stage: str, work: Awaitable[T], errors: list[StageFailed]) -> T | None:

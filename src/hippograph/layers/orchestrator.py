@@ -327,7 +327,7 @@ class Memory:
         """Recall, then render the prompt's memory block within the token budget. The working
         memory block is the last turns of ``session_id`` (of the whole scope without one);
         ``turn_reads``, when given, holds the scope's working memories read for the turn."""
-        recent = self._recent(scope, session_id, turn_reads) if include_working else _none()
+        recent = self.last_turns(scope, session_id=session_id, turn_reads=turn_reads) if include_working else _none()
         recalled, last_turns = await asyncio.gather(
             self.recall(scope, query, layers=layers, top_k=top_k), recent, return_exceptions=True
         )  # independent reads at once; a failure raises as it would have one after the other
@@ -350,8 +350,12 @@ class Memory:
         )
         return result, ctx
 
-    async def _recent(self, scope: Scope, session_id: str | None, reads: TurnReads | None) -> list[MemoryNode]:
-        own = await reads.working(scope) if reads is not None else None
+    async def last_turns(
+        self, scope: Scope, *, session_id: str | None = None, turn_reads: TurnReads | None = None
+    ) -> list[MemoryNode]:
+        """The working memory a prompt shows verbatim: the last turns of ``session_id`` (of the
+        whole scope without one), from ``turn_reads`` when given (the turn's combined read)."""
+        own = await turn_reads.working(scope) if turn_reads is not None else None
         return await self.working.get_context(scope, self.working.verbatim, session_id=session_id, own=own)
 
     def turn_reads(self, scope: Scope, *, working: bool, prospective: bool, persona: bool) -> TurnReads:

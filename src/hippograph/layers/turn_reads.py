@@ -64,9 +64,7 @@ class TurnReads:
             return None
         try:
             return await asyncio.shield(self._task)  # one part cancelled never cancels the others' read
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
+        except Exception as exc:  # a cancel (BaseException) goes through
             log.warning("the turn's combined read failed (%s); each part reads on its own", type(exc).__name__)
             return None
 

@@ -14,7 +14,7 @@ import asyncio
 from collections.abc import AsyncIterator
 
 from hippograph.agent.events import AgentEvent, StageFailed
-from hippograph.agent.hydrate import RECALL_LAYERS, Hydration, guarded
+from hippograph.agent.hydrate import Hydration, guarded
 from hippograph.agent.prompt_sections import SectionInput
 from hippograph.agent.prompts import full_system_prompt, jit_system_prompt
 from hippograph.agent.prompts.sections import with_sections
@@ -91,10 +91,9 @@ def _turn_reads(t: TurnState, d: StageDeps, recall: bool) -> TurnReads:
     """The turn's working-memory, trigger and persona reads, started at once in one statement
     (each only when the part below that uses it runs)."""
     c, layers = d.config, t.require_decision().layers
-    working = c.hydrate.include_working and Layer.WORKING in layers  # the context's last turns
     return d.memory.turn_reads(
         t.scope,
-        working=recall and working and any(layer in layers for layer in RECALL_LAYERS),
+        working=recall and c.hydrate.include_working and Layer.WORKING in layers,  # as the hydrator shows them
         prospective=c.hydrate.include_triggers and Layer.PROSPECTIVE in layers,
         persona=c.persona.enabled,
     )
