@@ -89,6 +89,13 @@ VARIANTS: dict[str, tuple[bool, Callable[[], RecallConfig]]] = {
     "relevance-only": (False, lambda: base(weights=RELEVANCE_ONLY)),
     "no-recency": (False, lambda: base(weights=NO_RECENCY)),
     "no-spreading": (False, lambda: base(activation=act(max_nodes=0))),
+    # the ablation of the default: one part off at a time
+    "no-edge-spreading": (False, lambda: base(activation=act(base_decay=1e-9))),  # every edge arrival below threshold
+    "no-session-spreading": (False, lambda: base(activation=act(session_decay=0.0))),
+    "no-cue-spreading": (False, lambda: base(activation=act(cue_decay=0.0))),
+    "no-fulltext": (False, lambda: base(fulltext_weight=0.0)),
+    "no-vector": (False, lambda: base(vector_weight=0.0)),
+    "no-person-bonus": (False, lambda: base(person_bonus=0.0)),
     "topic": (False, lambda: base(topic_weight=1.0, topic_head_weight=0.5)),
     "topic-rest-only": (False, lambda: base(topic_weight=1.0)),
     "links": (True, lambda: base()),

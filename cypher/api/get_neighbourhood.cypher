@@ -1,6 +1,6 @@
 // The memories within $hops (1..3) of a memory and the edges between them, all within reach
 // ($keys / $prefix); at most $limit memories besides the centre.
-MATCH (m:Memory {id: $id})
+MATCH (m:Memory {id: $id}) USING INDEX SEEK m:Memory(id)
 WHERE m.scope_key IN $keys OR ($prefix IS NOT NULL AND m.scope_key STARTS WITH $prefix)
 OPTIONAL MATCH p = (m)-[*1..3]-(n:Memory)
 WHERE length(p) <= $hops

@@ -1,7 +1,7 @@
 // The neighbours of many memories at once (one call per page), heaviest edges first, at most
 // $limit each. Both ends and the edge itself must be within reach ($keys / $prefix).
 UNWIND $ids AS id
-MATCH (m:Memory {id: id})-[r]-(n:Memory)
+MATCH (m:Memory {id: id})-[r]-(n:Memory) USING INDEX SEEK m:Memory(id)
 WHERE (m.scope_key IN $keys OR ($prefix IS NOT NULL AND m.scope_key STARTS WITH $prefix))
   AND (n.scope_key IN $keys OR ($prefix IS NOT NULL AND n.scope_key STARTS WITH $prefix))
   AND (r.scope_key IN $keys OR ($prefix IS NOT NULL AND r.scope_key STARTS WITH $prefix))

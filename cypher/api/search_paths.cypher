@@ -1,6 +1,6 @@
 // Shortest paths (at most 6 hops, then cut to $max_hops) between two memories over memories
 // and edges within reach ($keys / $prefix); at most $limit paths.
-MATCH (a:Memory {id: $from_id}), (b:Memory {id: $to_id})
+MATCH (a:Memory {id: $from_id}), (b:Memory {id: $to_id}) USING INDEX SEEK a:Memory(id) USING INDEX SEEK b:Memory(id)
 WHERE a <> b
   AND (a.scope_key IN $keys OR ($prefix IS NOT NULL AND a.scope_key STARTS WITH $prefix))
   AND (b.scope_key IN $keys OR ($prefix IS NOT NULL AND b.scope_key STARTS WITH $prefix))

@@ -10,6 +10,6 @@ MATCH (m:Memory) WHERE m.id IN $seeds OR m.id IN $reached
 RETURN m AS source, null AS step, m AS target
 UNION
 UNWIND range(0, size($sources) - 1) AS i
-MATCH (a:Memory {id: $sources[i]})-[r]-(b:Memory {id: $targets[i]})
+MATCH (a:Memory {id: $sources[i]})-[r]-(b:Memory {id: $targets[i]}) USING INDEX SEEK a:Memory(id) USING INDEX SEEK b:Memory(id)
 WHERE type(r) = $relationships[i]
 RETURN a AS source, r AS step, b AS target

@@ -13,7 +13,7 @@ CALL (row) {
     ON CREATE SET sum = row.props, sum:Episodic
   MERGE (sum)-[:IN_SCOPE]->(s)
   WITH row, sum
-  OPTIONAL MATCH (prev:Memory {id: row.previous})
+  OPTIONAL MATCH (prev:Memory {id: row.previous}) USING INDEX SEEK prev:Memory(id)
   FOREACH (p IN CASE WHEN prev IS NULL THEN [] ELSE [prev] END |
     MERGE (sum)-[l:SUMMARIZES]->(p)
       ON CREATE SET l.id = randomUUID(), l.weight = 1.0, l.provenance = 'synthetic', l.uses = 0,

@@ -7,8 +7,8 @@ CYPHER replan=skip
 MATCH (p:PendingLink)
 WHERE p.scope_key STARTS WITH $scope_key
   AND (p.scope_key = $scope_key OR p.scope_key STARTS WITH $subtree_prefix)
-OPTIONAL MATCH (a:Memory {id: p.source})
-OPTIONAL MATCH (b:Memory {id: p.target})
+OPTIONAL MATCH (a:Memory {id: p.source}) USING INDEX SEEK a:Memory(id)
+OPTIONAL MATCH (b:Memory {id: p.target}) USING INDEX SEEK b:Memory(id)
 WITH p, a, b, p.scope_key AS key
 WITH key, p,
      CASE WHEN a IS NULL OR b IS NULL OR a.id < b.id THEN a ELSE b END AS x,

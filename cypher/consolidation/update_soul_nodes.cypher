@@ -3,7 +3,7 @@
 // left for the next run.
 CYPHER replan=skip
 UNWIND $rows AS row
-MATCH (m:Memory {id: row.id})
+MATCH (m:Memory {id: row.id}) USING INDEX SEEK m:Memory(id)
 WHERE m.scope_key STARTS WITH $scope_key
   AND (m.scope_key = $scope_key OR m.scope_key STARTS WITH $subtree_prefix)
   AND m.properties = row.expected

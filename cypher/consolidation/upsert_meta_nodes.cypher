@@ -12,7 +12,7 @@ REMOVE meta._created_by_run
 WITH row, meta, created, COUNT { (meta)-[:CLUSTERS]->(:Memory) } AS have
 CALL (row, meta, have) {
   UNWIND range(0, size(row.member_ids) - 1) AS i
-  MATCH (x:Memory {id: row.member_ids[i]})
+  MATCH (x:Memory {id: row.member_ids[i]}) USING INDEX SEEK x:Memory(id)
   WHERE NOT EXISTS { (meta)-[:CLUSTERS]->(x) }
   WITH x ORDER BY i
   WITH collect(x) AS fresh

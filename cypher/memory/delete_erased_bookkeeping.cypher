@@ -5,7 +5,7 @@
 CALL () {
   MATCH (a:AuditEntry)
   WHERE a.scope_key IN $ancestor_keys
-    AND (EXISTS { MATCH (e:Memory {id: a.target})
+    AND (EXISTS { MATCH (e:Memory {id: a.target}) USING INDEX SEEK e:Memory(id)
                   WHERE e.scope_key = $scope_key OR e.scope_key STARTS WITH $subtree_prefix }
          OR coalesce(a.detail, '') CONTAINS ('"' + $scope_key + '"')
          OR coalesce(a.detail, '') CONTAINS ('"' + $subtree_prefix))
@@ -23,7 +23,7 @@ CALL () {
 CALL () {
   MATCH (l:ConsolidationLease)
   WHERE l.scope_key IN $ancestor_keys AND l.merge_watermark_id IS NOT NULL
-    AND EXISTS { MATCH (e:Memory {id: l.merge_watermark_id})
+    AND EXISTS { MATCH (e:Memory {id: l.merge_watermark_id}) USING INDEX SEEK e:Memory(id)
                  WHERE e.scope_key = $scope_key OR e.scope_key STARTS WITH $subtree_prefix }
   SET l.merge_watermark_id = ''
   RETURN count(*) AS watermarks

@@ -2,7 +2,7 @@
 // between memories of its ancestors ($ancestor_keys: the keys strictly above it) — inferred,
 // co-occurrence, synthetic links, moved edges — in batches of $batch. Edges that touch an
 // erased memory go with it in step 3.
-MATCH (m:Memory)
+MATCH (m:Memory) USING INDEX SEEK m:Memory(scope_key)
 WHERE m.scope_key IN $ancestor_keys
 MATCH (m)-[r]->(:Memory)
 WHERE r.scope_key = $scope_key OR r.scope_key STARTS WITH $subtree_prefix

@@ -1,6 +1,6 @@
 // Deletes an owned memory (scope or subtree). Without $cascade a memory that still has
 // memory edges is kept and reported, so nothing is half-deleted.
-MATCH (m:Memory {id: $id})
+MATCH (m:Memory {id: $id}) USING INDEX SEEK m:Memory(id)
 WHERE m.scope_key = $scope_key OR m.scope_key STARTS WITH $subtree_prefix
 OPTIONAL MATCH (m)-[r]-(:Memory)
 WITH m, count(r) AS edges

@@ -1,6 +1,6 @@
 // Keep the newest $keep working memories of one session ($session_id; null: the entries
 // without a session) of exactly this scope (a FIFO per session); delete the rest.
-MATCH (m:Memory)
+MATCH (m:Memory) USING INDEX SEEK m:Memory(scope_key, layer)
 WHERE m.scope_key = $scope_key AND m.layer = 'working'
   AND coalesce(m.session_id, '') = coalesce($session_id, '')
 WITH m ORDER BY m.created_at DESC, m.id DESC

@@ -1,4 +1,4 @@
-MATCH (m:Memory {id: $id})
+MATCH (m:Memory {id: $id}) USING INDEX SEEK m:Memory(id)
 WHERE m.scope_key IN $visible
 MATCH (m)-[r]-(n:Memory)
 WHERE n.scope_key IN $visible AND r.scope_key IN $visible

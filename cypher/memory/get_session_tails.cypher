@@ -2,7 +2,7 @@
 // their chains), in one round trip. $session_ids: list; one row per session that has one.
 UNWIND $session_ids AS session_id
 CALL (session_id) {
-  MATCH (m:Memory)
+  MATCH (m:Memory) USING INDEX SEEK m:Memory(session_id)
   WHERE m.scope_key = $scope_key AND m.layer = $layer AND m.session_id = session_id
     AND NOT coalesce(m.retracted, false)
   RETURN m {.*, embedding: null} AS m

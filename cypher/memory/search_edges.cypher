@@ -1,4 +1,4 @@
-MATCH (a:Memory)
+MATCH (a:Memory) USING INDEX SEEK a:Memory(scope_key)
 WHERE a.scope_key IN $visible
 MATCH (a)-[r]->(b:Memory)
 WHERE r.scope_key IN $visible AND b.scope_key IN $visible

@@ -1,5 +1,5 @@
 // Episodic events visible from the scope, in time order, optionally in a window / session.
-MATCH (m:Memory)
+MATCH (m:Memory) USING INDEX SEEK m:Memory(scope_key, layer)
 WHERE m.scope_key IN $visible AND m.layer = 'episodic'
   AND NOT coalesce(m.retracted, false)
   AND ($session_id IS NULL OR m.session_id = $session_id)

@@ -1,6 +1,6 @@
 // What a scope may see: memories whose scope_key is one of $visible (the scope and its
 // ancestors), with optional filters. Empty/null filters match everything.
-MATCH (m:Memory)
+MATCH (m:Memory) USING INDEX SEEK m:Memory(scope_key)
 WHERE m.scope_key IN $visible
   AND ($layers IS NULL OR m.layer IN $layers)
   AND ($ids IS NULL OR m.id IN $ids)

@@ -3,7 +3,7 @@
 // (AGENT_IDENTITY), each the newest $limit, not retracted. Seeks on the (scope_key, layer)
 // index per visible scope.
 CALL {
-  MATCH (m:Memory)
+  MATCH (m:Memory) USING INDEX SEEK m:Memory(scope_key, layer)
   WHERE m.scope_key IN $visible
     AND m.layer = $layer
     AND m.label STARTS WITH $prefix
@@ -12,7 +12,7 @@ CALL {
   ORDER BY m.created_at DESC, m.id
   LIMIT $limit
   UNION ALL
-  MATCH (m:Memory)
+  MATCH (m:Memory) USING INDEX SEEK m:Memory(scope_key, layer)
   WHERE m.scope_key IN $visible
     AND m.layer = $layer
     AND m.label = $identity

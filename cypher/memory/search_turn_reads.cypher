@@ -5,7 +5,7 @@
 // an empty list and reads nothing.
 RETURN
   COLLECT {
-    MATCH (m:Memory)
+    MATCH (m:Memory) USING INDEX SEEK m:Memory(scope_key, layer)
     WHERE $working
       AND m.scope_key = $scope_key
       AND m.layer = $working_layer
@@ -14,7 +14,7 @@ RETURN
     ORDER BY m.created_at DESC, m.id
   } AS working,
   COLLECT {
-    MATCH (m:Memory)
+    MATCH (m:Memory) USING INDEX SEEK m:Memory(scope_key, layer)
     WHERE $prospective
       AND m.scope_key = $scope_key
       AND m.layer = $prospective_layer
@@ -23,7 +23,7 @@ RETURN
     ORDER BY m.created_at DESC, m.id
   } AS prospective,
   COLLECT {
-    MATCH (m:Memory)
+    MATCH (m:Memory) USING INDEX SEEK m:Memory(scope_key, layer)
     WHERE $persona
       AND m.scope_key IN $visible
       AND m.layer = $semantic_layer
@@ -33,7 +33,7 @@ RETURN
     ORDER BY m.created_at DESC, m.id
     LIMIT $limit
   } + COLLECT {
-    MATCH (m:Memory)
+    MATCH (m:Memory) USING INDEX SEEK m:Memory(scope_key, layer)
     WHERE $persona
       AND m.scope_key IN $visible
       AND m.layer = $semantic_layer

@@ -1,6 +1,6 @@
 // Exact cosine over every visible memory: correct for any scope, used when the scope's
 // share of the index is too small for the approximate path.
-MATCH (m:Memory)
+MATCH (m:Memory) USING INDEX SEEK m:Memory(scope_key)
 WHERE m.scope_key IN $visible
   AND ($layers IS NULL OR m.layer IN $layers)
   AND m.embedding IS NOT NULL

@@ -3,6 +3,7 @@
 // 0.0 for add (create-if-absent).
 UNWIND $rows AS row
 MATCH (a:Memory {id: row.source}), (b:Memory {id: row.target})
+  USING INDEX SEEK a:Memory(id) USING INDEX SEEK b:Memory(id)
 WHERE a.scope_key IN $visible AND b.scope_key IN $visible
 MERGE (a)-[r:$(row.relationship) {scope_key: $scope_key}]->(b)
   ON CREATE SET r += row.props

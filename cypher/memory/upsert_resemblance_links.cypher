@@ -5,10 +5,10 @@
 // on); one edge per pair, from the lower id to the higher (MERGE keeps it idempotent).
 // Parameters: $ids, $scope_key, $k, $min_cosine, $now.
 UNWIND $ids AS id
-MATCH (m:Memory {id: id})
+MATCH (m:Memory {id: id}) USING INDEX SEEK m:Memory(id)
 WHERE m.scope_key = $scope_key AND m.embedding IS NOT NULL AND NOT coalesce(m.retracted, false)
 CALL (m) {
-  MATCH (n:Memory)
+  MATCH (n:Memory) USING INDEX SEEK n:Memory(scope_key, layer)
   WHERE n.scope_key = $scope_key AND n.layer = m.layer AND n.id <> m.id AND n.embedding IS NOT NULL
     AND NOT coalesce(n.retracted, false)
     AND (m.session_id IS NULL OR n.session_id IS NULL OR n.session_id <> m.session_id)

@@ -2,7 +2,7 @@
 // live neighbours (by edge weight, then id and relationship type), with the relationship that
 // leads there.
 UNWIND $frontier AS f
-MATCH (m:Memory {id: f})-[r]-(n:Memory)
+MATCH (m:Memory {id: f})-[r]-(n:Memory) USING INDEX SEEK m:Memory(id)
 WHERE n.scope_key IN $visible AND r.scope_key IN $visible
   AND NOT coalesce(n.retracted, false)
   AND ($layers IS NULL OR n.layer IN $layers)

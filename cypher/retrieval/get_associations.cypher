@@ -10,9 +10,9 @@
 // (ties at the cut-off kept: the cut of the one statement, search_recall.cypher).
 CALL () {
   UNWIND $session_seeds AS seed
-  MATCH (:Memory {id: seed.id})-[:HAS_CUE]->(c:Cue {kind: 'session'})
+  MATCH (src:Memory {id: seed.id})-[:HAS_CUE]->(c:Cue {kind: 'session'}) USING INDEX SEEK src:Memory(id)
   WHERE c.scope_key IN $visible
-  MATCH (c)<-[:HAS_CUE]-(n:Memory)
+  MATCH (c)<-[:HAS_CUE]-(n)
   WHERE n.id <> seed.id AND n.scope_key IN $visible
     AND ($layers IS NULL OR n.layer IN $layers) AND NOT coalesce(n.retracted, false)
   WITH n.id AS id, $session_decay * seed.value AS passed, seed.id AS source, c.key AS key
@@ -21,7 +21,7 @@ CALL () {
   RETURN 'session' AS part, id, best.value AS activation, best.seed AS seed, best.key AS key
   UNION ALL
   UNWIND $cue_seeds AS seed
-  MATCH (:Memory {id: seed.id})-[:HAS_CUE]->(c:Cue)
+  MATCH (src:Memory {id: seed.id})-[:HAS_CUE]->(c:Cue) USING INDEX SEEK src:Memory(id)
   WHERE c.kind IN ['keyword', 'entity'] AND c.scope_key IN $visible
   WITH seed, c, COUNT { (c)<-[:HAS_CUE]-() } AS degree
   WHERE degree > 1 AND degree <= $max_degree
@@ -36,7 +36,7 @@ CALL () {
           WHERE reduce(s = 0, q IN ordered[..j] | s + q.degree) < $cue_budget | ordered[j]] AS walk
   UNWIND walk.offers AS offer
   WITH offer.seed AS seed, walk.c AS c, offer.passed AS passed
-  MATCH (c)<-[:HAS_CUE]-(n:Memory)
+  MATCH (c)<-[:HAS_CUE]-(n)
   WHERE n.id <> seed.id AND n.scope_key IN $visible
     AND ($layers IS NULL OR n.layer IN $layers) AND NOT coalesce(n.retracted, false)
   WITH n.id AS id, passed, seed.id AS source, c.kind + ':' + c.key AS key

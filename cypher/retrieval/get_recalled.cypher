@@ -2,6 +2,6 @@
 // Superseded versions of a fact are history, not answers: they stay out of recall (the
 // layer's history() and as_of() read them).
 UNWIND $ids AS id
-MATCH (m:Memory {id: id})
+MATCH (m:Memory {id: id}) USING INDEX SEEK m:Memory(id)
 WHERE m.scope_key IN $visible AND m.superseded_by IS NULL
 RETURN m {.*, embedding: null, search_text: null, scope_tag: null} AS m

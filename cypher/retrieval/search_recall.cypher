@@ -18,6 +18,12 @@
 // (RecallRepository.search_recall): the server plans this statement once per mix of parameter
 // types *and* size buckets (0, 1, 2–10, 11–100, 101–1000 …), 4–13 s each
 // (benchmarks/notes/tail-5.md, cold-start-5.md).
+// Every memory looked up by id or scope key names its index seek (USING INDEX SEEK), and a cue's members
+// are reached from the cue (HAS_CUE starts only at memories, so they carry no label to seek
+// by): the plan is cached for the server's life, and one made before the indexes were sampled
+// (a fresh database that then took its memories) scanned every memory once per frontier memory
+// and cue — 1.0–1.8 s per recall of a 419-turn conversation instead of 60–70 ms
+// (benchmarks/notes/plans-7.md).
 // Person cues are read only when the query names someone (they only matter then).
 // Returns one row: the visible keys, population, the vector and fulltext hits, the named persons, the edge
 // arrivals with their paths, whether the node cap cut the spread, the session
@@ -28,7 +34,7 @@ CYPHER 25
 WITH [sk IN $visible WHERE sk <> '' AND NOT EXISTS { MATCH (s:Scope {key: sk}) WHERE s.erasing }] AS visible
 CALL (visible) {
   UNWIND CASE WHEN $population < 0 THEN [1] ELSE [] END AS _
-  MATCH (m:Memory)
+  MATCH (m:Memory) USING INDEX SEEK m:Memory(scope_key)
   WHERE m.scope_key IN visible AND ($layers IS NULL OR m.layer IN $layers)
   RETURN count(m) AS counted
 }
@@ -52,7 +58,7 @@ CALL (visible, population) {
 }
 CALL (visible, population, approx) {
   UNWIND CASE WHEN $directed AND population > 0 AND size(approx) < $k THEN [1] ELSE [] END AS _
-  MATCH (m:Memory)
+  MATCH (m:Memory) USING INDEX SEEK m:Memory(scope_key)
   WHERE m.scope_key IN visible
     AND ($layers IS NULL OR m.layer IN $layers)
     AND m.embedding IS NOT NULL
@@ -133,7 +139,7 @@ WITH visible, population, vector_hits, fulltext_hits, named, base, [b IN base | 
 CALL (visible, frontier0, arrived0, added0, capped0, seed_ids) {
   CALL (visible, frontier0) {
     UNWIND frontier0 AS f
-    MATCH (:Memory {id: f.id})-[r]-(n:Memory)
+    MATCH (src:Memory {id: f.id})-[r]-(n:Memory) USING INDEX SEEK src:Memory(id)
     WHERE n.scope_key IN visible AND r.scope_key IN visible
       AND NOT coalesce(n.retracted, false) AND ($layers IS NULL OR n.layer IN $layers)
     WITH f, collect({id: n.id, rel: type(r), w: r.weight}) AS neighbours
@@ -168,7 +174,7 @@ CALL (visible, frontier0, arrived0, added0, capped0, seed_ids) {
 CALL (visible, frontier1, arrived1, added1, capped1, seed_ids) {
   CALL (visible, frontier1) {
     UNWIND CASE WHEN $max_hops >= 2 THEN frontier1 ELSE [] END AS f
-    MATCH (:Memory {id: f.id})-[r]-(n:Memory)
+    MATCH (src:Memory {id: f.id})-[r]-(n:Memory) USING INDEX SEEK src:Memory(id)
     WHERE n.scope_key IN visible AND r.scope_key IN visible
       AND NOT coalesce(n.retracted, false) AND ($layers IS NULL OR n.layer IN $layers)
     WITH f, collect({id: n.id, rel: type(r), w: r.weight}) AS neighbours
@@ -203,7 +209,7 @@ CALL (visible, frontier1, arrived1, added1, capped1, seed_ids) {
 CALL (visible, frontier2, arrived2, added2, capped2, seed_ids) {
   CALL (visible, frontier2) {
     UNWIND CASE WHEN $max_hops >= 3 THEN frontier2 ELSE [] END AS f
-    MATCH (:Memory {id: f.id})-[r]-(n:Memory)
+    MATCH (src:Memory {id: f.id})-[r]-(n:Memory) USING INDEX SEEK src:Memory(id)
     WHERE n.scope_key IN visible AND r.scope_key IN visible
       AND NOT coalesce(n.retracted, false) AND ($layers IS NULL OR n.layer IN $layers)
     WITH f, collect({id: n.id, rel: type(r), w: r.weight}) AS neighbours
@@ -238,7 +244,7 @@ CALL (visible, frontier2, arrived2, added2, capped2, seed_ids) {
 CALL (visible, frontier3, arrived3, added3, capped3, seed_ids) {
   CALL (visible, frontier3) {
     UNWIND CASE WHEN $max_hops >= 4 THEN frontier3 ELSE [] END AS f
-    MATCH (:Memory {id: f.id})-[r]-(n:Memory)
+    MATCH (src:Memory {id: f.id})-[r]-(n:Memory) USING INDEX SEEK src:Memory(id)
     WHERE n.scope_key IN visible AND r.scope_key IN visible
       AND NOT coalesce(n.retracted, false) AND ($layers IS NULL OR n.layer IN $layers)
     WITH f, collect({id: n.id, rel: type(r), w: r.weight}) AS neighbours
@@ -304,9 +310,9 @@ WITH visible, population, vector_hits, fulltext_hits, named, edges, capped_edges
 CALL (visible, reps, cue_seeds, population) {
   CALL (visible, reps, cue_seeds, population) {
     UNWIND CASE WHEN $session_decay > 0 THEN reps ELSE [] END AS seed
-    MATCH (:Memory {id: seed.id})-[:HAS_CUE]->(c:Cue {kind: 'session'})
+    MATCH (src:Memory {id: seed.id})-[:HAS_CUE]->(c:Cue {kind: 'session'}) USING INDEX SEEK src:Memory(id)
     WHERE c.scope_key IN visible
-    MATCH (c)<-[:HAS_CUE]-(n:Memory)
+    MATCH (c)<-[:HAS_CUE]-(n)
     WHERE n.id <> seed.id AND n.scope_key IN visible
       AND ($layers IS NULL OR n.layer IN $layers) AND NOT coalesce(n.retracted, false)
     WITH n.id AS id, collect({value: $session_decay * seed.value, seed: seed.id, key: c.key}) AS arrivals
@@ -317,7 +323,7 @@ CALL (visible, reps, cue_seeds, population) {
     RETURN 'session' AS part, id, best.value AS activation, best.seed AS seed, best.key AS key
     UNION ALL
     UNWIND CASE WHEN $cue_decay > 0 THEN cue_seeds ELSE [] END AS seed
-    MATCH (:Memory {id: seed.id})-[:HAS_CUE]->(c:Cue)
+    MATCH (src:Memory {id: seed.id})-[:HAS_CUE]->(c:Cue) USING INDEX SEEK src:Memory(id)
     WHERE c.kind IN ['keyword', 'entity'] AND c.scope_key IN visible
     WITH visible, seed, c, COUNT { (c)<-[:HAS_CUE]-() } AS degree,
          CASE WHEN population < 2 THEN 2 ELSE population END AS pop
@@ -342,7 +348,7 @@ CALL (visible, reps, cue_seeds, population) {
     UNWIND [j IN range(0, size(ordered) - 1)
             WHERE reduce(s = 0, q IN ordered[..j] | s + q.degree) < $cue_budget | ordered[j]] AS walk
     WITH visible, walk.c AS c, walk.top AS top
-    MATCH (c)<-[:HAS_CUE]-(n:Memory)
+    MATCH (c)<-[:HAS_CUE]-(n)
     WHERE n.scope_key IN visible
       AND ($layers IS NULL OR n.layer IN $layers) AND NOT coalesce(n.retracted, false)
     WITH n, c, CASE WHEN n.id = top[0].seed THEN top[1] ELSE top[0] END AS offer
@@ -380,7 +386,7 @@ CALL (totals) {
 }
 CALL (visible, totals, cut) {
   UNWIND [x IN totals WHERE cut IS NULL OR x.total >= cut | x.id] AS id
-  MATCH (m:Memory {id: id})
+  MATCH (m:Memory {id: id}) USING INDEX SEEK m:Memory(id)
   WHERE m.scope_key IN visible AND m.superseded_by IS NULL
   RETURN collect(m {.*, embedding: null, search_text: null, scope_tag: null}) AS nodes
 }
