@@ -18,7 +18,8 @@
 // (RecallRepository.search_recall): the server plans this statement once per mix of parameter
 // types *and* size buckets (0, 1, 2–10, 11–100, 101–1000 …), 4–13 s each
 // (benchmarks/notes/tail-5.md, cold-start-5.md).
-// Every memory looked up by id or scope key names its index seek (USING INDEX SEEK), and a cue's members
+// Every memory looked up by id or scope key, and the named persons' cues, name their index seek
+// (USING INDEX SEEK), and a cue's members
 // are reached from the cue (HAS_CUE starts only at memories, so they carry no label to seek
 // by): the plan is cached for the server's life, and one made before the indexes were sampled
 // (a fresh database that then took its memories) scanned every memory once per frontier memory
@@ -85,7 +86,7 @@ CALL (visible) {
                                ELSE [(node)-[:HAS_CUE]->(c:Cue {kind: 'person'}) | c.key] END}) AS fulltext_hits
 }
 CALL (visible) {
-  OPTIONAL MATCH (c:Cue)
+  OPTIONAL MATCH (c:Cue) USING INDEX SEEK c:Cue(scope_key, kind, key)
   WHERE any(nk IN $keys WHERE nk <> '') AND c.scope_key IN visible AND c.kind = 'person'
     AND c.key IN $keys AND c.key <> ''
   RETURN collect(DISTINCT c.key) AS named
