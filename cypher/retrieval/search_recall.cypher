@@ -19,9 +19,9 @@
 // types *and* size buckets (0, 1, 2–10, 11–100, 101–1000 …), 4–13 s each
 // (benchmarks/notes/tail-5.md, cold-start-5.md).
 // Every memory looked up by id or scope key, and the named persons' cues, name their index seek
-// (USING INDEX SEEK), and a cue's members
-// are reached from the cue (HAS_CUE starts only at memories, so they carry no label to seek
-// by): the plan is cached for the server's life, and one made before the indexes were sampled
+// (USING INDEX SEEK), and a cue's members are reached from the cue (HAS_CUE starts only at
+// memories, so they carry no label to seek by): the plan is cached for the server's life, and
+// one made before the indexes were sampled
 // (a fresh database that then took its memories) scanned every memory once per frontier memory
 // and cue — 1.0–1.8 s per recall of a 419-turn conversation instead of 60–70 ms
 // (benchmarks/notes/plans-7.md).

@@ -66,7 +66,9 @@ async def fresh(tmp_path: Any) -> AsyncIterator[GraphStore]:
             await conn.close()
 
 
-async def test_the_read_path_seeks_on_a_fresh_database_that_just_took_its_memories(fresh: GraphStore) -> None:
+async def test_the_read_path_seeks_on_a_fresh_database_that_just_took_its_memories(
+    fresh: GraphStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
     memory = MemoryOrchestrator(fresh, HashingEmbeddings())
     scope = Scope.root("org", "fresh").child("conversation", "c1")
     nodes = await ingest_conversation(memory.services, memory.episodic, scope, conversation(420))
@@ -78,15 +80,13 @@ async def test_the_read_path_seeks_on_a_fresh_database_that_just_took_its_memori
         ran.setdefault(query.name, (query, dict(params)))
         return await original(query, params, **kw)
 
-    conn._managed = capture  # type: ignore[method-assign]
-    try:
-        result = await memory.recall(scope, "What does Melanie do, pottery or camping?", layers=[Layer.EPISODIC])
-        assert result.items, "the recall found nothing: the check below would prove nothing"
-        assert await fresh.get_node(scope, nodes[0].id) is not None
-        await fresh.get_nodes(scope, [n.id for n in nodes[:5]])
-        await fresh.get_neighbors(scope, nodes[1].id)
-    finally:
-        conn._managed = original  # type: ignore[method-assign]
+    monkeypatch.setattr(conn, "_managed", capture)  # every read and write passes here
+    result = await memory.recall(scope, "What does Melanie do, pottery or camping?", layers=[Layer.EPISODIC])
+    assert result.items, "the recall found nothing: the check below would prove nothing"
+    assert await fresh.get_node(scope, nodes[0].id) is not None
+    await fresh.get_nodes(scope, [n.id for n in nodes[:5]])
+    await fresh.get_neighbors(scope, nodes[1].id)
+    monkeypatch.undo()
     assert "SEARCH_RECALL" in ran and "GET_NODE" in ran and "GET_NEIGHBORS" in ran
     scans = {}
     async with conn.driver.session(database=conn.database) as session:
