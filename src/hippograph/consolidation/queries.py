@@ -16,6 +16,7 @@ class ConsolidationQuery(CypherQuery):
 
     # phases
     STRENGTHEN_MEMORIES = auto()
+    GET_COOCCURRENCE_PAIRS = auto()
     LINK_COOCCURRENCES = auto()
     TAG_RISKS = auto()
     LINK_PENDING = auto()

@@ -118,6 +118,26 @@ async def test_cooccurrence_links_neighbours_in_time_within_the_degree_cap(
     assert first_run_from_scratch.phase(Phase.COOCCURRENCE).counts == {"edges": 0}  # type: ignore[union-attr]
 
 
+async def test_cooccurrence_links_a_large_scope_within_the_default_transaction_memory(
+    store: GraphStore, tenant: Scope, make: Make
+) -> None:
+    # Rows fed to CALL … IN TRANSACTIONS carry every list of the statement before them, and
+    # Neo4j 2026 counts such a list once per buffered row: when one statement both paired and
+    # wrote, 1,000 memories already needed more than the default 512 MiB of transaction memory.
+    home = tenant.child("user", "big")
+    base = NOW - 2 * DAY
+    facts = [fact(f"step {i}", at=base + i * MINUTE, nid=f"{tenant.id}-s{i}") for i in range(2000)]
+    for start in range(0, len(facts), 500):
+        await store.add_nodes(home, facts[start : start + 500])
+
+    report = await make().run(home, only=[Phase.COOCCURRENCE])
+
+    # a minute apart, a 15-minute window, reach 2: each memory pairs with its next two
+    assert report.phase(Phase.COOCCURRENCE).counts == {"edges": 2 * 2000 - 3}  # type: ignore[union-attr]
+    edges = await edges_of(store, home, Relationship.CO_OCCURRED)
+    assert len(edges) == 2 * 2000 - 3 and len({frozenset((e.source, e.target)) for e in edges}) == len(edges)
+
+
 async def test_tag_risk_flags_risk_words_once(store: GraphStore, tenant: Scope, make: Make) -> None:
     await store.add_nodes(
         tenant,

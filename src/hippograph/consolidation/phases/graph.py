@@ -31,15 +31,16 @@ async def cooccurrence(ctx: PhaseContext) -> Counts:
     c = ctx.config
     watermark = ctx.state.get("cooccurrence_watermark")
     since = float(watermark) - c.cooccurrence_window if watermark is not None else FIRST_RUN
-    row = await ctx.batch(
-        Q.LINK_COOCCURRENCES,
+    read = await ctx.read(
+        Q.GET_COOCCURRENCE_PAIRS,
         since=since,
         window=c.cooccurrence_window,
         cap=c.cooccurrence_degree_cap,
         reach=max(1, c.cooccurrence_degree_cap // 2),
-        weight=c.cooccurrence_weight,
         layers=[layer.value for layer in c.cooccurrence_layers],
     )
+    pairs = read[0]["pairs"] if read else []
+    row = await ctx.batch(Q.LINK_COOCCURRENCES, pairs=pairs, weight=c.cooccurrence_weight) if pairs else {"edges": 0}
     await ctx.remember(cooccurrence_watermark=ctx.now)
     return ints(row, "edges")
 
