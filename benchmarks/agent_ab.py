@@ -107,6 +107,18 @@ class FirstCallTimer:
         return await self.inner.complete(request)
 
 
+def tree_embedder() -> Any:
+    """The default MiniLM embedder of the tree on ``sys.path``."""
+    try:
+        from hippograph.embeddings import default_embedder
+
+        return default_embedder()
+    except ImportError:  # trees before the ONNX embedder
+        from hippograph.embeddings import SentenceTransformerEmbeddings
+
+        return SentenceTransformerEmbeddings()
+
+
 async def worker(uri: str, password: str, root: str, round_no: int, per_round: int, warmup: int) -> dict[str, Any]:
     """One round in the tree on ``sys.path``: per-turn overheads, stages and statements."""
     import hippograph
@@ -117,14 +129,7 @@ async def worker(uri: str, password: str, root: str, round_no: int, per_round: i
     from hippograph.scope import Scope
     from hippograph.store import GraphStore, Neo4jConnection
 
-    try:
-        from hippograph.embeddings import default_embedder
-
-        embedder = default_embedder()
-    except ImportError:  # trees before the ONNX embedder
-        from hippograph.embeddings import SentenceTransformerEmbeddings
-
-        embedder = SentenceTransformerEmbeddings()
+    embedder = tree_embedder()
     await embedder.embed("warm up the model")
     counter = StatementCounter()
     counter.install()
@@ -187,7 +192,6 @@ def run_worker(tree_dir: Path, uri: str, password: str, root: str, round_no: int
 async def serve(data_dir: Path, memories: int, console: Console) -> tuple[str, str, str]:
     """The kept server (started if needed) and the seeded user's root id (seeded once)."""
     from benchmarks.agent_bench import seed
-    from hippograph.embeddings import default_embedder
     from hippograph.layers import MemoryOrchestrator
     from hippograph.scope import Scope
     from hippograph.store import GraphStore, LocalNeo4j, Neo4jConnection, migrate
@@ -203,7 +207,7 @@ async def serve(data_dir: Path, memories: int, console: Console) -> tuple[str, s
         root = f"bench-{uuid.uuid4().hex[:6]}"
         conn = await Neo4jConnection.connect(status.uri, password=server.password())
         await migrate(conn)
-        embedder = default_embedder()
+        embedder = tree_embedder()
         await seed(MemoryOrchestrator(GraphStore(conn), embedder), Scope.root("org", root).child("user", "u1"),
                    memories, console)  # fmt: skip
         await conn.close()

@@ -13,7 +13,10 @@ the same clock, so the same code must leave the same hash.
     python -m benchmarks.consolidation_ab --before /work/wt/base --after . --sizes 100000 --rounds 1
 
 The server: ``HIPPOGRAPH_NEO4J_URI`` when set, else a throwaway local Neo4j with the default
-512 MiB of transaction memory (see ``consolidation_bench.server``). Prints per-phase medians
+512 MiB of transaction memory (see ``consolidation_bench.server``). With ``--before-data-dir``
+the before tree gets a server of its own, started by its own package (its launcher, its Neo4j,
+its schema: trees whose schema the after tree's server does not have), and seeds, hashes and
+erases there with its own package too. Prints per-phase medians
 per tree with the ratio, the wall time of both runs, and whether the end states are equal.
 """
 
@@ -170,8 +173,44 @@ def phase_table(size: int, results: dict[str, list[dict[str, Any]]], run_no: int
     return table
 
 
+def in_tree(tree: Path, *args: str, password: str = "") -> Any:
+    """``benchmarks.consolidation_ab *args`` run by ``tree``'s own package; its last line as JSON."""
+    env = {**os.environ, "PYTHONPATH": f"{tree / 'src'}{os.pathsep}{HERE}", PASSWORD_ENV: password}
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.consolidation_ab", *args],
+        env=env, cwd=HERE, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    if done.returncode:
+        raise RuntimeError(f"{args[0]} in {tree} failed:\n{done.stderr[-4000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+async def own_server(data_dir: Path, heap: str, pagecache: int, *, stop: bool = False) -> list[str]:
+    """(internal) The kept server of ``data_dir`` started (migrated) or stopped by the package on
+    ``sys.path``; ``[uri, password]``."""
+    from hippograph.store import LocalNeo4j, Neo4jConnection, migrate
+
+    local = LocalNeo4j(data_dir, heap=heap, pagecache_mb=pagecache)
+    if stop:
+        local.stop()
+        return []
+    status = local.start(timeout=400)
+    conn = await Neo4jConnection.connect(str(status.uri), password=local.password())
+    await migrate(conn)
+    await conn.close()
+    return [str(status.uri), local.password()]
+
+
 async def main(
-    before: Path, after: Path, sizes: list[int], rounds: int, runs: int, dump: Path | None, heap: str, pagecache: int
+    before: Path,
+    after: Path,
+    sizes: list[int],
+    rounds: int,
+    runs: int,
+    dump: Path | None,
+    heap: str,
+    pagecache: int,
+    before_data_dir: Path | None = None,
 ) -> None:
     from benchmarks.consolidation_bench import server
     from hippograph.store import Neo4jConnection, migrate
@@ -182,26 +221,55 @@ async def main(
         conn = await Neo4jConnection.connect(uri, password=password)
         await migrate(conn)
         await conn.close()
-        for size in sizes:
-            results: dict[str, list[dict[str, Any]]] = {"before": [], "after": []}
-            for r in range(rounds):
-                order = [("before", before), ("after", after)]
-                for name, tree in order if r % 2 == 0 else order[::-1]:
-                    file = dump / f"{size}-{name}-{r + 1}.jsonl" if dump else None
-                    got = await one(uri, password or "", tree, size, now, runs, console, file)
-                    results[name].append(got)
-                    walls = " + ".join(f"{x['wall_s']:.2f}" for x in got["runs"])
-                    console.print(f"{size:,} round {r + 1}/{rounds} {name}: {walls} s, end state {got['hash']}")
-            for run_no in range(runs):
-                console.print(phase_table(size, results, run_no))
-            hashes = {s: {r["hash"] for r in results[s]} for s in results}
-            same = len(hashes["before"] | hashes["after"]) == 1
-            console.print(f"end state {size:,}: before {sorted(hashes['before'])}, after {sorted(hashes['after'])}")
-            console.print(
-                f"[b]same end state: {'yes' if same else 'NO'}[/b]; counts (after): {results['after'][0]['counts']}"
-            )
-            if not same:
-                console.print(f"counts (before): {results['before'][0]['counts']}")
+        own: list[str] = []
+        if before_data_dir:
+            own = in_tree(before, "--serve", str(before_data_dir), "--heap", heap, "--pagecache-mb", str(pagecache))
+            console.print(f"before's own server: {own[0]} ({before_data_dir})")
+        try:
+            await rounds_of(before, after, sizes, rounds, runs, dump, console, now, (uri, password or ""), own)
+        finally:
+            if before_data_dir:
+                in_tree(before, "--stop-server", str(before_data_dir))
+
+
+async def rounds_of(
+    before: Path,
+    after: Path,
+    sizes: list[int],
+    rounds: int,
+    runs: int,
+    dump: Path | None,
+    console: Console,
+    now: float,
+    shared: tuple[str, str],
+    own: list[str],
+) -> None:
+    """Every size's alternating rounds and its tables; the before tree on ``own`` when given."""
+    uri, password = shared
+    for size in sizes:
+        results: dict[str, list[dict[str, Any]]] = {"before": [], "after": []}
+        for r in range(rounds):
+            order = [("before", before), ("after", after)]
+            for name, tree in order if r % 2 == 0 else order[::-1]:
+                file = dump / f"{size}-{name}-{r + 1}.jsonl" if dump else None
+                if name == "before" and own:
+                    args = ["--one", own[0], str(size), "--tree", str(tree), "--now", repr(now), "--runs", str(runs)]
+                    got = in_tree(tree, *args, *(["--dump", str(file)] if file else []), password=own[1])
+                else:
+                    got = await one(uri, password, tree, size, now, runs, console, file)
+                results[name].append(got)
+                walls = " + ".join(f"{x['wall_s']:.2f}" for x in got["runs"])
+                console.print(f"{size:,} round {r + 1}/{rounds} {name}: {walls} s, end state {got['hash']}")
+        for run_no in range(runs):
+            console.print(phase_table(size, results, run_no))
+        hashes = {s: {r["hash"] for r in results[s]} for s in results}
+        same = len(hashes["before"] | hashes["after"]) == 1
+        console.print(f"end state {size:,}: before {sorted(hashes['before'])}, after {sorted(hashes['after'])}")
+        console.print(
+            f"[b]same end state: {'yes' if same else 'NO'}[/b]; counts (after): {results['after'][0]['counts']}"
+        )
+        if not same:
+            console.print(f"counts (before): {results['before'][0]['counts']}")
 
 
 if __name__ == "__main__":
@@ -216,8 +284,24 @@ if __name__ == "__main__":
     ap.add_argument("--heap", default="3g", help="the throwaway server's heap (1g is enough at 10k)")
     ap.add_argument("--pagecache-mb", type=int, default=2048)
     ap.add_argument("--dump", type=Path, default=None, help="write each end state here, one JSON line per memory")
+    ap.add_argument("--before-data-dir", type=Path, default=None, help="the before tree's own server")
+    ap.add_argument("--one", nargs=2, metavar=("URI", "SIZE"), help="(internal) one round of --tree on its server")
+    ap.add_argument("--tree", type=Path, default=None, help="(internal) the tree --one times")
+    ap.add_argument("--serve", type=Path, default=None, help="(internal) start this folder's server")
+    ap.add_argument("--stop-server", type=Path, default=None, help="(internal) stop this folder's server")
     a = ap.parse_args()
-    if a.worker:
+    if a.serve or a.stop_server:
+        print(
+            json.dumps(
+                asyncio.run(own_server(a.serve or a.stop_server, a.heap, a.pagecache_mb, stop=bool(a.stop_server)))
+            )
+        )
+    elif a.one:
+        uri, size = a.one
+        quiet = Console(quiet=True)
+        got = asyncio.run(one(uri, os.environ[PASSWORD_ENV], a.tree, int(size), a.now, a.runs, quiet, a.dump))
+        print(json.dumps(got))
+    elif a.worker:
         uri, key = a.worker
         print(json.dumps(asyncio.run(worker(uri, os.environ[PASSWORD_ENV], key, a.now or time.time(), a.runs))))
     else:
@@ -226,5 +310,15 @@ if __name__ == "__main__":
         if a.dump:
             a.dump.mkdir(parents=True, exist_ok=True)
         asyncio.run(
-            main(a.before.resolve(), a.after.resolve(), a.sizes, a.rounds, a.runs, a.dump, a.heap, a.pagecache_mb)
+            main(
+                a.before.resolve(),
+                a.after.resolve(),
+                a.sizes,
+                a.rounds,
+                a.runs,
+                a.dump,
+                a.heap,
+                a.pagecache_mb,
+                a.before_data_dir,
+            )
         )

@@ -34,11 +34,10 @@ from rich.console import Console
 from rich.table import Table
 
 from benchmarks._server import RssSampler
-from benchmarks.bulk_load import bulk_load
 from benchmarks.recall_bench import populate, tree, vocabulary
 from hippograph.embeddings import HashingEmbeddings
 from hippograph.retrieval.config import ActivationConfig, RecallConfig
-from hippograph.retrieval.engine import RecallEngine, StagedRecallEngine
+from hippograph.retrieval.engine import RecallEngine
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, LocalNeo4j, Neo4jConnection, migrate
 from hippograph.store.queries import MemoryQuery
@@ -49,6 +48,8 @@ VARIANTS: dict[str, Callable[[GraphStore], Variant]] = {}
 
 
 def _staged(store: GraphStore) -> Variant:
+    from hippograph.retrieval.engine import StagedRecallEngine  # here: trees before it serve data too
+
     engine = StagedRecallEngine(store, HashingEmbeddings(), HOPS2)
 
     async def run(_s: GraphStore, leaf: Scope, text: str, _vector: list[float]) -> Any:
@@ -130,6 +131,8 @@ async def open_store(
     state: dict[str, Any] = json.loads(state_file.read_text()) if state_file.exists() else {}
     t0 = time.perf_counter()
     if not state and bulk:
+        from benchmarks.bulk_load import bulk_load  # here: trees without its launcher helpers serve data too
+
         imported = bulk_load(server, size, heap=heap)
         console.print(f"imported {size:,}: csv {imported['csv_seconds']} s, import {imported['import_seconds']} s")
         load |= {"how": "neo4j-admin import, then indexes", "csv_seconds": imported["csv_seconds"],

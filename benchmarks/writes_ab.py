@@ -1,7 +1,9 @@
-"""Write throughput of two source trees side by side, on one server, in one run (issue 11).
+"""Write throughput of two source trees side by side, in one run (issue 11).
 
-One local Neo4j; rounds alternate between the trees, each round one worker process per tree
-(``PYTHONPATH=<tree>/src``) that first applies its tree's schema (untimed), then runs the same
+One local Neo4j (with ``--before-data-dir``, two: the before tree writes into a server its own
+package starts — its launcher, its Neo4j, its JVM flags — both up through the rounds); rounds
+alternate between the trees, each round one worker process per tree (``PYTHONPATH=<tree>/src``)
+that first applies its tree's schema (untimed), then runs the same
 workload into fresh scopes:
 
 - ``store``: ``GraphStore.add_nodes`` of ``--count`` memories with random unit 384-d vectors and
@@ -175,6 +177,29 @@ def rate(out: dict[str, Any], workload: str) -> float:
     return float(out["count"]) / seconds
 
 
+def own_server(tree_dir: Path, data_dir: Path, a: argparse.Namespace, *, stop: bool = False) -> tuple[str, str]:
+    """Start (or ``stop``) the server of ``data_dir`` with ``tree_dir``'s own package."""
+    env = {**os.environ, "PYTHONPATH": f"{tree_dir / 'src'}{os.pathsep}{HERE}"}
+    args = [sys.executable, "-m", "benchmarks.writes_ab", "--stop-server" if stop else "--serve"]
+    args += ["--data-dir", str(data_dir), "--heap", a.heap, "--pagecache-mb", str(a.pagecache_mb)]
+    done = subprocess.run(args, env=env, cwd=HERE, capture_output=True, text=True, check=False)
+    if done.returncode:
+        raise RuntimeError(f"the server of {data_dir} from {tree_dir} failed:\n{done.stderr[-3000:]}")
+    return ("", "") if stop else tuple(json.loads(done.stdout.strip().splitlines()[-1]))  # type: ignore[return-value]
+
+
+def serve(data_dir: Path, a: argparse.Namespace, *, stop: bool = False) -> tuple[str, str]:
+    """(internal) The kept server of ``data_dir``, started by the package on ``sys.path``."""
+    from hippograph.store import LocalNeo4j
+
+    server = LocalNeo4j(data_dir, heap=a.heap, pagecache_mb=a.pagecache_mb)
+    if stop:
+        server.stop()
+        return "", ""
+    status = server.start(timeout=400)
+    return str(status.uri), server.password()
+
+
 def main(a: argparse.Namespace) -> None:
     from hippograph.store import LocalNeo4j
 
@@ -187,12 +212,16 @@ def main(a: argparse.Namespace) -> None:
         stop_with_parent=True,
     )
     status = server.start(timeout=400)
-    uri, password = str(status.uri), server.password()
+    servers = {"after": (str(status.uri), server.password())}
+    servers["before"] = servers["after"]
     rates: dict[tuple[str, str], list[float]] = {}
     try:
+        if a.before_data_dir:
+            servers["before"] = own_server(a.before, a.before_data_dir, a)
         warm = ["--count", "1000", "--batch", str(a.batch), "--turns", "200", "--data", str(a.data)]
         for workload in ("store", "ingest"):  # a cold server's JIT and caches are nobody's figure
-            run_worker(a.after, uri, password, workload, warm)
+            for name, tree_dir in (("after", a.after), ("before", a.before) if a.before_data_dir else ()):
+                run_worker(tree_dir, *servers[name], workload, warm)
         for r in range(a.rounds):
             order = [("before", a.before), ("after", a.after)]
             for name, tree_dir in order if r % 2 == 0 else order[::-1]:
@@ -200,7 +229,7 @@ def main(a: argparse.Namespace) -> None:
                     argv = ["--round", str(r), "--count", str(a.count), "--batch", str(a.batch)]
                     argv += ["--writers", str(a.writers), "--turns", str(a.turns)]
                     argv += ["--minilm-turns", str(a.minilm_turns), "--data", str(a.data)]
-                    out = run_worker(tree_dir, uri, password, workload, argv)
+                    out = run_worker(tree_dir, *servers[name], workload, argv)
                     rates.setdefault((name, workload), []).append(rate(out, workload))
                     extra = f" ({out['embedder']})" if workload == "minilm" else ""
                     console.print(
@@ -209,7 +238,10 @@ def main(a: argparse.Namespace) -> None:
                     )
     finally:
         server.stop()
-    table = Table(title=f"writes, {a.rounds} alternating rounds, one server (medians; every round in brackets)")
+        if a.before_data_dir:
+            own_server(a.before, a.before_data_dir, a, stop=True)
+    where = "each tree its own server" if a.before_data_dir else "one server"
+    table = Table(title=f"writes, {a.rounds} alternating rounds, {where} (medians; every round in brackets)")
     for col in ("workload", "before /s", "after /s", "after ÷ before"):
         table.add_column(col)
     labels = {
@@ -247,8 +279,13 @@ if __name__ == "__main__":
     ap.add_argument("--heap", default="2g")
     ap.add_argument("--pagecache-mb", type=int, default=1024)
     ap.add_argument("--data-dir", type=Path, default=None, help="the server's folder (default: a new temporary one)")
+    ap.add_argument("--before-data-dir", type=Path, default=None, help="the before tree's own server")
+    ap.add_argument("--serve", action="store_true", help="(internal) start --data-dir's server")
+    ap.add_argument("--stop-server", action="store_true", help="(internal) stop the server of --data-dir")
     a = ap.parse_args()
-    if a.worker:
+    if a.serve or a.stop_server:
+        print(json.dumps(serve(a.data_dir, a, stop=a.stop_server)))
+    elif a.worker:
         uri, workload = a.worker
         print(json.dumps(asyncio.run(worker(uri, os.environ[PASSWORD_ENV], workload, a))))
     else:
