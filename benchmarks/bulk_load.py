@@ -31,7 +31,7 @@ from hippograph import cues
 from hippograph.cues import cues_of
 from hippograph.scope import Scope
 from hippograph.store import LocalNeo4j
-from hippograph.store.local_server import find_java
+from hippograph.store.local_server import JVM_FLAGS, find_java
 from hippograph.store.mapping import edge_to_props, layer_label, node_to_props, scope_rows
 
 IMPORT_MAIN = "org.neo4j.cli.AdminTool"
@@ -208,7 +208,8 @@ def bulk_load(server: LocalNeo4j, size: int, *, processes: int = 2, heap: str = 
     home = server.data_dir / "home"
     (home / "conf").mkdir(parents=True, exist_ok=True)
     (home / "conf" / "neo4j.conf").touch()
-    cmd = [find_java(), f"-Xmx{heap}", "-cp", str(build / "target" / "lib" / "*"), IMPORT_MAIN]
+    # the server's JVM flags: Neo4j 2026's import sorts through direct buffers (java.nio opened)
+    cmd = [find_java(), f"-Xmx{heap}", *JVM_FLAGS, "-cp", str(build / "target" / "lib" / "*"), IMPORT_MAIN]
     cmd += ["database", "import", "full", "neo4j", "--overwrite-destination", f"--threads={processes}"]
     cmd += [f"--report-file={server.data_dir / 'import.report'}"]
     cmd += [f"--nodes={files_of(folder, name)}" for name in ("memories", "cues", "scopes")]
