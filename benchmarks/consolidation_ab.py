@@ -33,6 +33,8 @@ import sys
 import time
 import uuid
 from collections import Counter
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -84,14 +86,22 @@ async def worker(uri: str, password: str, key: str, now: float, runs: int) -> di
     return out
 
 
-def run_worker(tree: Path, uri: str, password: str, key: str, now: float, runs: int) -> dict[str, Any]:
+def in_tree(tree: Path, *args: str, password: str = "") -> Any:
+    """``benchmarks.consolidation_ab *args`` run by ``tree``'s own package; its last line as JSON."""
     env = {**os.environ, "PYTHONPATH": f"{tree / 'src'}{os.pathsep}{HERE}", PASSWORD_ENV: password}
-    args = [sys.executable, "-m", "benchmarks.consolidation_ab", "--worker", uri, key]
-    args += ["--now", repr(now), "--runs", str(runs)]
-    done = subprocess.run(args, env=env, cwd=HERE, capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.consolidation_ab", *args],
+        env=env, cwd=HERE, capture_output=True, text=True, check=False,
+    )  # fmt: skip
     if done.returncode:
-        raise RuntimeError(f"worker in {tree} failed:\n{done.stderr[-4000:]}")
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+        raise RuntimeError(f"{args[0]} in {tree} failed:\n{done.stderr[-4000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def run_worker(tree: Path, uri: str, password: str, key: str, now: float, runs: int) -> dict[str, Any]:
+    result: dict[str, Any] = in_tree(
+        tree, "--worker", uri, key, "--now", repr(now), "--runs", str(runs), password=password
+    )
     return result
 
 
@@ -173,16 +183,21 @@ def phase_table(size: int, results: dict[str, list[dict[str, Any]]], run_no: int
     return table
 
 
-def in_tree(tree: Path, *args: str, password: str = "") -> Any:
-    """``benchmarks.consolidation_ab *args`` run by ``tree``'s own package; its last line as JSON."""
-    env = {**os.environ, "PYTHONPATH": f"{tree / 'src'}{os.pathsep}{HERE}", PASSWORD_ENV: password}
-    done = subprocess.run(
-        [sys.executable, "-m", "benchmarks.consolidation_ab", *args],
-        env=env, cwd=HERE, capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    if done.returncode:
-        raise RuntimeError(f"{args[0]} in {tree} failed:\n{done.stderr[-4000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+@asynccontextmanager
+async def served_by(
+    tree: Path, data_dir: Path | None, heap: str, pagecache: int, console: Console
+) -> AsyncIterator[list[str]]:
+    """``[uri, password]`` of ``data_dir``'s server started by ``tree``'s package (``[]``
+    without a folder), stopped by it at the end."""
+    if data_dir is None:
+        yield []
+        return
+    own: list[str] = in_tree(tree, "--serve", str(data_dir), "--heap", heap, "--pagecache-mb", str(pagecache))
+    console.print(f"{tree}'s own server: {own[0]} ({data_dir})")
+    try:
+        yield own
+    finally:
+        in_tree(tree, "--stop-server", str(data_dir))
 
 
 async def own_server(data_dir: Path, heap: str, pagecache: int, *, stop: bool = False) -> list[str]:
@@ -217,59 +232,48 @@ async def main(
 
     console = Console()
     now = time.time()  # one clock for every worker: the same world must end the same way
-    async with server(console, heap, pagecache) as (uri, password):
+    own_server_of_before = served_by(before, before_data_dir, heap, pagecache, console)
+    async with server(console, heap, pagecache) as (uri, password), own_server_of_before as own:
         conn = await Neo4jConnection.connect(uri, password=password)
         await migrate(conn)
         await conn.close()
-        own: list[str] = []
-        if before_data_dir:
-            own = in_tree(before, "--serve", str(before_data_dir), "--heap", heap, "--pagecache-mb", str(pagecache))
-            console.print(f"before's own server: {own[0]} ({before_data_dir})")
-        try:
-            await rounds_of(before, after, sizes, rounds, runs, dump, console, now, (uri, password or ""), own)
-        finally:
-            if before_data_dir:
-                in_tree(before, "--stop-server", str(before_data_dir))
+        for size in sizes:
+            results: dict[str, list[dict[str, Any]]] = {"before": [], "after": []}
+            for r in range(rounds):
+                order = [("before", before), ("after", after)]
+                for name, tree in order if r % 2 == 0 else order[::-1]:
+                    file = dump / f"{size}-{name}-{r + 1}.jsonl" if dump else None
+                    if name == "before" and own:
+                        args = [
+                            "--one",
+                            own[0],
+                            str(size),
+                            "--tree",
+                            str(tree),
+                            "--now",
+                            repr(now),
+                            "--runs",
+                            str(runs),
+                        ]
+                        got = in_tree(tree, *args, *(["--dump", str(file)] if file else []), password=own[1])
+                    else:
+                        got = await one(uri, password or "", tree, size, now, runs, console, file)
+                    results[name].append(got)
+                    walls = " + ".join(f"{x['wall_s']:.2f}" for x in got["runs"])
+                    console.print(f"{size:,} round {r + 1}/{rounds} {name}: {walls} s, end state {got['hash']}")
+            report(console, size, results, runs)
 
 
-async def rounds_of(
-    before: Path,
-    after: Path,
-    sizes: list[int],
-    rounds: int,
-    runs: int,
-    dump: Path | None,
-    console: Console,
-    now: float,
-    shared: tuple[str, str],
-    own: list[str],
-) -> None:
-    """Every size's alternating rounds and its tables; the before tree on ``own`` when given."""
-    uri, password = shared
-    for size in sizes:
-        results: dict[str, list[dict[str, Any]]] = {"before": [], "after": []}
-        for r in range(rounds):
-            order = [("before", before), ("after", after)]
-            for name, tree in order if r % 2 == 0 else order[::-1]:
-                file = dump / f"{size}-{name}-{r + 1}.jsonl" if dump else None
-                if name == "before" and own:
-                    args = ["--one", own[0], str(size), "--tree", str(tree), "--now", repr(now), "--runs", str(runs)]
-                    got = in_tree(tree, *args, *(["--dump", str(file)] if file else []), password=own[1])
-                else:
-                    got = await one(uri, password, tree, size, now, runs, console, file)
-                results[name].append(got)
-                walls = " + ".join(f"{x['wall_s']:.2f}" for x in got["runs"])
-                console.print(f"{size:,} round {r + 1}/{rounds} {name}: {walls} s, end state {got['hash']}")
-        for run_no in range(runs):
-            console.print(phase_table(size, results, run_no))
-        hashes = {s: {r["hash"] for r in results[s]} for s in results}
-        same = len(hashes["before"] | hashes["after"]) == 1
-        console.print(f"end state {size:,}: before {sorted(hashes['before'])}, after {sorted(hashes['after'])}")
-        console.print(
-            f"[b]same end state: {'yes' if same else 'NO'}[/b]; counts (after): {results['after'][0]['counts']}"
-        )
-        if not same:
-            console.print(f"counts (before): {results['before'][0]['counts']}")
+def report(console: Console, size: int, results: dict[str, list[dict[str, Any]]], runs: int) -> None:
+    """The phase tables of every run, and whether both trees left the same end state."""
+    for run_no in range(runs):
+        console.print(phase_table(size, results, run_no))
+    hashes = {s: {r["hash"] for r in results[s]} for s in results}
+    same = len(hashes["before"] | hashes["after"]) == 1
+    console.print(f"end state {size:,}: before {sorted(hashes['before'])}, after {sorted(hashes['after'])}")
+    console.print(f"[b]same end state: {'yes' if same else 'NO'}[/b]; counts (after): {results['after'][0]['counts']}")
+    if not same:
+        console.print(f"counts (before): {results['before'][0]['counts']}")
 
 
 if __name__ == "__main__":
