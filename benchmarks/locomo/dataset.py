@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 DATA_ENV = "HIPPOGRAPH_LOCOMO_DATA"
 
@@ -113,7 +114,7 @@ def load(path: str | Path) -> list[Conversation]:
     return [_conversation(sample) for sample in samples]
 
 
-def _conversation(sample: dict) -> Conversation:
+def _conversation(sample: dict[str, Any]) -> Conversation:
     conv = sample["conversation"]
     conv_id = sample["sample_id"]
     sessions = sorted(int(m.group(1)) for key in conv if (m := _SESSION_KEY.match(key)) and conv[key])
