@@ -1,6 +1,6 @@
-"""The agent's overhead before the model, two source trees side by side on one server (issue 11).
+"""The agent's overhead before the model, two source trees side by side on one server.
 
-**Overhead before the model** (the figure of issue 11): the time from calling
+**Overhead before the model**: the time from calling
 ``Agent.run(scope, message)`` to the moment the agent calls its model provider for the turn's
 reply (``stream`` or ``complete``, whichever the config uses) — everything the turn does first:
 the session, triage, the query embedding, recall, working memory, triggers, persona,
@@ -21,7 +21,7 @@ round; rounds alternate which tree goes first.
 Every Cypher statement the worker runs is counted (per turn before the model, and in all, by
 query file).
 
-    python -m benchmarks.agent_ab --before /work/wt/base --after . --memories 10000 --rounds 6 --per-round 30
+    python -m benchmarks.agent_ab --before ../before-tree --after . --memories 10000 --rounds 6 --per-round 30
     python -m benchmarks.agent_ab ... --stop        # stop the kept server afterwards
 
 With ``--before-data-dir`` (a copy of ``--data-dir``) each tree serves its own copy with its own
@@ -47,6 +47,8 @@ from typing import Any
 
 from rich.console import Console
 from rich.table import Table
+
+from benchmarks import bench_dir
 
 HERE = Path(__file__).resolve().parent.parent
 PASSWORD_ENV = "HIPPOGRAPH_AB_PASSWORD"
@@ -294,7 +296,7 @@ if __name__ == "__main__":
     ap.add_argument("--per-round", type=int, default=30)
     ap.add_argument("--warmup", type=int, default=8)
     ap.add_argument("--round", type=int, default=0)
-    ap.add_argument("--data-dir", type=Path, default=Path("/tmp/hippograph-agent-ab"))
+    ap.add_argument("--data-dir", type=Path, default=bench_dir("agent-ab"))
     ap.add_argument("--stop", action="store_true", help="stop the kept server and exit")
     ap.add_argument("--serve", action="store_true", help="(internal) start and seed, print uri/password/root")
     ap.add_argument(

@@ -1,4 +1,4 @@
-"""Agent turn overhead (issue: the agent turn): the pipeline's own time per turn, model excluded.
+"""Agent turn overhead: the pipeline's own time per turn, model excluded.
 
 Seeds one user scope with N memories (default 10,000: ingested conversation turns with their
 session chains and cues, plus semantic facts), all embedded with the real MiniLM model, then

@@ -1,4 +1,4 @@
-"""Where the agent's time before the model goes (issue 11), in the tree on ``sys.path``.
+"""Where the agent's time before the model goes, in the tree on ``sys.path``.
 
 Uses the server and data that ``agent_ab`` keeps in ``--data-dir`` (run it once first). Runs
 ``--turns`` agent turns (default config, background drained after each, untimed) in a fresh
@@ -28,6 +28,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from benchmarks import bench_dir
 from benchmarks.agent_ab import FirstCallTimer, StatementCounter, pct
 from benchmarks.agent_bench import PROFILES, QUESTIONS, REPLY, fill
 from hippograph.agent import Agent, AgentConfig
@@ -120,7 +121,7 @@ async def main(data_dir: Path, n_turns: int, warmup: int, profile: bool, recall:
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data-dir", type=Path, default=Path("/tmp/hippograph-agent-ab"))
+    ap.add_argument("--data-dir", type=Path, default=bench_dir("agent-ab"))
     ap.add_argument("--turns", type=int, default=30)
     ap.add_argument("--warmup", type=int, default=6)
     ap.add_argument("--cprofile", action="store_true")

@@ -1,4 +1,4 @@
-"""The API's own overhead (issue: the GraphQL API): ``recall`` over GraphQL with 50 concurrent
+"""The API's own overhead: ``recall`` over GraphQL with 50 concurrent
 clients on loopback, against the same recall called from Python, in one run.
 
 Seeds one user scope of a fresh org with N memories (default 10,000: synthetic sentences from a

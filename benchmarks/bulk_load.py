@@ -1,4 +1,4 @@
-"""Populate a benchmark database of a million memories in minutes (issue: speed).
+"""Populate a benchmark database of a million memories in minutes.
 
 The store's write path (``recall_bench.populate``) writes every memory through its vector,
 fulltext and cue indexes, one transaction per batch: hours for 1M memories on a loaded
@@ -231,10 +231,15 @@ def bulk_load(server: LocalNeo4j, size: int, *, processes: int = 2, heap: str = 
     }
 
 
-if __name__ == "__main__":  # a quick look at one leaf's rows
-    import sys
+if __name__ == "__main__":  # a quick look at one leaf's rows; a whole load: recall_ab --bulk
+    import argparse
 
-    out = Path(sys.argv[1])
+    ap = argparse.ArgumentParser(
+        description="Write the CSV files of one demo leaf (1,000 memories) into OUT and print its first probe values. "
+        "A whole load runs through `python -m benchmarks.recall_ab --bulk`."
+    )
+    ap.add_argument("out", type=Path, help="folder for the CSV files")
+    out = ap.parse_args().out
     out.mkdir(parents=True, exist_ok=True)
     write_scopes(out, tree("demo"))
     print(json.dumps(write_leaf((out, 1000, 0, "demo", 10))[:3]))

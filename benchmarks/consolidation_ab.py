@@ -1,4 +1,4 @@
-"""Consolidation speed of two source trees side by side, on one server, in one run (issue 11).
+"""Consolidation speed of two source trees side by side, on one server, in one run.
 
 For each size and round, each tree in turn (the order alternates by round, so machine load
 hits both alike): the same world as ``consolidation_bench`` (N fresh memories, half episodic,
@@ -9,8 +9,8 @@ then the end state of the scope — every memory with all its properties and out
 (edge ids aside), and the lease's watermarks — is hashed and the scope erased. Both trees see
 the same clock, so the same code must leave the same hash.
 
-    python -m benchmarks.consolidation_ab --before /work/wt/base --after . --sizes 10000 --rounds 3
-    python -m benchmarks.consolidation_ab --before /work/wt/base --after . --sizes 100000 --rounds 1
+    python -m benchmarks.consolidation_ab --before ../before-tree --after . --sizes 10000 --rounds 3
+    python -m benchmarks.consolidation_ab --before ../before-tree --after . --sizes 100000 --rounds 1
 
 The server: ``HIPPOGRAPH_NEO4J_URI`` when set, else a throwaway local Neo4j with the default
 512 MiB of transaction memory (see ``consolidation_bench.server``). With ``--before-data-dir``

@@ -1,9 +1,9 @@
-"""Consolidation benchmark (issue 4): a full ``run`` over one scope of N fresh memories (half
+"""Consolidation benchmark: a full ``run`` over one scope of N fresh memories (half
 episodic, half semantic, with NEXT / MENTIONS edges in proportion), and ``quick_nap`` over a
 fresh 10k scope. Prints one table of per-phase durations per run.
 
-    python benchmarks/consolidation_bench.py                  # 10k run, 100k run, 10k quick_nap
-    python benchmarks/consolidation_bench.py --sizes 10000    # skip the 100k run
+    python -m benchmarks.consolidation_bench                  # 10k run, 100k run, 10k quick_nap
+    python -m benchmarks.consolidation_bench --sizes 10000    # skip the 100k run
 
 Talks to ``HIPPOGRAPH_NEO4J_URI`` (``HIPPOGRAPH_NEO4J_PASSWORD``) when set; otherwise starts a
 throwaway local Neo4j (``LocalNeo4j``: heap 3 GB, page cache 2 GB, and the default 512 MiB of
@@ -11,10 +11,10 @@ transaction memory — no transaction setting raised) and stops it at the end. E
 root scope, erased afterwards. Query plans are warmed on a tiny scope first (a cold plan cache
 costs a few seconds once per server, not per run); that warm-up is reported too.
 
-The data: memories written over the last 3 hours (so co-occurrence has dense windows, as in
-the reference's measurement), episodes in sessions of 10 turns chained by NEXT, each mentioning
-one or two facts; 10 % of episodes are recurring "events"; facts carry random 384-d embeddings
-(1 % near-duplicates), labels with 200 shared prefixes, and some access counts.
+The data: memories written over the last 3 hours (so co-occurrence has dense windows),
+episodes in sessions of 10 turns chained by NEXT, each mentioning one or two facts; 10 % of
+episodes are recurring "events"; facts carry random 384-d embeddings (1 % near-duplicates),
+labels with 200 shared prefixes, and some access counts.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Recall latency of two source trees side by side, on one server, in one run (issue: speed).
+"""Recall latency of two source trees side by side, on one server, in one run.
 
 Populates (once, kept in ``--data-dir``) a local Neo4j exactly as ``recall_profile`` /
 ``recall_bench`` do (``--size`` memories over 100 leaf conversations of an org tree, NEXT
@@ -9,7 +9,7 @@ hashing embeddings) and, interleaved query by query, one raw vector-index query 
 through the driver, the floor. Rounds alternate which tree goes first, so machine load hits
 both alike.
 
-    python -m benchmarks.recall_ab --before ../speed-base --after . --size 10000 --rounds 8 --per-round 25
+    python -m benchmarks.recall_ab --before ../before-tree --after . --size 10000 --rounds 8 --per-round 25
 
 With ``--before-data-dir`` each tree serves its own copy of the data with its own launcher
 (e.g. the before tree's Neo4j 5.26 on one folder, the after tree's 2026 on a copy of it), both
@@ -35,6 +35,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from benchmarks import bench_dir
 from benchmarks._server import RssSampler
 
 HERE = Path(__file__).resolve().parent.parent
@@ -206,7 +207,7 @@ if __name__ == "__main__":
     ap.add_argument("--per-round", type=int, default=25)
     ap.add_argument("--round", type=int, default=0)
     ap.add_argument("--now", type=float, default=None)
-    ap.add_argument("--data-dir", type=Path, default=None, help="kept, populated server (default per size, in /tmp)")
+    ap.add_argument("--data-dir", type=Path, default=None, help="kept, populated server (default per size)")
     ap.add_argument("--heap", default="2g", help="Neo4j heap of the kept server (applies when it starts)")
     ap.add_argument("--pagecache-mb", type=int, default=1536)
     ap.add_argument("--writers", type=int, default=2, help="leaves written at once while populating")
@@ -222,7 +223,7 @@ if __name__ == "__main__":
             )
         )
     else:
-        data_dir = a.data_dir or Path(f"/tmp/hippograph-recall-ab-{a.size}")
+        data_dir = a.data_dir or bench_dir(f"recall-ab-{a.size}")
         server_cfg = {"heap": a.heap, "pagecache_mb": a.pagecache_mb, "writers": a.writers, "bulk": a.bulk}
         if a.serve:
             print(json.dumps(asyncio.run(serve(data_dir, a.size, **server_cfg))))

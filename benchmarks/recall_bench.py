@@ -1,4 +1,4 @@
-"""Recall latency at 10k and 100k memories spread over a scope tree (issue: memory and recall).
+"""Recall latency at 10k and 100k memories spread over a scope tree.
 
 For each size: memories with synthetic text (a 5,000-word vocabulary), random unit vectors,
 sessions chained by NEXT and cue links, spread over org → 5 teams → 5 users → 4

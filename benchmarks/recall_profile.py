@@ -1,4 +1,4 @@
-"""Where recall's time goes, and recall variants side by side in one run (issue: speed).
+"""Where recall's time goes, and recall variants side by side in one run.
 
 Populates (once) a local Neo4j with ``--size`` memories exactly as ``recall_bench`` does,
 keeps the server and a state file in ``--data-dir`` so later runs reuse them, then times —
@@ -10,7 +10,7 @@ interleaved query by query, so machine load hits every variant alike —
   engine before the one-statement recall), every round trip timed by query name;
   its answers are compared item by item with the engine's.
 
-    python -m benchmarks.recall_profile --size 10000 --queries 100 --data-dir /tmp/hg-10k
+    python -m benchmarks.recall_profile --size 10000 --queries 100 --data-dir .hippograph/benchmarks/r10k
     python -m benchmarks.recall_profile ... --stop      # stop the kept server afterwards
 
 Figures are p50 / p95 in ms and ratios to ``raw`` measured in the same run.
@@ -33,6 +33,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from benchmarks import bench_dir
 from benchmarks._server import RssSampler
 from benchmarks.recall_bench import populate, tree, vocabulary
 from hippograph.embeddings import HashingEmbeddings
@@ -237,7 +238,7 @@ if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("--size", type=int, default=10_000)
     ap.add_argument("--queries", type=int, default=100)
-    ap.add_argument("--data-dir", type=Path, default=Path("/tmp/hippograph-recall-profile"))
+    ap.add_argument("--data-dir", type=Path, default=bench_dir("recall-profile"))
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--stop", action="store_true")
     a = ap.parse_args()

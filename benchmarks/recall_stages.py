@@ -1,7 +1,7 @@
 """Where one recall's time goes, stage by stage: the recall statement cut after each stage,
-timed on the server, interleaved; and the engine's Python work after the statement (issue: speed).
+timed on the server, interleaved; and the engine's Python work after the statement.
 
-Opens the kept, populated server of ``--data-dir`` (as ``recall_ab`` / ``recall_plan`` leave
+Opens the kept, populated server of ``--data-dir`` (as ``recall_ab`` / ``recall_profile`` leave
 it), runs ``--queries`` recalls from leaves ``--first-leaf`` … (hops 2, session and cue
 spreading on, hashing embeddings) capturing the statement's parameters and timing the engine
 around the statement, then runs the catalogued statement cut after each stage (a ``RETURN`` of
@@ -9,7 +9,7 @@ what is in scope there; the cuts are found by the statement's stage comments) ``
 over the captured parameters, stages interleaved. A stage's cost is its cut's server time minus
 the previous cut's (medians: differences of noisy figures; compare within one run).
 
-    python -m benchmarks.recall_stages --size 100000 --data-dir /work/data-r100k --queries 10 --rounds 6
+    python -m benchmarks.recall_stages --size 100000 --data-dir D --queries 10 --rounds 6   # D: recall_ab's folder
 """
 
 from __future__ import annotations

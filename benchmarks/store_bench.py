@@ -1,10 +1,10 @@
-"""Store write/read benchmark (issue: foundation).
+"""Store write/read benchmark.
 
 Batch-writes N memories with random 384-d embeddings through GraphStore.add_nodes (embedding
 time excluded; ``--cues``: with their session, keyword and name cues, as ingest writes them),
 then times get_node on random ids, and reports the Neo4j process's peak RSS.
 
-    python benchmarks/store_bench.py --count 100000 --batch 1000
+    python -m benchmarks.store_bench --count 100000 --batch 1000
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Write throughput of two source trees side by side, in one run (issue 11).
+"""Write throughput of two source trees side by side, in one run.
 
 One local Neo4j (with ``--before-data-dir``, two: the before tree writes into a server its own
 package starts — its launcher, its Neo4j, its JVM flags — both up through the rounds); rounds
@@ -17,7 +17,9 @@ workload into fresh scopes:
   embedder (ONNX Runtime where the tree has it and ``onnxruntime`` is installed, else torch),
   embedding included.
 
-    python -m benchmarks.writes_ab --before /work/wt/base --after . --rounds 4
+    python -m benchmarks.writes_ab --before ../before-tree --after . --rounds 4 --data locomo-dev.json
+
+``ingest`` and ``minilm`` read LoCoMo turns: ``--data`` or ``HIPPOGRAPH_LOCOMO_DATA`` names the file.
 
 Prints each tree's median rate per workload, every round's rate, and after ÷ before.
 """
@@ -261,7 +263,7 @@ def main(a: argparse.Namespace) -> None:
 
 
 if __name__ == "__main__":
-    from benchmarks.locomo.dataset import DEFAULT_PATH
+    from benchmarks.locomo.dataset import DATA_ENV, data_path
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--worker", nargs=2, metavar=("URI", "WORKLOAD"))
@@ -274,7 +276,7 @@ if __name__ == "__main__":
     ap.add_argument("--writers", type=int, default=2)
     ap.add_argument("--turns", type=int, default=2000, help="ingest: LoCoMo turns per round")
     ap.add_argument("--minilm-turns", type=int, default=300)
-    ap.add_argument("--data", type=Path, default=DEFAULT_PATH, help="the LoCoMo dev file")
+    ap.add_argument("--data", type=Path, default=None, help=f"the LoCoMo dev file (default: ${DATA_ENV})")
     ap.add_argument("--round", type=int, default=0)
     ap.add_argument("--heap", default="2g")
     ap.add_argument("--pagecache-mb", type=int, default=1024)
@@ -290,4 +292,5 @@ if __name__ == "__main__":
         print(json.dumps(asyncio.run(worker(uri, os.environ[PASSWORD_ENV], workload, a))))
     else:
         a.before, a.after = a.before.resolve(), a.after.resolve()
+        a.data = data_path(a.data)  # the warm-up ingests LoCoMo turns whatever the workloads
         main(a)

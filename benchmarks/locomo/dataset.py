@@ -3,17 +3,23 @@
 Evidence rules (data README): split each string on ``[;, ]``, read ``D:11:26`` as ``D11:26``
 and ``D30:05`` as ``D30:5``, drop ids that name no turn of the conversation. A question
 left with no evidence scores 1 on every metric (see ``metrics``).
+
+The data is not in the repository (LoCoMo is CC BY-NC 4.0): the harnesses take the file from
+``--data`` or from ``HIPPOGRAPH_LOCOMO_DATA``. The dev split is the samples ``conv-26`` and
+``conv-30`` of snap-research/LoCoMo's ``data/locomo10.json`` (788 turns, 304 questions).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
-DEFAULT_PATH = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo" / "locomo-dev.json"
+DATA_ENV = "HIPPOGRAPH_LOCOMO_DATA"
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 
@@ -85,13 +91,30 @@ def normalise_evidence(raw: list[str], known: set[str] | frozenset[str]) -> tupl
     return tuple(out)
 
 
-def load(path: str | Path = DEFAULT_PATH) -> list[Conversation]:
+def data_path(given: str | Path | None = None) -> Path:
+    """The LoCoMo file: ``given`` (a harness's ``--data``), else ``$HIPPOGRAPH_LOCOMO_DATA``.
+
+    Exits with a message saying what to pass when neither names an existing file."""
+    raw = given or os.environ.get(DATA_ENV)
+    if not raw:
+        raise SystemExit(
+            f"LoCoMo data not given: pass --data PATH or set {DATA_ENV} to a LoCoMo JSON file "
+            "(the dev split: samples conv-26 and conv-30 of snap-research/LoCoMo's data/locomo10.json)"
+        )
+    path = Path(raw).expanduser()
+    if not path.is_file():
+        source = "--data" if given else DATA_ENV
+        raise SystemExit(f"LoCoMo data not found: {path} (from {source}) is not a file")
+    return path
+
+
+def load(path: str | Path) -> list[Conversation]:
     """Read every sample of the LoCoMo file."""
     samples = json.loads(Path(path).read_text())
     return [_conversation(sample) for sample in samples]
 
 
-def _conversation(sample: dict) -> Conversation:
+def _conversation(sample: dict[str, Any]) -> Conversation:
     conv = sample["conversation"]
     conv_id = sample["sample_id"]
     sessions = sorted(int(m.group(1)) for key in conv if (m := _SESSION_KEY.match(key)) and conv[key])

@@ -1,12 +1,13 @@
 """Fast iteration on LoCoMo recall: ingest once, compare recall variants, leave one conversation out.
 
 The product ingests and recalls (as in ``run.py``); embeddings are cached on disk keyed by text
-(``--cache``, default ``/tmp/locomo_embed_cache``), so after the first run only Neo4j works.
+(``--cache``, default ``.hippograph/benchmarks/locomo_embed_cache.pkl``), so after the first
+run only Neo4j works.
 Every variant is a named ``RecallConfig``; the table shows R@5 / R@10 / S@5 per group on the
 whole dev split and per conversation, and the leave-one-conversation-out (LOCO) row: the variant
 that scores best (overall R@5 + R@10) on one conversation, measured on the other.
 
-    python -m benchmarks.locomo.explore --data ../shared/data/locomo/locomo-dev.json [--variants a,b]
+    python -m benchmarks.locomo.explore --data locomo-dev.json [--variants a,b]
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ from pathlib import Path
 
 from rich.console import Console
 
+from benchmarks import bench_dir
 from benchmarks._server import bench_store
-from benchmarks.locomo.dataset import DEFAULT_PATH, Conversation, Question, load
+from benchmarks.locomo.dataset import DATA_ENV, Conversation, Question, data_path, load
 from benchmarks.locomo.metrics import evaluate
 from benchmarks.locomo.run import DEPTH, turns_of
 from hippograph.embeddings import SentenceTransformerEmbeddings
@@ -68,6 +70,7 @@ class CachedEmbeddings:
 
     def save(self) -> None:
         if self.dirty:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
             self.path.write_bytes(pickle.dumps(self.cache))
 
 
@@ -188,11 +191,11 @@ async def main(path: str, variants: list[str], cache: Path, dump: Path | None, l
 
 
 if __name__ == "__main__":
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--data", default=str(DEFAULT_PATH))
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", default=None, help=f"the LoCoMo JSON file (default: ${DATA_ENV})")
     ap.add_argument("--variants", default="default,relevance-only", help=f"comma-separated of {', '.join(VARIANTS)}")
-    ap.add_argument("--cache", type=Path, default=Path("/tmp/locomo_embed_cache.pkl"))
+    ap.add_argument("--cache", type=Path, default=bench_dir("locomo_embed_cache.pkl"))
     ap.add_argument("--limit", type=int, default=None, help="questions per conversation (for timings)")
     ap.add_argument("--dump", type=Path, default=None, help="pickle every ranking here (for analysis)")
     a = ap.parse_args()
-    asyncio.run(main(a.data, a.variants.split(","), a.cache, a.dump, a.limit))
+    asyncio.run(main(str(data_path(a.data)), a.variants.split(","), a.cache, a.dump, a.limit))

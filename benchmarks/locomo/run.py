@@ -1,4 +1,4 @@
-"""LoCoMo retrieval quality on the real engine (issue: memory and recall).
+"""LoCoMo retrieval quality on the real engine.
 
 Ingests every turn of every conversation as an episodic memory (no model calls; one scope
 per conversation), recalls for every question, and reports the paper's turn-level recall@k
@@ -6,7 +6,7 @@ and session-level recall@k, overall and per category. In the same run, on the sa
 BM25-only (the fulltext index over the plain turn text) and vector-only (MiniLM cosine over
 the plain turn text) baselines, from a second, plain copy of each conversation.
 
-    python -m benchmarks.locomo.run [--data ../shared/data/locomo/locomo-dev.json]
+    python -m benchmarks.locomo.run --data locomo-dev.json   # or set HIPPOGRAPH_LOCOMO_DATA
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.progress import Progress, TaskID
 
 from benchmarks._server import bench_store
-from benchmarks.locomo.dataset import DEFAULT_PATH, Conversation, Question, load
+from benchmarks.locomo.dataset import DATA_ENV, Conversation, Question, data_path, load
 from benchmarks.locomo.metrics import evaluate
 from hippograph.embeddings import SentenceTransformerEmbeddings
 from hippograph.layers import ConversationTurn, MemoryOrchestrator
@@ -148,8 +148,8 @@ async def main(path: str, limit: int | None) -> None:
 
 
 if __name__ == "__main__":
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--data", default=str(DEFAULT_PATH))
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", default=None, help=f"the LoCoMo JSON file (default: ${DATA_ENV})")
     ap.add_argument("--limit", type=int, default=None, help="questions per conversation (for a quick look)")
     a = ap.parse_args()
-    asyncio.run(main(a.data, a.limit))
+    asyncio.run(main(str(data_path(a.data)), a.limit))

@@ -1,4 +1,4 @@
-"""Issue 13 #5, the short CI variant of ``benchmarks/reliability_load.py``: the API under mixed
+"""The short CI variant of ``benchmarks/reliability_load.py``: the API under mixed
 load (recall, remember, scripted turns, dashboard queries) for a few seconds answers every
 request without an error, and every in-process table it keeps stays within its bound. No
 timing is asserted; the benchmark reports the figures."""
@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.reliability_load import drive
 from hippograph.agent.background import MAX_REPORTS
 from hippograph.agent.reminders import SEEDED_CACHE
 from hippograph.app.api.auth import Role, create_key
@@ -25,6 +24,7 @@ from hippograph.retrieval.recall_state import Populations
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection
 from tests.e2e.api.harness import Server, start_server
+from tests.support.load import drive
 
 SECONDS = 20.0
 CLIENTS = 8

@@ -1,13 +1,9 @@
-"""Evidence normalisation and the recall metrics of the LoCoMo benchmark."""
+"""Evidence normalisation and the recall metrics of the LoCoMo benchmark (collected by the
+suite: ``benchmarks`` is one of pytest's ``testpaths``)."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # benchmarks/ is not installed
 
 from benchmarks.locomo.dataset import Question, normalise_evidence
 from benchmarks.locomo.metrics import (
