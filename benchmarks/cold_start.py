@@ -115,7 +115,7 @@ async def agent_worker(uri: str, password: str, state_file: Path, n: int, idle: 
 
 
 def restart(data_dir: Path, heap: str, pagecache_mb: int) -> tuple[str, str, float]:
-    from hippograph.store import LocalNeo4j
+    from hippograph.dbms import LocalNeo4j
 
     server = LocalNeo4j(data_dir, heap=heap, pagecache_mb=pagecache_mb)
     server.stop()
@@ -166,7 +166,7 @@ def main(args: argparse.Namespace) -> None:
             )
             print("   ", json.dumps({"tree": name, "start": start + 1, **out}), flush=True)
     if args.stop:
-        from hippograph.store import LocalNeo4j
+        from hippograph.dbms import LocalNeo4j
 
         LocalNeo4j(args.data_dir).stop()
 

@@ -40,11 +40,11 @@ from typing import Any
 from benchmarks.recall_bench import tree, vocabulary
 from benchmarks.recall_plan import walk
 from benchmarks.recall_profile import HOPS2, open_store
+from hippograph.dbms.java_runtime import find_java
 from hippograph.embeddings import HashingEmbeddings
 from hippograph.retrieval.engine import RecallEngine
 from hippograph.retrieval.queries import RetrievalQuery
 from hippograph.store import Neo4jConnection
-from hippograph.store.java_runtime import find_java
 from hippograph.store.queries import MemoryQuery
 
 GC_PAUSE = re.compile(r"^\[(\d+)ms\].*? (Pause \w+(?: \(\w+\))?).*? (\d+\.\d+)ms$")

@@ -65,7 +65,7 @@ fi
 
 # Build the Neo4j launcher now (cached under ~/.cache/hippograph) so tests start fast.
 "$PY" - <<'PYEOF'
-from hippograph.store.local_server import LocalNeo4j
+from hippograph.dbms.local_server import LocalNeo4j
 import tempfile
 print("setup: Neo4j launcher at", LocalNeo4j(tempfile.mkdtemp()).build())
 PYEOF
