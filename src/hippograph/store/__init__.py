@@ -4,13 +4,17 @@ from hippograph.store.connection import Neo4jConnection, connected
 from hippograph.store.filters import NodeFilter
 from hippograph.store.graph_store import GraphStore, VectorHit
 from hippograph.store.schema import SCHEMA_VERSION, migrate, schema_version
+from hippograph.store.transaction import Row, Transaction, WriteCounts
 
 __all__ = [
     "SCHEMA_VERSION",
     "GraphStore",
     "Neo4jConnection",
     "NodeFilter",
+    "Row",
+    "Transaction",
     "VectorHit",
+    "WriteCounts",
     "connected",
     "migrate",
     "schema_version",
