@@ -7,7 +7,7 @@ lease, the run history and the undo of a retraction have their own functions her
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import JsonValue
 
@@ -20,7 +20,7 @@ from hippograph.store.mapping import scope_rows
 from hippograph.store.queries import MemoryQuery
 from hippograph.store.transaction import Row, Transaction
 
-Record = dict[str, Any]
+R = TypeVar("R", bound=Row)
 
 
 class LeaseRow(Row):
@@ -52,18 +52,19 @@ class RestoreRow(Row):
 
 
 # -- phases ------------------------------------------------------------------------------------
-async def batch(conn: Neo4jConnection, query: CypherQuery, params: dict[str, Any]) -> Record:
-    """Run a ``CALL {…} IN TRANSACTIONS`` job; return its single summary row."""
+async def batch(conn: Neo4jConnection, query: CypherQuery, row: type[R], params: dict[str, Any]) -> R:
+    """Run a ``CALL {…} IN TRANSACTIONS`` job; return its single summary row as ``row`` (built
+    from no columns when the job answers none)."""
     rows = await conn.run_autocommit(query, **params)
-    return rows[0] if rows else {}
+    return row.model_validate(rows[0] if rows else {})
 
 
-async def read(conn: Neo4jConnection, query: CypherQuery, params: dict[str, Any]) -> list[Record]:
-    return await conn.read(query, **params)
+async def read(conn: Neo4jConnection, query: CypherQuery, row: type[R], params: dict[str, Any]) -> list[R]:
+    return await conn.read_as(query, row, **params)
 
 
-async def write(conn: Neo4jConnection, query: CypherQuery, params: dict[str, Any]) -> list[Record]:
-    return await conn.write(query, **params)
+async def write(conn: Neo4jConnection, query: CypherQuery, row: type[R], params: dict[str, Any]) -> list[R]:
+    return await conn.write_as(query, row, **params)
 
 
 async def terminate_run(conn: Neo4jConnection, run_id: str) -> None:
