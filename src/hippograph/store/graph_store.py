@@ -61,6 +61,13 @@ class _Written(Row):
     created: bool = False
 
 
+class _Upserted(Row):
+    """A memory ``upsert_nodes`` wrote or found: whether it belongs to the writing scope."""
+
+    id: str
+    ours: bool
+
+
 class _EdgeRow(Row):
     """An upserted edge's properties with its type and ends (``source``, ``target``)."""
 
@@ -150,7 +157,7 @@ class GraphStore:
         edge_params = _edge_params(scope, edges, increment=0.0) if edges else None
 
         async def work(tx: Transaction) -> None:
-            written = await tx.rows_as(Q.UPSERT_NODES, _Written, **params, tx_token=uuid.uuid4().hex)
+            written = await tx.rows_as(Q.UPSERT_NODES, _Upserted, **params, tx_token=uuid.uuid4().hex)
             if not written:  # no Scope node: erased since this process last created it
                 raise ScopeGoneError(scope.key)
             foreign = [w.id for w in written if not w.ours]
