@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 
 import psutil
 
-from hippograph.store import GraphStore, LocalNeo4j, Neo4jConnection, migrate
+from hippograph.dbms import LocalNeo4j
+from hippograph.store import GraphStore, Neo4jConnection, migrate
 
 
 @dataclass

@@ -196,7 +196,12 @@ async def serve(data_dir: Path, memories: int, console: Console) -> tuple[str, s
     from benchmarks.agent_bench import seed
     from hippograph.layers import MemoryOrchestrator
     from hippograph.scope import Scope
-    from hippograph.store import GraphStore, LocalNeo4j, Neo4jConnection, migrate
+    from hippograph.store import GraphStore, Neo4jConnection, migrate
+
+    try:
+        from hippograph.dbms import LocalNeo4j
+    except ImportError:  # a tree from before the dbms package serves its own server
+        from hippograph.store import LocalNeo4j  # type: ignore[attr-defined,no-redef]
 
     data_dir.mkdir(parents=True, exist_ok=True)
     server = LocalNeo4j(data_dir, heap="2g", pagecache_mb=1024)
@@ -258,7 +263,7 @@ def main(args: argparse.Namespace) -> None:
     console = Console()
     uri, password, root = asyncio.run(serve(args.data_dir, args.memories, console))
     if args.stop:
-        from hippograph.store import LocalNeo4j
+        from hippograph.dbms import LocalNeo4j
 
         LocalNeo4j(args.data_dir).stop()
         if args.before_data_dir:

@@ -32,11 +32,12 @@ from benchmarks import bench_dir
 from benchmarks.agent_ab import FirstCallTimer, StatementCounter, pct
 from benchmarks.agent_bench import PROFILES, QUESTIONS, REPLY, fill
 from hippograph.agent import Agent, AgentConfig
+from hippograph.dbms import LocalNeo4j
 from hippograph.embeddings import default_embedder
 from hippograph.layers import MemoryOrchestrator
 from hippograph.llm import ScriptedModel
 from hippograph.scope import Scope
-from hippograph.store import GraphStore, LocalNeo4j, Neo4jConnection
+from hippograph.store import GraphStore, Neo4jConnection
 
 
 class TimedStatements:

@@ -29,9 +29,9 @@ import numpy as np
 from benchmarks.recall_bench import leaf_memories, tree, vocabulary
 from hippograph import cues
 from hippograph.cues import cues_of
+from hippograph.dbms import LocalNeo4j
+from hippograph.dbms.local_server import JVM_FLAGS, find_java
 from hippograph.scope import Scope
-from hippograph.store import LocalNeo4j
-from hippograph.store.local_server import JVM_FLAGS, find_java
 from hippograph.store.mapping import edge_to_props, layer_label, node_to_props, scope_rows
 
 IMPORT_MAIN = "org.neo4j.cli.AdminTool"

@@ -203,7 +203,12 @@ async def served_by(
 async def own_server(data_dir: Path, heap: str, pagecache: int, *, stop: bool = False) -> list[str]:
     """(internal) The kept server of ``data_dir`` started (migrated) or stopped by the package on
     ``sys.path``; ``[uri, password]``."""
-    from hippograph.store import LocalNeo4j, Neo4jConnection, migrate
+    from hippograph.store import Neo4jConnection, migrate
+
+    try:
+        from hippograph.dbms import LocalNeo4j
+    except ImportError:  # a tree from before the dbms package serves its own server
+        from hippograph.store import LocalNeo4j  # type: ignore[attr-defined,no-redef]
 
     local = LocalNeo4j(data_dir, heap=heap, pagecache_mb=pagecache)
     if stop:

@@ -36,9 +36,10 @@ from rich.progress import Progress
 from rich.table import Table
 
 from hippograph.consolidation import ConsolidationReport, SleepConsolidator
+from hippograph.dbms import LocalNeo4j
 from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship
 from hippograph.scope import Scope
-from hippograph.store import GraphStore, LocalNeo4j, Neo4jConnection, migrate
+from hippograph.store import GraphStore, Neo4jConnection, migrate
 
 BATCH = 2000
 PREFIXES = [f"topic{i:03d}" for i in range(200)]

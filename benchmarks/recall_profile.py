@@ -36,11 +36,12 @@ from rich.table import Table
 from benchmarks import bench_dir
 from benchmarks._server import RssSampler
 from benchmarks.recall_bench import populate, tree, vocabulary
+from hippograph.dbms import LocalNeo4j
 from hippograph.embeddings import HashingEmbeddings
 from hippograph.retrieval.config import ActivationConfig, RecallConfig
 from hippograph.retrieval.engine import RecallEngine
 from hippograph.scope import Scope
-from hippograph.store import GraphStore, LocalNeo4j, Neo4jConnection, migrate
+from hippograph.store import GraphStore, Neo4jConnection, migrate
 from hippograph.store.queries import MemoryQuery
 
 Variant = Callable[[GraphStore, Scope, str, list[float]], Awaitable[Any]]

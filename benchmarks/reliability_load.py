@@ -32,8 +32,9 @@ async def main(seconds: float, clients: int, users: int, out: Path | None) -> di
     from benchmarks.api_bench import _free_port, _wait_ready, start_server
     from hippograph.app.api.auth import Role, create_key
     from hippograph.app.api.repository import ApiRepository
+    from hippograph.dbms import LocalNeo4j
     from hippograph.scope import Scope
-    from hippograph.store import GraphStore, LocalNeo4j, Neo4jConnection, migrate
+    from hippograph.store import GraphStore, Neo4jConnection, migrate
 
     console = Console()
     local = None

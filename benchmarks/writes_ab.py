@@ -192,7 +192,10 @@ def own_server(tree_dir: Path, data_dir: Path, a: argparse.Namespace, *, stop: b
 
 def serve(data_dir: Path, a: argparse.Namespace, *, stop: bool = False) -> tuple[str, str]:
     """(internal) The kept server of ``data_dir``, started by the package on ``sys.path``."""
-    from hippograph.store import LocalNeo4j
+    try:
+        from hippograph.dbms import LocalNeo4j
+    except ImportError:  # a tree from before the dbms package serves its own server
+        from hippograph.store import LocalNeo4j  # type: ignore[attr-defined,no-redef]
 
     server = LocalNeo4j(data_dir, heap=a.heap, pagecache_mb=a.pagecache_mb)
     if stop:
@@ -203,7 +206,7 @@ def serve(data_dir: Path, a: argparse.Namespace, *, stop: bool = False) -> tuple
 
 
 def main(a: argparse.Namespace) -> None:
-    from hippograph.store import LocalNeo4j
+    from hippograph.dbms import LocalNeo4j
 
     console = Console()
     workloads = a.workloads

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Neo4j 2026.x runs on Java 21+, and the launcher is compiled once by a JDK 21+ (javac). Looked for
-# where hippograph looks (src/hippograph/store/java_runtime.py): HIPPOGRAPH_JAVA_HOME, JAVA_HOME,
+# where hippograph looks (src/hippograph/dbms/java_runtime.py): HIPPOGRAPH_JAVA_HOME, JAVA_HOME,
 # java on PATH, then /usr/lib/jvm/* — a machine whose default java is 17 may have a 21+ beside it.
 java_major() { "$1/bin/java" -version 2>&1 | sed -nE '1s/[^"]*"(1\.)?([0-9]+).*/\2/p'; }
 find_jdk21() {
@@ -65,7 +65,7 @@ fi
 
 # Build the Neo4j launcher now (cached under ~/.cache/hippograph) so tests start fast.
 "$PY" - <<'PYEOF'
-from hippograph.store.local_server import LocalNeo4j
+from hippograph.dbms.local_server import LocalNeo4j
 import tempfile
 print("setup: Neo4j launcher at", LocalNeo4j(tempfile.mkdtemp()).build())
 PYEOF

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from hippograph.dbms import LocalNeo4j
 from hippograph.scope import Scope
-from hippograph.store import GraphStore, LocalNeo4j, Neo4jConnection, migrate
+from hippograph.store import GraphStore, Neo4jConnection, migrate
 from tests.support.servers import served
 
 _FOLDER_MARKERS = {"unit": "unit", "integration": "integration", "e2e": "e2e", "reliability": "reliability"}

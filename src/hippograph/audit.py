@@ -3,8 +3,8 @@ the procedural layer) and restores of retracted memories (written by consolidati
 
 An entry is an ``(:AuditEntry {id, scope_key, actor, action, target, at, detail})`` node
 hanging off ``-[:IN_SCOPE]->(:Scope)`` (erased with its scope); ``detail`` is a JSON string.
-To record an entry in the same transaction as the decision it explains, run
-:attr:`AuditQuery.UPSERT_AUDIT_ENTRY` with ``entry=audit_params(entry)`` in your ``write_tx``.
+To record an entry in the same transaction as the decision it explains, call
+:func:`record_in` with the :class:`~hippograph.store.transaction.Transaction` of your ``write_tx``.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from hippograph.models import check_id, new_id, now
 from hippograph.scope import Scope
 from hippograph.store.catalog import CypherQuery
 from hippograph.store.connection import Neo4jConnection
+from hippograph.store.transaction import Row, Transaction
 
 __all__ = [
     "AuditAction",
@@ -30,6 +31,7 @@ __all__ = [
     "build_audit_entry",
     "list_audit",
     "record_audit",
+    "record_in",
 ]
 
 _ACTION = re.compile(r"^[a-z][a-z0-9_.:-]{0,63}$")
@@ -94,11 +96,21 @@ def audit_params(entry: AuditEntry) -> dict[str, Any]:
     return data
 
 
-def _entry(props: dict[str, Any]) -> AuditEntry:
-    data = dict(props)
-    if isinstance(data.get("detail"), str):
-        data["detail"] = json.loads(data["detail"])
-    return AuditEntry.model_validate(data)
+class _EntryRow(Row):
+    """An entry node's properties (``detail`` as stored: a JSON string)."""
+
+    entry: dict[str, Any]
+
+    def to_entry(self) -> AuditEntry:
+        data = dict(self.entry)
+        if isinstance(data.get("detail"), str):
+            data["detail"] = json.loads(data["detail"])
+        return AuditEntry.model_validate(data)
+
+
+async def record_in(tx: Transaction, entry: AuditEntry) -> None:
+    """Write ``entry`` inside ``tx``, beside the decision it records (idempotent by its id)."""
+    await tx.run(AuditQuery.UPSERT_AUDIT_ENTRY, entry=audit_params(entry))
 
 
 def build_audit_entry(
@@ -153,13 +165,11 @@ async def record_audit(
         InvalidInputError: A field is malformed; nothing was written.
     """
     entry = build_audit_entry(scope, actor, action, target, detail, at=at)
-    rows = await conn.write(AuditQuery.UPSERT_AUDIT_ENTRY, entry=audit_params(entry))
-    return _entry(rows[0]["entry"])
+    rows = await conn.write_as(AuditQuery.UPSERT_AUDIT_ENTRY, _EntryRow, entry=audit_params(entry))
+    return rows[0].to_entry()
 
 
-async def list_audit(
-    conn: Neo4jConnection, scope: Scope, limit: int = 50, offset: int = 0
-) -> list[AuditEntry]:
+async def list_audit(conn: Neo4jConnection, scope: Scope, limit: int = 50, offset: int = 0) -> list[AuditEntry]:
     """Audit entries of ``scope`` and every scope below it, newest first.
 
     Raises:
@@ -169,11 +179,12 @@ async def list_audit(
         raise InvalidInputError("limit", f"must be between 1 and {MAX_LIST}")
     if offset < 0:
         raise InvalidInputError("offset", "must be ≥ 0")
-    rows = await conn.read(
+    rows = await conn.read_as(
         AuditQuery.SEARCH_AUDIT_ENTRIES,
+        _EntryRow,
         scope_key=scope.key,
         subtree_prefix=scope.subtree_prefix,
         limit=limit,
         offset=offset,
     )
-    return [_entry(r["entry"]) for r in rows]
+    return [r.to_entry() for r in rows]

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from hippograph.analysis.browser import saved_queries, style_json
+from hippograph.analysis.browser import recall_query, saved_queries, style_json
 from hippograph.app.demo import sample_turns
 from hippograph.embeddings.hashing import HashingEmbeddings
 from hippograph.layers.orchestrator import MemoryOrchestrator
@@ -88,7 +88,7 @@ async def seed(uri: str, password: str) -> str:
         await memory.remember(SAM, "Sam's employer", "Sam works at Orbital Arms.", key="sam.employer")
         await memory.remember(SAM, "Sam's employer", "Sam works at Tidewater Labs.", key="sam.employer")
         result = await memory.recall(SAM, "Where does Sam work now and what is Pixel learning?", top_k=5)
-        return result.browser_query()
+        return recall_query(result)
     finally:
         await conn.close()
 

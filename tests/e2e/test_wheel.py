@@ -87,8 +87,8 @@ def test_every_catalog_query_and_every_resource_is_in_the_wheel(wheel: Path) -> 
         assert any(query.text.strip() in text for text in shipped), f"{type(query).__name__}.{query.name} not in wheel"
     for resource in (
         "hippograph/py.typed",
-        "hippograph/store/launcher/pom.xml",
-        "hippograph/store/launcher/src/main/java/io/hippograph/launcher/Launcher.java",
+        "hippograph/dbms/launcher/pom.xml",
+        "hippograph/dbms/launcher/src/main/java/io/hippograph/launcher/Launcher.java",
         "hippograph/app/demo_data/conversation.json",
         "hippograph/agent/prompts/system.txt",
     ):
@@ -122,7 +122,7 @@ async def test_the_installed_wheel_runs_a_readme_example_outside_the_checkout(
         f"""
         import asyncio, json, sys
         import hippograph as hg
-        from hippograph.store.local_server import LocalNeo4j
+        from hippograph.dbms.local_server import LocalNeo4j
 
         async def main() -> None:
             async with await hg.Memory.connect({uri!r}, password={password!r}) as memory:

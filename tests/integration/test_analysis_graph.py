@@ -7,7 +7,7 @@ from collections import Counter
 
 import networkx as nx
 
-from hippograph.analysis import scope_subgraph
+from hippograph.analysis import scope_subgraph, to_networkx
 from hippograph.app.demo import sample_turns
 from hippograph.embeddings.hashing import HashingEmbeddings
 from hippograph.layers.orchestrator import MemoryOrchestrator
@@ -43,7 +43,7 @@ async def test_scope_subgraph_and_recall_trace(store: GraphStore, tenant: Scope)
     assert {policy.id, gone.id} <= set(wider) and wider.nodes[gone.id]["retracted"] is True
 
     result = await memory.recall(user, "Where does Sam work now?", top_k=5)
-    trace = result.to_networkx()
+    trace = to_networkx(result)
     assert set(result.activation.seeds) <= set(trace)
     assert {i.node.id for i in result.items} <= set(trace)
     for a, b, rel in trace.edges(keys=True):

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from hippograph.analysis.browser import saved_queries
+from hippograph.analysis.browser import recall_query, saved_queries
 from hippograph.app.demo import sample_turns
 from hippograph.consolidation import SleepConsolidator
 from hippograph.embeddings.hashing import HashingEmbeddings
@@ -79,7 +79,7 @@ async def test_saved_queries_find_what_the_library_wrote(
     result = await memory.recall(user, "Where does Sam work now?", top_k=5)
     params = {
         line.split()[1]: json.loads(line.split("=>", 1)[1].strip().rstrip(";"))
-        for line in result.browser_query().splitlines()
+        for line in recall_query(result).splitlines()
         if line.startswith(":param")
     }
     paths = await run(conn, "recall_activation_paths", **params)

@@ -8,11 +8,11 @@ import sys
 import time
 from pathlib import Path
 
-from hippograph.store.local_server import GC_FLAGS, LocalNeo4j, _alive
+from hippograph.dbms.local_server import GC_FLAGS, LocalNeo4j, _alive
 
 SCRIPT = """
 import sys
-from hippograph.store.local_server import LocalNeo4j
+from hippograph.dbms.local_server import LocalNeo4j
 st = LocalNeo4j(sys.argv[1], heap="512m", pagecache_mb=64, stop_with_parent=True).start(timeout=300)
 print(st.pid, flush=True)
 import time

@@ -16,12 +16,13 @@ from typing import Any
 
 import pytest
 
+from hippograph.dbms import LocalNeo4j
 from hippograph.embeddings import HashingEmbeddings
 from hippograph.layers import MemoryOrchestrator
 from hippograph.layers.ingest import ConversationTurn, ingest_conversation
 from hippograph.models import Layer
 from hippograph.scope import Scope
-from hippograph.store import GraphStore, LocalNeo4j, Neo4jConnection, migrate
+from hippograph.store import GraphStore, Neo4jConnection, migrate
 from hippograph.store.catalog import CypherQuery
 from tests.support.servers import served
 

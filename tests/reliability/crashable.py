@@ -8,8 +8,8 @@ import signal
 import time
 from pathlib import Path
 
-from hippograph.store import LocalNeo4j
-from hippograph.store.local_server import free_port
+from hippograph.dbms import LocalNeo4j
+from hippograph.dbms.local_server import free_port
 
 
 class CrashableNeo4j:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from hippograph.store import LocalNeo4j
+from hippograph.dbms import LocalNeo4j
 
 
 @contextmanager

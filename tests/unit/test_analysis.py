@@ -10,7 +10,7 @@ import sys
 import networkx as nx
 import pytest
 
-from hippograph.analysis import browser
+from hippograph.analysis import browser, recall_query, to_networkx
 from hippograph.models import Layer, MemoryNode
 from hippograph.retrieval.types import (
     ActivatedNode,
@@ -73,8 +73,8 @@ def recall_result() -> RecallResult:
 
 
 def test_activation_trace_as_networkx() -> None:
-    g = recall_result().to_networkx(
-        nodes=[node("e2", Layer.EPISODIC, "then the tram"), node("e3", Layer.EPISODIC, "x")]
+    g = to_networkx(
+        recall_result(), nodes=[node("e2", Layer.EPISODIC, "then the tram"), node("e3", Layer.EPISODIC, "x")]
     )
     assert isinstance(g, nx.MultiDiGraph)
     assert g.graph == {"query": "where does Sam live?", "scope_key": "org:a/user:b"}
@@ -94,14 +94,14 @@ def test_activation_trace_as_networkx() -> None:
 
 
 def test_trace_attributes_are_scalars_so_graphml_writes(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    g = recall_result().to_networkx()
+    g = to_networkx(recall_result())
     nx.write_graphml(g, tmp_path / "trace.graphml")
     back = nx.read_graphml(tmp_path / "trace.graphml")
     assert back.number_of_nodes() == g.number_of_nodes()
 
 
 def test_recall_as_browser_query_has_its_params() -> None:
-    text = recall_result().browser_query()
+    text = recall_query(recall_result())
     params = {
         line.split()[1]: json.loads(line.split("=>", 1)[1].strip().rstrip(";"))
         for line in text.splitlines()

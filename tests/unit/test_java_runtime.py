@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from hippograph.dbms import java_runtime
+from hippograph.dbms.java_runtime import find_runtime, vector_flags
 from hippograph.errors import ConfigurationError
-from hippograph.store import java_runtime
-from hippograph.store.java_runtime import find_runtime, vector_flags
 
 
 def fake_jdk(root: Path, name: str, version: str, *, javac: bool = True, modules: tuple[str, ...] = ()) -> Path:

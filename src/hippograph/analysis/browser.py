@@ -17,9 +17,9 @@ from importlib.resources.abc import Traversable
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
+from hippograph.dbms.local_server import BrowserSetup
 from hippograph.errors import ConfigurationError
 from hippograph.store.catalog import cypher_root
-from hippograph.store.local_server import BrowserSetup
 
 if TYPE_CHECKING:
     from hippograph.retrieval.types import RecallResult

@@ -12,8 +12,8 @@ with requires_extra("cli"):
     from rich.console import Console
 
 from hippograph.app.settings import Settings
+from hippograph.dbms.local_server import BrowserSetup, LocalNeo4j, ServerStatus
 from hippograph.errors import HippographError
-from hippograph.store.local_server import BrowserSetup, LocalNeo4j, ServerStatus
 
 neo4j_app = typer.Typer(no_args_is_help=True, help="Run the local Neo4j (no Docker needed).")
 console = Console()

@@ -70,7 +70,7 @@ def check_python() -> Check:
 
 
 def check_java(remote: bool) -> Check:
-    from hippograph.store.java_runtime import INSTALL_HINT, MIN_JAVA, find_runtime, has_module
+    from hippograph.dbms.java_runtime import INSTALL_HINT, MIN_JAVA, find_runtime, has_module
 
     unneeded = " (not needed: HIPPOGRAPH_NEO4J_URI names a server)" if remote else ""
     bad = Status.OK if remote else Status.FAIL

@@ -10,9 +10,9 @@ from contextlib import asynccontextmanager
 
 from hippograph.app.settings import Settings
 from hippograph.consolidation.model_hooks import ModelConsolidation, claude_consolidation
+from hippograph.dbms.local_server import LocalNeo4j
 from hippograph.embeddings.base import EmbeddingProvider
 from hippograph.layers.orchestrator import MemoryOrchestrator
-from hippograph.store.local_server import LocalNeo4j
 
 
 def freeze_startup_objects() -> None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
+
+from pydantic import model_validator
 
 from hippograph.consolidation import repository as repo
 from hippograph.consolidation.config import ConsolidationConfig
@@ -13,8 +15,26 @@ from hippograph.consolidation.report import Phase
 from hippograph.scope import Scope
 from hippograph.store.catalog import CypherQuery
 from hippograph.store.connection import Neo4jConnection
+from hippograph.store.transaction import Row
 
 Counts = dict[str, int]
+R = TypeVar("R", bound=Row)
+
+
+class Counted(Row):
+    """A summary row of counts: subclasses name them as ``int = 0`` fields, in report order.
+    A count the query leaves out or answers as null is 0."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _null_is_zero(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            return {k: v for k, v in data.items() if v is not None}
+        return data
+
+    def counts(self) -> Counts:
+        """The counts by name, in the order the row declares them."""
+        return {name: int(getattr(self, name)) for name in type(self).model_fields}
 
 
 class SkipPhase(Exception):
@@ -46,15 +66,15 @@ class PhaseContext:
             **extra,
         }
 
-    async def batch(self, query: CypherQuery, **extra: Any) -> dict[str, Any]:
-        """Run a ``CALL {…} IN TRANSACTIONS`` job; return its single summary row."""
-        return await repo.batch(self.conn, query, self.params(**extra))
+    async def batch(self, query: CypherQuery, row: type[R], **extra: Any) -> R:
+        """Run a ``CALL {…} IN TRANSACTIONS`` job; return its single summary row as ``row``."""
+        return await repo.batch(self.conn, query, row, self.params(**extra))
 
-    async def read(self, query: CypherQuery, **extra: Any) -> list[dict[str, Any]]:
-        return await repo.read(self.conn, query, self.params(**extra))
+    async def read(self, query: CypherQuery, row: type[R], **extra: Any) -> list[R]:
+        return await repo.read(self.conn, query, row, self.params(**extra))
 
-    async def write(self, query: CypherQuery, **extra: Any) -> list[dict[str, Any]]:
-        return await repo.write(self.conn, query, self.params(**extra))
+    async def write(self, query: CypherQuery, row: type[R], **extra: Any) -> list[R]:
+        return await repo.write(self.conn, query, row, self.params(**extra))
 
     async def remember(self, **state: Any) -> None:
         """Record bookkeeping on the lease now, so an interruption later keeps it."""
@@ -65,8 +85,3 @@ class PhaseContext:
 
 PhaseFn = Callable[[PhaseContext], Awaitable[Counts]]
 PhaseTable = dict[Phase, PhaseFn]
-
-
-def ints(row: dict[str, Any], *keys: str) -> Counts:
-    """Pick integer counts out of a summary row (missing or null → 0)."""
-    return {k: int(row.get(k) or 0) for k in keys}

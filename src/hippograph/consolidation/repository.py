@@ -7,17 +7,20 @@ lease, the run history and the undo of a retraction have their own functions her
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TypeVar
 
-from hippograph.audit import AuditEntry, AuditQuery, audit_params
+from pydantic import JsonValue
+
+from hippograph.audit import AuditEntry, record_in
 from hippograph.consolidation.queries import ConsolidationQuery as Q
 from hippograph.scope import Scope
 from hippograph.store.catalog import CypherQuery
-from hippograph.store.connection import Neo4jConnection, Row
+from hippograph.store.connection import Neo4jConnection
 from hippograph.store.mapping import scope_rows
 from hippograph.store.queries import MemoryQuery
+from hippograph.store.transaction import Row, Transaction
 
-Record = dict[str, Any]
+R = TypeVar("R", bound=Row)
 
 
 class LeaseRow(Row):
@@ -28,19 +31,40 @@ class LeaseRow(Row):
     busy: list[str] | None = None
 
 
+class _Renewed(Row):
+    renewed: bool
+
+
+class _RunRow(Row):
+    run: dict[str, Any]
+
+
+class RestoreRow(Row):
+    """What ``restore_memory`` answers for a memory owned there: what it was, and whether it is
+    restored now."""
+
+    scope_key: str
+    was_retracted: bool
+    retracted_at: float | None = None
+    retraction: JsonValue = None
+    """The retraction's reasons as stored (a JSON string)."""
+    restored: bool
+
+
 # -- phases ------------------------------------------------------------------------------------
-async def batch(conn: Neo4jConnection, query: CypherQuery, params: dict[str, Any]) -> Record:
-    """Run a ``CALL {…} IN TRANSACTIONS`` job; return its single summary row."""
+async def batch(conn: Neo4jConnection, query: CypherQuery, row: type[R], params: dict[str, Any]) -> R:
+    """Run a ``CALL {…} IN TRANSACTIONS`` job; return its single summary row as ``row`` (built
+    from no columns when the job answers none)."""
     rows = await conn.run_autocommit(query, **params)
-    return rows[0] if rows else {}
+    return row.model_validate(rows[0] if rows else {})
 
 
-async def read(conn: Neo4jConnection, query: CypherQuery, params: dict[str, Any]) -> list[Record]:
-    return await conn.read(query, **params)
+async def read(conn: Neo4jConnection, query: CypherQuery, row: type[R], params: dict[str, Any]) -> list[R]:
+    return await conn.read_as(query, row, **params)
 
 
-async def write(conn: Neo4jConnection, query: CypherQuery, params: dict[str, Any]) -> list[Record]:
-    return await conn.write(query, **params)
+async def write(conn: Neo4jConnection, query: CypherQuery, row: type[R], params: dict[str, Any]) -> list[R]:
+    return await conn.write_as(query, row, **params)
 
 
 async def terminate_run(conn: Neo4jConnection, run_id: str) -> None:
@@ -59,8 +83,8 @@ async def acquire_lease(conn: Neo4jConnection, **params: Any) -> LeaseRow:
 
 
 async def renew_lease(conn: Neo4jConnection, *, scope_key: str, holder: str, ttl: float) -> bool:
-    rows = await conn.write(Q.RENEW_LEASE, scope_key=scope_key, holder=holder, ttl=ttl)
-    return bool(rows and rows[0]["renewed"])
+    rows = await conn.write_as(Q.RENEW_LEASE, _Renewed, scope_key=scope_key, holder=holder, ttl=ttl)
+    return bool(rows and rows[0].renewed)
 
 
 async def update_lease_state(conn: Neo4jConnection, *, scope_key: str, holder: str, state: dict[str, Any]) -> None:
@@ -77,37 +101,35 @@ async def save_run(conn: Neo4jConnection, run: dict[str, Any]) -> None:
 
 
 async def search_runs(conn: Neo4jConnection, *, scope_key: str, limit: int, offset: int) -> list[dict[str, Any]]:
-    rows = await conn.read(Q.SEARCH_CONSOLIDATION_RUNS, scope_key=scope_key, limit=limit, offset=offset)
-    return [r["run"] for r in rows]
+    rows = await conn.read_as(Q.SEARCH_CONSOLIDATION_RUNS, _RunRow, scope_key=scope_key, limit=limit, offset=offset)
+    return [r.run for r in rows]
 
 
 async def restore_with_audit(
     conn: Neo4jConnection, scope: Scope, memory_id: str, entry: AuditEntry, *, now: float, grace: float
-) -> tuple[Record | None, AuditEntry | None]:
+) -> tuple[RestoreRow | None, AuditEntry | None]:
     """Un-retract and record ``entry`` (with the old retraction as detail) in one transaction.
     Returns (the restore row or None when nothing matched, the entry when it was restored)."""
 
-    async def work(tx: Any) -> tuple[Record | None, AuditEntry | None]:
-        result = await tx.run(
-            Q.RESTORE_MEMORY.text,
+    async def work(tx: Transaction) -> tuple[RestoreRow | None, AuditEntry | None]:
+        row = await tx.single_as(
+            Q.RESTORE_MEMORY,
+            RestoreRow,
             id=memory_id,
             scope_key=scope.key,
             subtree_prefix=scope.subtree_prefix,
             now=now,
             grace=grace,
         )
-        rows = [r.data() async for r in result]
-        if not rows or not rows[0]["restored"]:
-            return (rows[0] if rows else None), None
-        row = rows[0]
-        retraction = json.loads(row["retraction"]) if isinstance(row["retraction"], str) else None
+        if row is None or not row.restored:
+            return row, None
         detail = {
-            "memory_scope": row["scope_key"],
-            "retracted_at": row["retracted_at"],
-            "retraction": retraction,
+            "memory_scope": row.scope_key,
+            "retracted_at": row.retracted_at,
+            "retraction": json.loads(row.retraction) if isinstance(row.retraction, str) else None,
         }
         done = entry.model_copy(update={"detail": detail})
-        await tx.run(AuditQuery.UPSERT_AUDIT_ENTRY.text, entry=audit_params(done))
+        await record_in(tx, done)
         return row, done
 
     return await conn.write_tx(work)

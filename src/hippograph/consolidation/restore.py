@@ -22,7 +22,7 @@ async def restore_memory(
     if row is None:
         raise NotFoundError(f"memory {memory_id} is not owned by {scope.key} (or was pruned)")
     if audited is None:
-        if not row["was_retracted"]:
+        if not row.was_retracted:
             raise ConflictError(f"memory {memory_id} is not retracted")
         raise ConflictError(f"memory {memory_id} was retracted more than {grace:.0f} s ago: too late to restore")
     return audited

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from enum import StrEnum
-from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
 from hippograph.models import MemoryNode
-
-if TYPE_CHECKING:
-    import networkx as nx
 
 
 class Channel(StrEnum):
@@ -143,6 +138,10 @@ class Degradation(BaseModel):
 
 
 class RecallResult(BaseModel):
+    """One recall: the items found, how activation reached them, timings and what degraded.
+    :mod:`hippograph.analysis` views it as a graph (``to_networkx``) or a Browser query
+    (``recall_query``)."""
+
     query: str
     scope_key: str
     items: list[RecallItem]
@@ -155,15 +154,3 @@ class RecallResult(BaseModel):
     @property
     def ids(self) -> list[str]:
         return [i.node.id for i in self.items]
-
-    def to_networkx(self, nodes: Iterable[MemoryNode] = ()) -> nx.MultiDiGraph:
-        """The activation trace as a networkx graph: see :func:`hippograph.analysis.to_networkx`."""
-        from hippograph.analysis.graph import to_networkx
-
-        return to_networkx(self, nodes)
-
-    def browser_query(self) -> str:
-        """This recall's activation paths as a Neo4j Browser query (``:param`` lines included)."""
-        from hippograph.analysis.browser import recall_query
-
-        return recall_query(self)

@@ -2,8 +2,11 @@
 
 Reads go through ``execute_read`` (routed to readers), writes through ``execute_write``; both
 retry transient faults, so the transaction functions here only run one parameterised query
-(idempotent by construction of the Cypher: MERGE-based writes). Bulk jobs that use
-``CALL {…} IN TRANSACTIONS`` must run auto-commit: :meth:`Neo4jConnection.run_autocommit`.
+(idempotent by construction of the Cypher: MERGE-based writes). Several statements in one
+transaction go through :meth:`Neo4jConnection.read_tx` / :meth:`Neo4jConnection.write_tx`, whose
+work function gets a typed :class:`~hippograph.store.transaction.Transaction`, never the driver's.
+Bulk jobs that use ``CALL {…} IN TRANSACTIONS`` must run auto-commit:
+:meth:`Neo4jConnection.run_autocommit`.
 """
 
 from __future__ import annotations
@@ -17,7 +20,6 @@ from typing import Any, TypeVar, cast
 import neo4j
 from neo4j import AsyncGraphDatabase, AsyncManagedTransaction, RoutingControl
 from neo4j import exceptions as neo4j_errors
-from pydantic import BaseModel, ConfigDict
 
 from hippograph.errors import (
     ConflictError,
@@ -28,37 +30,15 @@ from hippograph.errors import (
     StoreUnavailableError,
 )
 from hippograph.store.catalog import CypherQuery
+from hippograph.store.transaction import Record, Row, Transaction, unprinted
+
+__all__ = ["ERROR_TABLE", "Neo4jConnection", "Record", "Row", "Transaction", "connected", "unprinted"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-R = TypeVar("R", bound="Row")
-Record = dict[str, Any]
+R = TypeVar("R", bound=Row)
 ErrorFactory = Callable[[BaseException, str], HippographError]
 AUTOCOMMIT_ATTEMPTS = 3
-
-
-class Row(BaseModel):
-    """Base of typed query rows: one record validated once at the boundary, then immutable.
-    Columns the model does not name are ignored."""
-
-    model_config = ConfigDict(extra="ignore", frozen=True)
-
-
-class _Unprinted(list[Any]):
-    """A list parameter with a one-line ``repr``. The driver logs every RUN at DEBUG level with
-    its parameters formatted eagerly (``" ".join(map(repr, fields))``, whether or not DEBUG is
-    on): for a batch of 1,000 memories with 384-d vectors that ``repr`` costs more than packing
-    and sending them (benchmarks/notes/writes.md). It packs exactly as a list does."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return f"<list of {len(self)}>"
-
-
-def unprinted(params: dict[str, Any]) -> dict[str, Any]:
-    """``params`` with each list value wrapped so the driver's eager DEBUG ``repr`` is cheap."""
-    return {k: _Unprinted(v) if isinstance(v, list) else v for k, v in params.items()}
 
 
 class Neo4jConnection:
@@ -133,12 +113,14 @@ class Neo4jConnection:
         """:meth:`write`, each record validated once as ``row``."""
         return [row.model_validate(r) for r in await self.write(query, **params)]
 
-    async def read_tx(self, work: Callable[[AsyncManagedTransaction], Awaitable[T]]) -> T:
-        """Run several reads in one managed read transaction."""
+    async def read_tx(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
+        """Run several reads in one managed read transaction. ``work`` may run more than once
+        (transient faults are retried), so it only decides from what it reads."""
         return await self._guard(self._session_call(work, write=False))
 
-    async def write_tx(self, work: Callable[[AsyncManagedTransaction], Awaitable[T]]) -> T:
-        """Run several statements in one managed write transaction (all or nothing)."""
+    async def write_tx(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
+        """Run several statements in one managed write transaction (all or nothing). ``work``
+        may run more than once (transient faults are retried), so it must be idempotent."""
         return await self._guard(self._session_call(work, write=True))
 
     async def run_autocommit(self, query: CypherQuery, **params: Any) -> list[Record]:
@@ -179,22 +161,19 @@ class Neo4jConnection:
     async def _managed(
         self, query: CypherQuery, params: dict[str, Any], *, write: bool, plain: bool = False
     ) -> list[Record]:
-        text = query.text
-        params = unprinted(params)
-
-        async def work(tx: AsyncManagedTransaction) -> list[Record]:
-            result = await tx.run(text, params)
-            if plain:  # values are already Python maps, lists and scalars: no recursive conversion
-                return [dict(r) async for r in result]
-            return [r.data() async for r in result]
+        async def work(tx: Transaction) -> list[Record]:
+            return await tx.records(query, params, plain=plain)
 
         return await self._guard(self._session_call(work, write=write))
 
-    async def _session_call(self, work: Callable[[AsyncManagedTransaction], Awaitable[T]], *, write: bool) -> T:
+    async def _session_call(self, work: Callable[[Transaction], Awaitable[T]], *, write: bool) -> T:
+        async def managed(tx: AsyncManagedTransaction) -> T:
+            return await work(Transaction(tx))
+
         async with self.driver.session(database=self.database) as session:
             if write:
-                return await session.execute_write(work)
-            return await session.execute_read(work)
+                return await session.execute_write(managed)
+            return await session.execute_read(managed)
 
     async def _guard(self, aw: Awaitable[T]) -> T:
         try:

@@ -17,7 +17,7 @@ from hippograph.cues import Cue
 from hippograph.errors import ConflictError, InvalidInputError, NotFoundError, validation_errors
 from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship, check_id, now
 from hippograph.scope import Scope
-from hippograph.store.connection import Neo4jConnection, Row, unprinted
+from hippograph.store.connection import Neo4jConnection
 from hippograph.store.erase import EraseProgress, erase_subtree
 from hippograph.store.filters import NodeFilter
 from hippograph.store.mapping import (
@@ -33,6 +33,7 @@ from hippograph.store.mapping import (
 from hippograph.store.queries import MemoryQuery as Q
 from hippograph.store.schema import migrate
 from hippograph.store.scope_gone import ScopeGoneError, write_into
+from hippograph.store.transaction import Row, Transaction
 from hippograph.store.vector_search import scoped_vector_search
 
 _IMMUTABLE = frozenset({"id", "layer", "scope_key", "created_at"})
@@ -58,6 +59,19 @@ class _Written(Row):
     id: str
     ours: bool
     created: bool = False
+
+
+class _Upserted(Row):
+    """A memory ``upsert_nodes`` wrote or found: whether it belongs to the writing scope."""
+
+    id: str
+    ours: bool
+
+
+class _EdgeRow(Row):
+    """An upserted edge's properties with its type and ends (``source``, ``target``)."""
+
+    r: dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,20 +153,19 @@ class GraphStore:
             return []
         stored = [node.model_copy(update={"scope_key": scope.key}) for node in nodes]
         rows, cue_table = upsert_rows(scope, stored, cues or {})
-        params = unprinted({"scope_key": scope.key, "rows": rows, "cues": cue_table, "now": now()})
-        edge_params = unprinted(_edge_params(scope, edges, increment=0.0)) if edges else None
+        params = {"scope_key": scope.key, "rows": rows, "cues": cue_table, "now": now()}
+        edge_params = _edge_params(scope, edges, increment=0.0) if edges else None
 
-        async def work(tx: Any) -> None:
-            result = await tx.run(Q.UPSERT_NODES.text, params, tx_token=uuid.uuid4().hex)
-            written = [(r["id"], r["ours"]) async for r in result]
+        async def work(tx: Transaction) -> None:
+            written = await tx.rows_as(Q.UPSERT_NODES, _Upserted, **params, tx_token=uuid.uuid4().hex)
             if not written:  # no Scope node: erased since this process last created it
                 raise ScopeGoneError(scope.key)
-            foreign = [node_id for node_id, ours in written if not ours]
+            foreign = [w.id for w in written if not w.ours]
             if foreign:
                 raise ConflictError(f"ids already used in another scope: {foreign[:5]}")
             if edge_params is not None:
-                result = await tx.run(Q.UPSERT_EDGES.text, edge_params)
-                _check_ends(scope, edges, [r["r"] async for r in result])
+                ends = await tx.rows_as(Q.UPSERT_EDGES, _EdgeRow, **edge_params)
+                _check_ends(scope, edges, [e.r for e in ends])
 
         await write_into(self, scope, lambda: self.conn.write_tx(work))
         return stored

@@ -6,10 +6,13 @@ never dropped without a word."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from hippograph.errors import ConflictError
 from hippograph.scope import Scope
+
+if TYPE_CHECKING:
+    from hippograph.store.graph_store import GraphStore
 
 T = TypeVar("T")
 
@@ -18,9 +21,9 @@ class ScopeGoneError(Exception):
     """Raised inside a write transaction that found no Scope node for its scope."""
 
 
-async def write_into(store: Any, scope: Scope, write: Callable[[], Awaitable[T]]) -> T:
+async def write_into(store: GraphStore, scope: Scope, write: Callable[[], Awaitable[T]]) -> T:
     """Ensure ``scope`` exists, run ``write``; if the scope turned out erased, create it again
-    and run ``write`` once more. ``store`` is the :class:`~hippograph.store.GraphStore`."""
+    and run ``write`` once more."""
     await store.ensure_scope(scope)
     try:
         return await write()

@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 
 from hippograph.cues import cues_of
+from hippograph.dbms import LocalNeo4j
 from hippograph.embeddings import HashingEmbeddings
 from hippograph.layers import MemoryOrchestrator
 from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship
 from hippograph.scope import Scope
-from hippograph.store import GraphStore, LocalNeo4j, Neo4jConnection, migrate
+from hippograph.store import GraphStore, Neo4jConnection, migrate
 from tests.support.servers import served
 
 POOL_MB = 64

@@ -3,25 +3,47 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from pydantic import JsonValue
 
-from hippograph.consolidation.context import Counts, PhaseContext
+from hippograph.consolidation.context import Counted, Counts, PhaseContext
 from hippograph.consolidation.hooks import Summarizer, extractive_summary
 from hippograph.consolidation.phases._nodes import derived_id, node_row
 from hippograph.consolidation.queries import ConsolidationQuery as Q
 from hippograph.models import Layer, MemoryNode
+from hippograph.store.transaction import Row
 
 log = logging.getLogger(__name__)
 SUMMARY_LABEL = "META:episodic_summary"
 
 
-async def _summary_text(ctx: PhaseContext, events: list[dict[str, Any]]) -> tuple[str, str, bool]:
+class _Event(Row):
+    id: str
+    label: str | None = None
+    content: str | None = None
+    at: float | None = None
+    """When it happened (else when it was written)."""
+
+
+class _Fold(Row):
+    """The oldest events of one crowded scope, and the scope's latest summary before them."""
+
+    scope_key: str
+    previous: str | None = None
+    events: list[_Event]
+
+
+class _Folded(Counted):
+    summaries: int = 0
+    folded: int = 0
+    repointed: int = 0
+
+
+async def _summary_text(ctx: PhaseContext, events: list[_Event]) -> tuple[str, str, bool]:
     """(text, method, whether a model failed): the model's summary, else the extractive one."""
     c = ctx.config
     failed = False
-    texts = [str(e.get("content") or e.get("label") or "") for e in events]
+    texts = [e.content or e.label or "" for e in events]
     if isinstance(ctx.model, Summarizer):
         try:
             text = (await ctx.model.summarize(texts)).strip()
@@ -32,7 +54,7 @@ async def _summary_text(ctx: PhaseContext, events: list[dict[str, Any]]) -> tupl
         except Exception:  # a model failure must not stop the sleep
             failed = True
             log.warning("episode summary model failed; using the extractive summary", exc_info=True)
-    times = [e.get("at") for e in events]
+    times = [e.at for e in events]
     text = extractive_summary(texts, times, line_chars=c.summary_line_chars, max_chars=c.summary_max_chars)
     return text, "extractive", failed
 
@@ -47,6 +69,7 @@ async def episodic_summary(ctx: PhaseContext) -> Counts:
         return {"summaries": 0, "folded": 0, "repointed": 0}
     chunks = await ctx.read(
         Q.GET_EPISODE_FOLDS,
+        _Fold,
         max_events=c.episodic_max_events,
         fold_size=c.episodic_fold_size,
         max_folds=max_folds,
@@ -55,13 +78,13 @@ async def episodic_summary(ctx: PhaseContext) -> Counts:
     model_written = model_failed = 0
     latest: dict[str, str | None] = {}
     for chunk in chunks:
-        events, key = chunk["events"], chunk["scope_key"]
-        ids = [str(e["id"]) for e in events]
+        events, key = chunk.events, chunk.scope_key
+        ids = [e.id for e in events]
         folded: list[JsonValue] = list(ids)
         text, method, failed = await _summary_text(ctx, events)
         model_written += method == "model"
         model_failed += failed
-        times = [float(e["at"]) for e in events if e.get("at") is not None]
+        times = [e.at for e in events if e.at is not None]
         node = MemoryNode(
             id=derived_id("summary", key, ids[0], ids[-1]),
             layer=Layer.EPISODIC,
@@ -82,17 +105,13 @@ async def episodic_summary(ctx: PhaseContext) -> Counts:
             created_at=ctx.now,
             updated_at=ctx.now,
         )
-        previous = latest.get(key, chunk["previous"])
+        previous = latest.get(key, chunk.previous)
         latest[key] = node.id
         rows.append(node_row(node, event_ids=ids, previous=previous))
     if not rows:
         return {"summaries": 0, "folded": 0, "repointed": 0}
-    row = await ctx.batch(Q.FOLD_EPISODES, rows=rows, fold_batch=c.episodic_fold_batch)
-    counts = {
-        "summaries": int(row.get("summaries") or 0),
-        "folded": int(row.get("folded") or 0),
-        "repointed": int(row.get("repointed") or 0),
-    }
+    row = await ctx.batch(Q.FOLD_EPISODES, _Folded, rows=rows, fold_batch=c.episodic_fold_batch)
+    counts = row.counts()
     if model_written:
         counts["model_written"] = model_written
     if model_failed:

@@ -4,11 +4,37 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
-from hippograph.consolidation.context import Counts, PhaseContext, ints
+from hippograph.consolidation.context import Counted, Counts, PhaseContext
 from hippograph.consolidation.queries import ConsolidationQuery as Q
+from hippograph.store.transaction import Row
 
 FIRST_RUN = -1.0e18
+
+
+class _Strengthened(Counted):
+    strengthened: int = 0
+    seen_again: int = 0
+
+
+class _Pairs(Row):
+    """``[id, id, key]`` triples, handed back to the linking job as they are."""
+
+    pairs: list[Any]
+
+
+class _Edges(Counted):
+    edges: int = 0
+
+
+class _Tagged(Counted):
+    tagged: int = 0
+
+
+class _Pending(Counted):
+    edges: int = 0
+    consumed: int = 0
 
 
 async def strengthen(ctx: PhaseContext) -> Counts:
@@ -16,12 +42,13 @@ async def strengthen(ctx: PhaseContext) -> Counts:
     c = ctx.config
     row = await ctx.batch(
         Q.STRENGTHEN_MEMORIES,
+        _Strengthened,
         min_seen=c.strengthen_min_seen,
         spreading_factor=c.strengthen_spreading_factor,
         step=c.strengthen_step,
         max_importance=c.importance_max,
     )
-    return ints(row, "strengthened", "seen_again")
+    return row.counts()
 
 
 async def cooccurrence(ctx: PhaseContext) -> Counts:
@@ -33,28 +60,31 @@ async def cooccurrence(ctx: PhaseContext) -> Counts:
     since = float(watermark) - c.cooccurrence_window if watermark is not None else FIRST_RUN
     read = await ctx.read(
         Q.GET_COOCCURRENCE_PAIRS,
+        _Pairs,
         since=since,
         window=c.cooccurrence_window,
         cap=c.cooccurrence_degree_cap,
         reach=max(1, c.cooccurrence_degree_cap // 2),
         layers=[layer.value for layer in c.cooccurrence_layers],
     )
-    pairs = read[0]["pairs"] if read else []
-    row = await ctx.batch(Q.LINK_COOCCURRENCES, pairs=pairs, weight=c.cooccurrence_weight) if pairs else {"edges": 0}
+    pairs = read[0].pairs if read else []
+    row = (
+        await ctx.batch(Q.LINK_COOCCURRENCES, _Edges, pairs=pairs, weight=c.cooccurrence_weight) if pairs else _Edges()
+    )
     await ctx.remember(cooccurrence_watermark=ctx.now)
-    return ints(row, "edges")
+    return row.counts()
 
 
 async def tag_risk(ctx: PhaseContext) -> Counts:
     """Flag memories whose text names a risk word: ``properties.risk`` and ``risk_tagged_at``."""
     fields = '"risk": true, "risk_tagged_at": ' + json.dumps(ctx.now)
     row = await ctx.batch(
-        Q.TAG_RISKS, pattern=ctx.config.risk_pattern, terms=list(ctx.config.risk_terms), fields=fields
+        Q.TAG_RISKS, _Tagged, pattern=ctx.config.risk_pattern, terms=list(ctx.config.risk_terms), fields=fields
     )
-    return ints(row, "tagged")
+    return row.counts()
 
 
 async def pending_edges(ctx: PhaseContext) -> Counts:
     """Write the activation's pending links as INFERRED edges; consume every pending link."""
-    row = await ctx.batch(Q.LINK_PENDING, default_weight=ctx.config.pending_default_weight)
-    return ints(row, "edges", "consumed")
+    row = await ctx.batch(Q.LINK_PENDING, _Pending, default_weight=ctx.config.pending_default_weight)
+    return row.counts()

@@ -9,15 +9,43 @@ from typing import Any
 from pydantic import JsonValue
 
 from hippograph.audit import audit_params, build_audit_entry
-from hippograph.consolidation.context import Counts, PhaseContext, ints
+from hippograph.consolidation.context import Counted, Counts, PhaseContext
 from hippograph.consolidation.phases._nodes import derived_id, node_row
-from hippograph.consolidation.phases.skill_candidates import Candidate, dedup
+from hippograph.consolidation.phases.skill_candidates import ActionPattern, Candidate, dedup
 from hippograph.consolidation.queries import ConsolidationQuery as Q
 from hippograph.models import MAX_LABEL, Layer, MemoryNode
 from hippograph.scope import Scope
 from hippograph.store.scores import cosine_from_index, index_from_cosine
+from hippograph.store.transaction import Row
 
 MAX_EVIDENCE = 50
+
+
+class _Synthetic(Counted):
+    pairs: int = 0
+    edges: int = 0
+
+
+class _Drafted(Counted):
+    drafts: int = 0
+    evidence_edges: int = 0
+
+
+class _DraftsMerged(Counted):
+    merged: int = 0
+    evidence_edges: int = 0
+
+
+class _SimilarSkill(Row):
+    """The skill nearest candidate ``i`` among those visible from its scope."""
+
+    i: int
+    id: str
+    scope_key: str
+    label: str | None = None
+    properties: Any = None
+    """As stored: a JSON string."""
+    score: float
 
 
 def _day(at: object) -> str:
@@ -30,12 +58,13 @@ async def synthetic_links(ctx: PhaseContext) -> Counts:
     c = ctx.config
     row = await ctx.batch(
         Q.LINK_SYNTHETIC,
+        _Synthetic,
         recent=c.synthetic_recent_episodes,
         min_episodes=c.synthetic_min_episodes,
         max_pairs=c.synthetic_max_pairs,
         weight=c.synthetic_weight,
     )
-    return ints(row, "pairs", "edges")
+    return row.counts()
 
 
 async def procedural_promotion(ctx: PhaseContext) -> Counts:
@@ -49,6 +78,7 @@ async def procedural_promotion(ctx: PhaseContext) -> Counts:
     c = ctx.config
     patterns = await ctx.read(
         Q.GET_ACTION_PATTERNS,
+        ActionPattern,
         window=c.procedural_window,
         min_occurrences=c.procedural_min_occurrences,
         min_chars=c.procedural_min_action_chars,
@@ -64,14 +94,14 @@ async def procedural_promotion(ctx: PhaseContext) -> Counts:
         skill = similar.get(i)
         if skill is None:
             new_rows.append(_draft_row(ctx, cand))
-        elif skill["scope_key"] == cand.scope_key and _is_open_draft(skill) and _fresh(cand, skill):
+        elif skill.scope_key == cand.scope_key and _is_open_draft(skill) and _fresh(cand, skill):
             merge_rows.append(_merge_row(ctx, cand, skill))
         else:
             covered += 1
-    written = await ctx.write(Q.UPSERT_DRAFT_SKILLS, rows=new_rows) if new_rows else []
-    merged = await ctx.write(Q.UPDATE_DRAFT_SKILLS, rows=merge_rows) if merge_rows else []
-    counts = ints(written[0] if written else {}, "drafts", "evidence_edges")
-    more = ints(merged[0] if merged else {}, "merged", "evidence_edges")
+    written = await ctx.write(Q.UPSERT_DRAFT_SKILLS, _Drafted, rows=new_rows) if new_rows else []
+    merged = await ctx.write(Q.UPDATE_DRAFT_SKILLS, _DraftsMerged, rows=merge_rows) if merge_rows else []
+    counts = (written[0] if written else _Drafted()).counts()
+    more = (merged[0] if merged else _DraftsMerged()).counts()
     return {
         "candidates": len(patterns),
         "drafts": counts["drafts"],
@@ -81,7 +111,7 @@ async def procedural_promotion(ctx: PhaseContext) -> Counts:
     }
 
 
-async def _similar_skills(ctx: PhaseContext, kept: list[Candidate]) -> dict[int, dict[str, Any]]:
+async def _similar_skills(ctx: PhaseContext, kept: list[Candidate]) -> dict[int, _SimilarSkill]:
     rows = [
         {"i": i, "visible": Scope.parse(c.scope_key).ancestor_keys(), "embedding": c.vector}
         for i, c in enumerate(kept)
@@ -90,20 +120,23 @@ async def _similar_skills(ctx: PhaseContext, kept: list[Candidate]) -> dict[int,
     if not rows:
         return {}
     found = await ctx.read(
-        Q.GET_SIMILAR_SKILLS, rows=rows, min_score=index_from_cosine(ctx.config.procedural_merge_similarity)
+        Q.GET_SIMILAR_SKILLS,
+        _SimilarSkill,
+        rows=rows,
+        min_score=index_from_cosine(ctx.config.procedural_merge_similarity),
     )
-    return {int(r["i"]): r for r in found}
+    return {r.i: r for r in found}
 
 
-def _props(skill: dict[str, Any]) -> dict[str, Any]:
-    raw = skill.get("properties")
+def _props(skill: _SimilarSkill) -> dict[str, Any]:
+    raw = skill.properties
     loaded = json.loads(raw) if isinstance(raw, str) else {}
     return loaded if isinstance(loaded, dict) else {}
 
 
-def _is_open_draft(skill: dict[str, Any]) -> bool:
+def _is_open_draft(skill: _SimilarSkill) -> bool:
     props = _props(skill)
-    authored = bool(props.get("authored")) or str(skill.get("label") or "").startswith("authored:")
+    authored = bool(props.get("authored")) or (skill.label or "").startswith("authored:")
     return props.get("status") == "draft" and not authored
 
 
@@ -134,13 +167,13 @@ def _draft_row(ctx: PhaseContext, cand: Candidate) -> dict[str, Any]:
     return node_row(node, evidence_ids=cand.evidence_ids)
 
 
-def _fresh(cand: Candidate, skill: dict[str, Any]) -> list[str]:
+def _fresh(cand: Candidate, skill: _SimilarSkill) -> list[str]:
     """The candidate's events the skill was not learned from yet (none: nothing to merge)."""
     known = {str(x) for x in _props(skill).get("evidence_ids") or []}
     return [i for i in cand.evidence_ids if i not in known]
 
 
-def _merge_row(ctx: PhaseContext, cand: Candidate, skill: dict[str, Any]) -> dict[str, Any]:
+def _merge_row(ctx: PhaseContext, cand: Candidate, skill: _SimilarSkill) -> dict[str, Any]:
     props = _props(skill)
     known = [str(x) for x in props.get("evidence_ids") or []]
     fresh = _fresh(cand, skill)
@@ -152,14 +185,14 @@ def _merge_row(ctx: PhaseContext, cand: Candidate, skill: dict[str, Any]) -> dic
         evidence_ids=[*known, *fresh][-MAX_EVIDENCE:],
         merged_patterns=list(dict.fromkeys([*patterns, cand.action])),
     )
-    cosine = round(cosine_from_index(float(skill["score"])), 4)
+    cosine = round(cosine_from_index(skill.score), 4)
     entry = build_audit_entry(
-        Scope.parse(cand.scope_key), "consolidation", "skill.merge", str(skill["id"]),
+        Scope.parse(cand.scope_key), "consolidation", "skill.merge", skill.id,
         {"phase": "procedural_promotion", "pattern": cand.action, "cosine": cosine, "new_evidence": len(fresh)},
         at=ctx.now,
     )  # fmt: skip
     return {
-        "id": skill["id"],
+        "id": skill.id,
         "scope_key": cand.scope_key,
         "properties": json.dumps(props, sort_keys=True),
         "evidence_ids": fresh,

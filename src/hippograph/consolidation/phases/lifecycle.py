@@ -5,9 +5,29 @@ from __future__ import annotations
 
 import json
 
-from hippograph.consolidation.context import Counts, PhaseContext, ints
+from hippograph.consolidation.context import Counted, Counts, PhaseContext
 from hippograph.consolidation.queries import ConsolidationQuery as Q
 from hippograph.consolidation.report import Phase
+
+
+class _Pruned(Counted):
+    expired: int = 0
+    orphans: int = 0
+
+
+class _Deleted(Counted):
+    deleted: int = 0
+
+
+class _Decayed(Counted):
+    decayed: int = 0
+
+
+class _Retracted(Counted):
+    retracted: int = 0
+    expired: int = 0
+    transient: int = 0
+    past_valid_until: int = 0
 
 
 async def prune_orphans(ctx: PhaseContext) -> Counts:
@@ -18,12 +38,13 @@ async def prune_orphans(ctx: PhaseContext) -> Counts:
     for _ in range(c.prune_max_passes):
         row = await ctx.batch(
             Q.DELETE_ORPHANS,
+            _Pruned,
             layers=[layer.value for layer in c.prune_layers],
             importance_below=c.prune_importance_below,
             idle=c.prune_idle,
             max_neighbors=c.prune_max_neighbors,
         )
-        found = ints(row, "expired", "orphans")
+        found = row.counts()
         totals["passes"] += 1
         totals["expired"] += found["expired"]
         totals["orphans"] += found["orphans"]
@@ -34,8 +55,8 @@ async def prune_orphans(ctx: PhaseContext) -> Counts:
 
 async def working_ttl(ctx: PhaseContext) -> Counts:
     """Delete working memory past its ttl (transient without a ttl: after 1 h)."""
-    row = await ctx.batch(Q.DELETE_EXPIRED_WORKING, transient_ttl=ctx.config.working_transient_ttl)
-    return ints(row, "deleted")
+    row = await ctx.batch(Q.DELETE_EXPIRED_WORKING, _Deleted, transient_ttl=ctx.config.working_transient_ttl)
+    return row.counts()
 
 
 async def decay_importance(ctx: PhaseContext) -> Counts:
@@ -43,13 +64,14 @@ async def decay_importance(ctx: PhaseContext) -> Counts:
     c = ctx.config
     row = await ctx.batch(
         Q.DECAY_IMPORTANCE,
+        _Decayed,
         idle=c.decay_idle,
         step=c.decay_step,
         floor=c.decay_floor,
         exempt_from=c.decay_exempt_from,
         interval=c.decay_interval,
     )
-    return ints(row, "decayed")
+    return row.counts()
 
 
 _EXPIRY_RULES = {
@@ -73,11 +95,13 @@ async def expire_durability(ctx: PhaseContext) -> Counts:
         )
         for key, (rule, reason) in _EXPIRY_RULES.items()
     }
-    row = await ctx.batch(Q.RETRACT_EXPIRED, transient_ttl=ctx.config.transient_ttl, retractions=retractions)
-    return ints(row, "retracted", "expired", "transient", "past_valid_until")
+    row = await ctx.batch(
+        Q.RETRACT_EXPIRED, _Retracted, transient_ttl=ctx.config.transient_ttl, retractions=retractions
+    )
+    return row.counts()
 
 
 async def prune_retracted(ctx: PhaseContext) -> Counts:
     """Hard-delete memories retracted longer than the grace period (7 days) ago."""
-    row = await ctx.batch(Q.DELETE_RETRACTED, grace=ctx.config.retraction_grace)
-    return ints(row, "deleted")
+    row = await ctx.batch(Q.DELETE_RETRACTED, _Deleted, grace=ctx.config.retraction_grace)
+    return row.counts()

@@ -11,9 +11,24 @@ from typing import Any
 from pydantic import JsonValue
 
 from hippograph.consolidation.hooks import first_and_last_sentence
+from hippograph.store.transaction import Row
 
 MAX_STEPS = 5
 STEP_CHARS = 300
+
+
+class ActionPattern(Row):
+    """What ``get_action_patterns`` answers: one action recurring in a scope's events."""
+
+    scope_key: str
+    action: str
+    occurrences: int
+    evidence_ids: list[str]
+    vectors: list[list[float]] | None = None
+    examples: list[Any]
+    example_properties: list[Any] | None = None
+    first_at: Any = None
+    last_at: Any = None
 
 
 @dataclass
@@ -32,12 +47,10 @@ class Candidate:
     vector: list[float] | None
 
     @classmethod
-    def of(cls, row: dict[str, Any]) -> Candidate:
+    def of(cls, row: ActionPattern) -> Candidate:
         return cls(
-            str(row["scope_key"]), str(row["action"]), int(row["occurrences"]),
-            [str(i) for i in row["evidence_ids"]], [str(t) for t in row["examples"]],
-            _calls(row.get("example_properties") or []),
-            row["first_at"], row["last_at"], _mean(row.get("vectors") or []),
+            row.scope_key, row.action, row.occurrences, list(row.evidence_ids), [str(t) for t in row.examples],
+            _calls(row.example_properties or []), row.first_at, row.last_at, _mean(row.vectors or []),
         )  # fmt: skip
 
     def sees(self, other: Candidate) -> bool:

@@ -5,12 +5,38 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hippograph.consolidation.context import Counts, PhaseContext, SkipPhase, ints
+from hippograph.consolidation.context import Counted, Counts, PhaseContext, SkipPhase
 from hippograph.consolidation.phases._nodes import derived_id, node_row
 from hippograph.consolidation.queries import ConsolidationQuery as Q
 from hippograph.models import MAX_LABEL, Layer, MemoryNode
+from hippograph.store.transaction import Row
 
 MAX_REJECTED = 20
+
+
+class _Cluster(Row):
+    """Semantic memories of one scope sharing a label prefix."""
+
+    scope_key: str
+    prefix: str
+    member_ids: list[str]
+    sample_labels: list[Any]
+
+
+class _MetasWritten(Counted):
+    metas: int = 0
+    edges: int = 0
+
+
+class _Soul(Row):
+    """A SOUL profile with recorded corrections: its properties as stored (a JSON string)."""
+
+    id: str
+    properties: str
+
+
+class _SoulsUpdated(Row):
+    updated: int
 
 
 async def meta_nodes(ctx: PhaseContext) -> Counts:
@@ -19,6 +45,7 @@ async def meta_nodes(ctx: PhaseContext) -> Counts:
     c = ctx.config
     clusters = await ctx.read(
         Q.GET_META_CLUSTERS,
+        _Cluster,
         min_cluster=c.meta_min_cluster,
         max_edges=c.meta_max_edges,
         min_prefix_length=c.meta_min_prefix_length,
@@ -28,8 +55,8 @@ async def meta_nodes(ctx: PhaseContext) -> Counts:
         return {"clusters": 0, "metas": 0, "edges": 0}
     rows = []
     for cluster in clusters:
-        prefix, key = cluster["prefix"], cluster["scope_key"]
-        samples = "; ".join(str(s) for s in cluster["sample_labels"])
+        prefix, key = cluster.prefix, cluster.scope_key
+        samples = "; ".join(str(s) for s in cluster.sample_labels)
         node = MemoryNode(
             id=derived_id("meta", key, prefix),
             layer=Layer.SEMANTIC,
@@ -41,9 +68,9 @@ async def meta_nodes(ctx: PhaseContext) -> Counts:
             created_at=ctx.now,
             updated_at=ctx.now,
         )
-        rows.append(node_row(node, member_ids=cluster["member_ids"]))
-    written = await ctx.write(Q.UPSERT_META_NODES, rows=rows, max_edges=c.meta_max_edges)
-    return {"clusters": len(clusters), **ints(written[0] if written else {}, "metas", "edges")}
+        rows.append(node_row(node, member_ids=cluster.member_ids))
+    written = await ctx.write(Q.UPSERT_META_NODES, _MetasWritten, rows=rows, max_edges=c.meta_max_edges)
+    return {"clusters": len(clusters), **(written[0] if written else _MetasWritten()).counts()}
 
 
 def _corrections(value: Any) -> list[tuple[str, Any]] | None:
@@ -65,8 +92,8 @@ async def soul_corrections(ctx: PhaseContext) -> Counts:
     allowed = set(schema)
     counts = {"profiles": 0, "applied": 0, "rejected": 0}
     rows = []
-    for record in await ctx.read(Q.GET_SOUL_NODES):
-        props = json.loads(record["properties"])
+    for record in await ctx.read(Q.GET_SOUL_NODES, _Soul):
+        props = json.loads(record.properties)
         if "corrections" not in props:
             continue
         pairs = _corrections(props.pop("corrections"))
@@ -85,11 +112,11 @@ async def soul_corrections(ctx: PhaseContext) -> Counts:
         counts["profiles"] += 1
         rows.append(
             {
-                "id": record["id"],
-                "expected": record["properties"],
+                "id": record.id,
+                "expected": record.properties,
                 "properties": json.dumps(props, sort_keys=True),
             }
         )
     if rows:
-        await ctx.write(Q.UPDATE_SOUL_NODES, rows=rows)
+        await ctx.write(Q.UPDATE_SOUL_NODES, _SoulsUpdated, rows=rows)
     return counts

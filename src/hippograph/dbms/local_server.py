@@ -34,8 +34,8 @@ from importlib.resources import as_file, files
 from pathlib import Path
 from typing import Any
 
+from hippograph.dbms.java_runtime import find_java, find_runtime, vector_flags
 from hippograph.errors import ConfigurationError, ConflictError, InvalidInputError, StoreUnavailableError
-from hippograph.store.java_runtime import find_java, find_runtime, vector_flags
 
 READY_LINE = "HIPPOGRAPH_NEO4J_READY"
 BROWSER_FILES = "hippograph"
@@ -156,7 +156,7 @@ class LocalNeo4j:
     # -- build ---------------------------------------------------------------------------
     def build(self, *, quiet: bool = True) -> Path:
         """Build the launcher once (cached by a hash of its sources); return its folder."""
-        source = files("hippograph").joinpath("store", "launcher")
+        source = files("hippograph").joinpath("dbms", "launcher")
         with as_file(source) as src:
             src_path = Path(src)
             target = self._launcher_dir(src_path)
@@ -186,7 +186,7 @@ class LocalNeo4j:
 
     def built_launcher(self) -> Path | None:
         """The launcher's folder when this version of it is already built (no Maven needed)."""
-        with as_file(files("hippograph").joinpath("store", "launcher")) as src:
+        with as_file(files("hippograph").joinpath("dbms", "launcher")) as src:
             target = self._launcher_dir(Path(src))
         return target if self._is_built(target) else None
 
