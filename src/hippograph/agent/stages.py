@@ -1,22 +1,24 @@
 """The names of an agent turn's stages, and the holder a stage hands its output back in.
 
 A turn runs these stages in order (:class:`~hippograph.agent.Agent` calls them one after the
-other; each is one function of the module named, taking its inputs as parameters, yielding its
-events and leaving its typed output in an :class:`Out`):
+other; each is one function of the module of its concern, taking its inputs as parameters,
+yielding its events and leaving its typed output in an :class:`Out`):
 
-=================  ===========================================  ==================================
-stage              function                                     output
-=================  ===========================================  ==================================
-``session``        :func:`~hippograph.agent.sessions.open_session`      the :class:`Session`
-``triage``         :func:`~hippograph.agent.triage.run_triage`          ``Triaged`` (verdict, tools)
-``hydrate`` and    :func:`~hippograph.agent.hydrate.build_prompt`       ``Prompt`` (system prompt,
-``prompt``                                                              messages, memory context)
-``model``,         :func:`~hippograph.agent.model_loop.run_model_loop`  ``Draft`` (the last reply,
-``tools``          (one round of tools: :mod:`~hippograph.agent.tools`) its held text, tool results)
-``fabrication``    :func:`~hippograph.agent.fabrication.check_draft`    ``Checked`` (the reply)
-``extraction``     :func:`~hippograph.agent.extraction.settle_ops`      ``Settled`` (the ops to apply)
-``schedule``       :func:`~hippograph.agent.background.record_turn`     (the exchange handed on)
-=================  ===========================================  ==================================
+- ``session``: :func:`hippograph.agent.sessions.open_session` → the ``Session`` (then the
+  turn runs under its lock);
+- ``triage``: :func:`hippograph.agent.triage.run_triage` → ``Triaged`` (the decision and
+  the turn's tools);
+- ``hydrate`` and ``prompt``: :func:`hippograph.agent.hydrate.build_prompt` → ``Prompt``
+  (the system prompt with its sections, the messages, the memory context);
+- ``model`` and ``tools``: :func:`hippograph.agent.model_loop.run_model_loop` → ``Draft``
+  (the last reply and its held text, what the turn saw); a round of tools is
+  :func:`hippograph.agent.tools.run_round`;
+- ``fabrication``: :func:`hippograph.agent.fabrication.check_draft` → ``Checked`` (the
+  reply, its extraction, the closing ``MessageEnd``);
+- ``extraction``: :func:`hippograph.agent.extraction.settle_ops` → ``Settled`` (the ops to
+  apply and their event);
+- ``schedule``: :func:`hippograph.agent.background.record_turn` (the exchange handed to
+  background consolidation).
 
 This module imports nothing of the agent, so any module may use the names.
 """
