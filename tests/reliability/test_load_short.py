@@ -69,7 +69,7 @@ def table_sizes(services: ApiServices, tenant: Scope) -> dict[str, tuple[int, in
         "sessions of the tenant": (sessions.count(tenant), settings.max_per_tenant),
         "sessions": (len(sessions), settings.max_total),
         "tenants with sessions": (sessions.tenants(), settings.max_total),
-        "persona seeds": (len(agent._deps.persona._seeded), SEEDED_CACHE + 1),
+        "persona seeds": (len(agent._persona._seeded), SEEDED_CACHE + 1),
         "background reports": (len(agent._background._done), MAX_REPORTS),
         "nap counters": (len(services.consolidator._schedule._turns), MAX_SCOPES),
         "unreleased leases": (len(services.consolidator._unreleased), MAX_UNRELEASED),

@@ -15,9 +15,10 @@ Example (offline; swap the model for ``AnthropicModel(api_key=...)`` to talk to 
             if event.type == "text_delta":
                 print(event.text, end="")
 
-Events are in :mod:`hippograph.agent.events`; each stage of a turn is a module of
-:mod:`hippograph.agent.stages` (named by :class:`Stage`); the checks' own modules
-(``triage``, ``fabrication``, ``extraction``, ``prompts``) can be used on their own.
+Events are in :mod:`hippograph.agent.events`; each stage of a turn is one function of the
+module of its concern (the table is in :mod:`hippograph.agent.stages`, the names in
+:class:`Stage`); the checks in those modules (``triage``, ``fabrication``, ``extraction``,
+``prompts``) can be used on their own.
 """
 
 from hippograph.agent.agent import Agent
@@ -36,7 +37,7 @@ from hippograph.agent.config import (
 from hippograph.agent.demo import demo_extractor, demo_model
 from hippograph.agent.extractors import ModelExtractor, claude_extractor
 from hippograph.agent.observability import AgentHooks, AgentHooksBase, RecordingHooks
-from hippograph.agent.prompt_sections import PromptSection, PromptSections, SectionInput
+from hippograph.agent.prompts.sections import PromptSection, PromptSections, SectionInput
 from hippograph.agent.response import AgentResponse, TurnTimings
 from hippograph.agent.sessions import Session, SessionManager
 from hippograph.agent.stages import Stage

@@ -16,8 +16,9 @@ Event order of a turn::
 Only a model failure ends a turn without a reply (a ``StageFailed`` with
 ``recoverable=False``, then ``MessageEnd`` with stop reason ``error``; :meth:`Agent.run`
 re-raises it). Failures of recall, activation, tools and consolidation are ``StageFailed``
-events and the reply arrives. Each stage lives in its own module under
-:mod:`hippograph.agent.stages`; this class only composes them.
+events and the reply arrives. Each stage is one function of the module of its concern (see
+:mod:`hippograph.agent.stages` for the table); this class calls them in order, handing each
+stage's typed output to the next.
 """
 
 from __future__ import annotations
@@ -26,25 +27,25 @@ import logging
 from collections.abc import AsyncIterator, Sequence
 from typing import TYPE_CHECKING
 
-from hippograph.agent.background import BackgroundConsolidation, BackgroundReport, TurnRecord
+from hippograph.agent.background import BackgroundConsolidation, BackgroundReport, TurnRecord, record_turn
 from hippograph.agent.capabilities import ToolCapability, Tools
 from hippograph.agent.config import AgentConfig
 from hippograph.agent.events import AgentEvent, StageFailed
-from hippograph.agent.fabrication import FabricationChecker
-from hippograph.agent.hydrate import Hydrator
+from hippograph.agent.extraction import settle_ops
+from hippograph.agent.fabrication import HOLDING_MODES, Checked, FabricationChecker, check_draft
+from hippograph.agent.hydrate import Prompt, build_prompt
+from hippograph.agent.model_loop import Draft, ModelCaller, run_model_loop
 from hippograph.agent.observability import AgentHooks, HookSet, StageClock
-from hippograph.agent.prompt_sections import PromptSections
+from hippograph.agent.prompts.sections import PromptSections
 from hippograph.agent.reminders import PersonaSeeder
 from hippograph.agent.response import AgentResponse
-from hippograph.agent.sessions import SessionManager
-from hippograph.agent.stages import Stage, extraction, fabrication, hydrate, model_loop, schedule, session, triage
-from hippograph.agent.stages import tools as tool_stage
-from hippograph.agent.stages.deps import StageDeps
+from hippograph.agent.sessions import Session, SessionManager, held, open_session
+from hippograph.agent.stages import Out, Stage, StageError
 from hippograph.agent.summaries import TurnSummarizer
 from hippograph.agent.telemetry import TelemetrySink
-from hippograph.agent.tools import AgentTool
-from hippograph.agent.triage import IntentClassifier
-from hippograph.agent.turn_state import TurnState
+from hippograph.agent.tools import AgentTool, HydrateTool, by_name
+from hippograph.agent.triage import IntentClassifier, Triaged, TriageMode, run_triage
+from hippograph.agent.turn import TurnLog
 from hippograph.errors import InvalidInputError
 from hippograph.llm.events import MessageEnd, Usage
 from hippograph.llm.provider import ModelProvider
@@ -59,8 +60,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_MESSAGE_CHARS = 100_000
-_BEFORE_MODEL = (triage.run, hydrate.run)
-_FROM_MODEL = (model_loop.run, fabrication.run, extraction.run, schedule.run)
 
 
 class Agent:
@@ -79,7 +78,8 @@ class Agent:
         telemetry: A sink for a summary of every turn, after its consolidation (e.g.
             ``JsonLinesTelemetry(path)``); None (the default): no telemetry.
         prompt_sections: Named sections the host adds to the system prompt, in order, within
-            a token budget (see :mod:`hippograph.agent.prompt_sections`).
+            a token budget shared with the built-in sections (see
+            :mod:`hippograph.agent.prompts.sections`).
         capabilities: What brings the turn's tools besides ``tools`` (e.g. ``MemoryTools``):
             a turn is offered the tools of every capability registered, for its scope.
 
@@ -117,18 +117,16 @@ class Agent:
         self._background = BackgroundConsolidation(
             memory, consolidator, c.consolidation, self._background_done, extractor=extractor, telemetry=telemetry
         )
-        self._deps = StageDeps(
-            config=c, memory=memory, model=model, consolidator=consolidator, hooks=self._hooks,
-            capabilities=_registered(tools, capabilities),
-            hydrator=Hydrator(memory, c.hydrate), classifier=IntentClassifier(), triage=c.triage.as_triage_config(),
-            checker=FabricationChecker(
-                c.fabrication.mode, refuse_min_confidence=c.fabrication.refuse_min_confidence,
-                safe_reply=c.fabrication.safe_reply,
-            ),
-            sessions=self.sessions, background=self._background, sections=prompt_sections,
-            persona=PersonaSeeder(memory, c, consolidator.config.soul_schema if consolidator is not None else None),
-            summarizer=TurnSummarizer(model, c.model),
+        self._capabilities = _registered(tools, capabilities)
+        self._triage = c.triage.as_triage_config()
+        self._classifier = IntentClassifier()
+        self._checker = FabricationChecker(
+            c.fabrication.mode, refuse_min_confidence=c.fabrication.refuse_min_confidence,
+            safe_reply=c.fabrication.safe_reply,
         )  # fmt: skip
+        self._sections = prompt_sections if prompt_sections is not None else PromptSections()
+        self._persona = PersonaSeeder(c, consolidator.config.soul_schema if consolidator is not None else None)
+        self._summarizer = TurnSummarizer(model, c.model)
 
     # -- public ---------------------------------------------------------------------------
     def stream(self, scope: Scope, message: str, *, session_id: str | None = None) -> AsyncIterator[AgentEvent]:
@@ -168,7 +166,7 @@ class Agent:
         return self._background.pending
 
     # -- the turn: the stages, in order ---------------------------------------------------
-    def _start(self, scope: Scope, message: str, session_id: str | None) -> TurnState:
+    def _start(self, scope: Scope, message: str, session_id: str | None) -> TurnLog:
         if not isinstance(scope, Scope):
             raise InvalidInputError("scope", "must be a Scope")
         if not isinstance(message, str) or not message.strip():
@@ -178,34 +176,91 @@ class Agent:
         check_text(message, "message")
         if session_id is not None:
             check_id(session_id, "session_id")
-        return TurnState(scope, message, session_id, StageClock(self._hooks))
+        return TurnLog(scope, message, session_id, StageClock(self._hooks))
 
-    async def _events(self, t: TurnState) -> AsyncIterator[AgentEvent]:
+    async def _events(self, turn: TurnLog) -> AsyncIterator[AgentEvent]:
+        """The turn's events, each noted in the turn's log and sent to the hooks."""
         try:
-            async for event in session.run(t, self._deps, lambda: self._locked_turn(t)):
-                t.observe(event)
+            async for event in self._turn(turn):
+                turn.observe(event)
                 self._hooks.event(event)
                 if isinstance(event, Usage):
                     self._hooks.usage(event.totals())
                 yield event
         finally:
-            t.clock.report()
+            turn.clock.report()
 
-    async def _locked_turn(self, t: TurnState) -> AsyncIterator[AgentEvent]:
-        for stage in _BEFORE_MODEL:
-            async for event in stage(t, self._deps):
+    async def _turn(self, turn: TurnLog) -> AsyncIterator[AgentEvent]:
+        """Session, then (under its lock) triage, prompt, model, check, extraction, record."""
+        c, scope, message, clock = self.config, turn.scope, turn.message, turn.clock
+        opened = Out[Session]()
+        async for event in open_session(self.sessions, scope, turn.session_id, clock, opened):
+            yield event
+        session = opened.value
+        turn.session_id = session.id
+        async with held(session, clock):
+            for error in session.take_errors():  # the previous turn's background failures
+                yield error
+
+            jit = c.prompt_mode == "jit" and c.hydrate.enabled
+            triaged = Out[Triaged]()
+            async for event in run_triage(
+                message, scope, capabilities=self._capabilities, config=self._triage, classifier=self._classifier,
+                jit=jit, report_routing=c.triage.tool_routing_mode is not TriageMode.OFF, clock=clock, out=triaged,
+            ):  # fmt: skip
                 yield event
-        try:
-            for stage in _FROM_MODEL:
-                async for event in stage(t, self._deps):
+            decision, tools = triaged.value.decision, triaged.value.tools
+
+            prompt = Out[Prompt]()
+            async for event in build_prompt(
+                self.memory, scope, message, session, decision, config=c, jit=jit, persona=self._persona,
+                summarizer=self._summarizer, sections=self._sections, clock=clock, out=prompt,
+            ):  # fmt: skip
+                yield event
+
+            caller = ModelCaller(self.model, c, prompt.value.system, decision.routing.tools, clock)
+            stage = Stage.MODEL
+            try:
+                draft = Out[Draft]()
+                async for event in run_model_loop(
+                    caller, prompt.value.messages, hold=self._checker.mode in HOLDING_MODES, tools=tools, config=c,
+                    hydrate_tool=HydrateTool(self.memory, c.hydrate, scope, session.id, decision.layers)
+                    if c.prompt_mode == "jit"
+                    else None,
+                    memory_texts=prompt.value.memory_texts, clock=clock, out=draft,
+                ):  # fmt: skip
                     yield event
-        except Exception as exc:
-            log.warning("%s failed: %s", t.stage, type(exc).__name__, exc_info=True)
-            t.fatal = exc
-            yield StageFailed.from_exception(t.stage, exc, recoverable=False)
-            yield MessageEnd(message_id=t.message_id, stop_reason="error")
-            return
-        yield t.require_last_end()
+
+                stage = Stage.FINISH
+                checked = Out[Checked]()
+                async for event in check_draft(
+                    draft.value, checker=self._checker, caller=caller, max_ops=c.extraction.max_ops, clock=clock,
+                    out=checked,
+                ):  # fmt: skip
+                    yield event
+                turn.reply, turn.model_calls = checked.value.reply, caller.calls
+
+                settled = settle_ops(
+                    checked.value.extraction, enabled=c.extraction.enabled, refused=checked.value.refused
+                )
+                if settled.event is not None:
+                    yield settled.event
+
+                async for event in record_turn(
+                    turn, session, reply=checked.value.reply, ops=settled.ops, actions=draft.value.actions, config=c,
+                    memory=self.memory, consolidator=self.consolidator, background=self._background,
+                    persona=self._persona,
+                ):  # fmt: skip
+                    yield event
+            except Exception as exc:
+                if isinstance(exc, StageError):
+                    stage, exc = exc.stage, exc.error
+                log.warning("%s failed: %s", stage, type(exc).__name__, exc_info=exc)
+                turn.fatal, turn.model_calls = exc, caller.calls
+                yield StageFailed.from_exception(stage, exc, recoverable=False)
+                yield MessageEnd(message_id=turn.message_id, stop_reason="error")
+                return
+            yield checked.value.end
 
     def _background_done(self, record: TurnRecord, report: BackgroundReport) -> None:
         self._hooks.stage(Stage.CONSOLIDATE, report.ms)
@@ -223,7 +278,7 @@ def _registered(tools: Sequence[AgentTool], capabilities: Sequence[ToolCapabilit
     for c in capabilities:
         if not isinstance(c, ToolCapability):
             raise InvalidInputError("capabilities", f"{type(c).__name__} has no name and tools(scope)")
-    registered: tuple[ToolCapability, ...] = (Tools(list(tool_stage.by_name(tools).values())), *capabilities)
+    registered: tuple[ToolCapability, ...] = (Tools(list(by_name(tools).values())), *capabilities)
     names = [c.name for c in registered]
     if len(set(names)) != len(names):
         raise InvalidInputError("capabilities", f"capability names must be unique: {names}")

@@ -15,6 +15,11 @@ scope; this module runs it off the reply's path, in session order. For each turn
 Work of one session runs in turn order (each task awaits its predecessor). Failures are
 logged, reported as :class:`~hippograph.agent.events.StageFailed` events to the hooks and at the
 start of the session's next turn, and kept in the :class:`BackgroundReport`.
+
+The schedule stage of a turn (:func:`record_turn`) counts the turn towards the scope's nap
+cadence, hands the exchange to background consolidation (the reply does not wait for it),
+remembers it in the session, and seeds the persona's identity on the scope's first answered
+turn.
 """
 
 from __future__ import annotations
@@ -24,21 +29,26 @@ import logging
 import time
 import uuid
 from collections import deque
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from hippograph.agent.config import ConsolidationSettings
-from hippograph.agent.events import InvalidOpInfo, StageFailed
-from hippograph.agent.sessions import Session
+from hippograph.agent.events import AgentEvent, ConsolidationScheduled, InvalidOpInfo, StageFailed
+from hippograph.agent.reminders import PersonaSeeder
+from hippograph.agent.sessions import Session, Turn
+from hippograph.agent.stages import Stage
 from hippograph.agent.telemetry import TelemetrySink, TurnStats, TurnSummary
+from hippograph.agent.turn import TurnLog
 from hippograph.layers.capability import MAX_AGENT_CHARS, MAX_USER_CHARS, scrub_op
 from hippograph.layers.episodic import ActionCall
 from hippograph.ops import MemoryOp
+from hippograph.scrub import scrub_text
 
 if TYPE_CHECKING:
+    from hippograph.agent.config import AgentConfig
     from hippograph.consolidation import SleepConsolidator
     from hippograph.layers import Extractor, MemoryOrchestrator
     from hippograph.scope import Scope
@@ -210,3 +220,56 @@ class BackgroundConsolidation:
         report.errors.extend(
             StageFailed(stage=f.step, error_type=f.error_type, message=f.message) for f in done.failures
         )
+
+
+async def record_turn(
+    turn: TurnLog,
+    session: Session,
+    *,
+    reply: str,
+    ops: list[MemoryOp],
+    actions: list[ActionCall],
+    config: AgentConfig,
+    memory: MemoryOrchestrator,
+    consolidator: SleepConsolidator | None,
+    background: BackgroundConsolidation,
+    persona: PersonaSeeder,
+) -> AsyncIterator[AgentEvent]:
+    """The schedule stage: schedule the background work; yield ``ConsolidationScheduled``
+    when it is on (after a failed persona seed, if one failed)."""
+    c = config
+    scheduled: ConsolidationScheduled | None = None
+    with turn.clock.time(Stage.SCHEDULE):
+        if c.consolidation.enabled:
+            nap = False
+            if c.consolidation.quick_naps and consolidator is not None:
+                nap = consolidator.note_turn(turn.scope)
+            stats = turn.stats(reply=reply, tools=[a.tool for a in actions], ops=len(ops))
+            record = TurnRecord(
+                scope=turn.scope, session=session, user=turn.message, reply=reply,
+                thinking="".join(turn.thinking), ops=list(ops), actions=list(actions), stats=stats, quick_nap=nap,
+            )  # fmt: skip
+            task_id = background.schedule(record)
+            scheduled = ConsolidationScheduled(op_count=len(ops), quick_nap=nap, task_id=task_id)
+        if c.sessions.history_turns:
+            session.record(Turn(scrub_text(turn.message), scrub_text(reply)))
+        else:
+            session.turns += 1
+        seeded = await _seed_persona(memory, turn.scope, c, persona)
+    if seeded is not None:
+        yield seeded
+    if scheduled is not None:
+        yield scheduled
+
+
+async def _seed_persona(
+    memory: MemoryOrchestrator, scope: Scope, config: AgentConfig, persona: PersonaSeeder
+) -> StageFailed | None:
+    """Seed the persona's identity once the turn has its reply (a failure is an event)."""
+    if not config.persona.enabled:
+        return None
+    try:
+        await persona.seed(memory, scope)
+    except Exception as exc:
+        return StageFailed.from_exception("schedule.persona", exc)
+    return None

@@ -11,13 +11,10 @@ its own events below. Every event has a ``type`` discriminator, so
 from __future__ import annotations
 
 import warnings
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter
 
-from hippograph.agent.extraction import ExtractionResult
-from hippograph.agent.fabrication import FabricationReport
-from hippograph.agent.triage import IntentResult, ToolRouting, TriageMode
 from hippograph.llm.events import (
     MessageEnd,
     MessageStart,
@@ -29,6 +26,11 @@ from hippograph.llm.events import (
     Usage,
 )
 from hippograph.ops import MemoryOp
+
+if TYPE_CHECKING:
+    from hippograph.agent.extraction import ExtractionResult
+    from hippograph.agent.fabrication import FabricationReport
+    from hippograph.agent.triage import IntentResult, ToolRouting, TriageMode
 
 __all__ = [
     "AGENT_EVENT_ADAPTER",
@@ -167,8 +169,7 @@ class FabricationDetected(_Event):
         if report.action == "none":
             return None
         findings = [
-            FabricationFindingInfo(kind=f.kind.value, text=f.text, confidence=f.confidence)
-            for f in report.findings
+            FabricationFindingInfo(kind=f.kind.value, text=f.text, confidence=f.confidence) for f in report.findings
         ]
         return cls(mode=report.mode.value, action=report.action, findings=findings)
 

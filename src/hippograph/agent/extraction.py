@@ -9,6 +9,10 @@ Four strategies, tried in order; the first that finds a block wins:
 
 Payloads may be ``{"ops": [...]}``, a list of ops, or a single op. Invalid ops are
 reported as ``(index, reason)`` and skipped. :func:`extract_memory_ops` never raises.
+
+The extraction stage of a turn (:func:`settle_ops`) settles the ops to apply from the checked
+reply's block (the block is always stripped from what the user sees) and reports them as a
+``MemoryExtracted`` event. Ops of a refused draft are not applied; with extraction off none are.
 """
 
 from __future__ import annotations
@@ -16,13 +20,19 @@ from __future__ import annotations
 import json
 import logging
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from hippograph.agent.events import MemoryExtracted
+from hippograph.agent.stages import Stage
 from hippograph.ops import MEMORY_OP_ADAPTER, OP_NAMES, MemoryOp
+
+if TYPE_CHECKING:
+    from hippograph.agent.observability import StageClock
 
 log = logging.getLogger(__name__)
 
@@ -127,9 +137,7 @@ def _extract(text: str, max_ops: int) -> ExtractionResult:
     reason: str | None = None
     if not ops_valid:
         reason = "the block holds no ops" if not items else f"all {len(items)} ops are invalid"
-    return ExtractionResult(
-        reply=reply, ops=ops_valid, invalid=invalid, strategy=found.strategy, reason=reason
-    )
+    return ExtractionResult(reply=reply, ops=ops_valid, invalid=invalid, strategy=found.strategy, reason=reason)
 
 
 def _find_xml(text: str) -> _Found | None:
@@ -303,3 +311,32 @@ def _strip(text: str, spans: list[tuple[int, int]]) -> str:
         cursor = max(cursor, end)
     pieces.append(text[cursor:])
     return _BLANK_LINES.sub("\n\n", "".join(pieces)).strip()
+
+
+REFUSED_REASON = "the draft was refused by the fabrication check; its ops were not applied"
+
+
+def parse_reply(raw_texts: Sequence[str], *, max_ops: int, clock: StageClock) -> ExtractionResult:
+    """The memory ops of a turn's model replies (every call's text), timed as extraction."""
+    with clock.time(Stage.EXTRACTION):
+        text = "\n\n".join(text.strip() for text in raw_texts if text.strip())
+        return extract_memory_ops(text, max_ops=max_ops)
+
+
+@dataclass(frozen=True)
+class Settled:
+    """The extraction stage's output: the ops to apply, and the event reporting them (None
+    with extraction off)."""
+
+    ops: list[MemoryOp]
+    event: MemoryExtracted | None
+
+
+def settle_ops(result: ExtractionResult, *, enabled: bool, refused: bool) -> Settled:
+    """The extraction stage: the ops to apply (none of a refused draft, none when off)."""
+    if not enabled:
+        return Settled([], None)
+    event = MemoryExtracted.from_result(result)
+    if refused:
+        return Settled([], event.model_copy(update={"ops": [], "reason": REFUSED_REASON}))
+    return Settled(list(result.ops), event)

@@ -8,16 +8,32 @@ message. Each finding has a kind and a confidence.
 Modes: ``off`` skips the check; ``observe`` reports; ``revise`` reports and gives the
 instructions for a second draft; ``refuse`` swaps the draft for a safe reply when a
 finding reaches ``refuse_min_confidence`` (default 0.8), and otherwise observes.
+
+The fabrication stage of a turn (:func:`check_draft`) checks the model stage's draft (its
+last reply, memory block stripped) and observes, revises or refuses; then releases the reply's
+held text. ``revise`` asks the model once more with the findings and streams the rewrite;
+``refuse`` replaces the reply with the safe one and drops the draft's memory ops. With the
+check off the stage only settles the reply.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+from hippograph.agent.events import AgentEvent, FabricationDetected
+from hippograph.agent.extraction import ExtractionResult, parse_reply
+from hippograph.agent.model_loop import Call, Draft, ModelCaller, assistant
+from hippograph.agent.stages import Out, Stage
+from hippograph.llm.events import MessageEnd, TextDelta
+from hippograph.llm.types import ChatMessage, TextBlock
+
+if TYPE_CHECKING:
+    from hippograph.agent.observability import StageClock
 
 DEFAULT_REFUSE_MIN_CONFIDENCE = 0.8
 DEFAULT_SAFE_REPLY = (
@@ -38,9 +54,7 @@ _STEMS = {"ran": "run", "made": "make", "sent": "send", "paid": "pay", "wrote": 
 _UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", re.I)
 _LONG_HEX = re.compile(r"\b[0-9a-f]{16,}\b", re.I)
 _SHORT_HEX = re.compile(r"\b[0-9a-f]{6,15}\b", re.I)
-_KV = re.compile(
-    r"\b([A-Za-z_][\w.-]{0,40})\s*=\s*(\"[^\"\n]{1,80}\"|'[^'\n]{1,80}'|[^\s,;)]*[^\s,;).:!?])"
-)
+_KV = re.compile(r"\b([A-Za-z_][\w.-]{0,40})\s*=\s*(\"[^\"\n]{1,80}\"|'[^'\n]{1,80}'|[^\s,;)]*[^\s,;).:!?])")
 _ID_KEY = re.compile(
     r"\b(id|ids|uuid|sha|hash|commit|ref|build|run|job|ticket|order|version|request|"
     r"trace|transaction|txn|pr|issue|deploy(?:ment)?)\b\s*(?:#|no\.?|number|:|=)?\s*$",
@@ -239,9 +253,7 @@ class FabricationChecker:
         if not findings:
             return FabricationReport(self.mode, reply=draft)
         if self.mode is FabricationMode.REVISE:
-            return FabricationReport(
-                self.mode, findings, "revise", draft, revision_instructions(findings)
-            )
+            return FabricationReport(self.mode, findings, "revise", draft, revision_instructions(findings))
         top = max(f.confidence for f in findings)
         if self.mode is FabricationMode.REFUSE and top >= self.refuse_min_confidence:
             return FabricationReport(self.mode, findings, "refused", self.safe_reply)
@@ -257,3 +269,78 @@ def revision_instructions(findings: Sequence[FabricationFinding]) -> str:
         + "\nRewrite the reply without them. Do not invent identifiers or claim actions "
         "you did not perform through a tool; say what you do not know instead."
     )
+
+
+HOLDING_MODES = frozenset({FabricationMode.REVISE, FabricationMode.REFUSE})
+"""Modes that must see the whole draft before the user sees any of it."""
+KEEP_BLOCK_NOTE = "\nKeep your <MEMORY_EXTRACT> block, if you had one, at the end of the rewritten reply."
+
+
+@dataclass(frozen=True)
+class Checked:
+    """The fabrication stage's output: the reply, its memory block's extraction, whether the
+    draft was refused, and the ``MessageEnd`` that closes the turn (not yet yielded)."""
+
+    reply: str
+    extraction: ExtractionResult
+    refused: bool
+    end: MessageEnd
+
+
+async def check_draft(
+    draft: Draft,
+    *,
+    checker: FabricationChecker,
+    caller: ModelCaller,
+    max_ops: int,
+    clock: StageClock,
+    out: Out[Checked],
+) -> AsyncIterator[AgentEvent]:
+    """The fabrication stage: check the draft; yield the finding, any revision, then the
+    reply's text (held back by the model stage in the holding modes)."""
+    last = draft.last
+    extraction = parse_reply(draft.raw_texts, max_ops=max_ops, clock=clock)
+    reply, released, end, refused = extraction.reply.strip(), last.held, last.end, False
+    if checker.mode is not FabricationMode.OFF:
+        with clock.time(Stage.FABRICATION):
+            report = checker.check(
+                reply,
+                tool_results=draft.tool_results,
+                memory_context="\n".join(draft.memory_texts),
+                user_message="\n".join([*(m.text for m in draft.messages if m.role == "user")]),
+            )
+        detected = FabricationDetected.from_report(report)
+        if detected is not None:
+            yield detected
+        if report.action == "refused":
+            refused, reply = True, report.reply
+            released = [TextDelta(index=_text_index(last), text=reply)]
+        elif report.action == "revise" and report.revision_instructions:
+            yield last.end  # the draft's text is never shown; its message is closed
+            revision = [
+                *draft.messages,
+                assistant(last.response),
+                ChatMessage(role="user", content=report.revision_instructions + KEEP_BLOCK_NOTE),
+            ]
+            revised_call = Out[Call]()
+            async for event in caller.call(revision, hold=False, out=revised_call, purpose="revision"):
+                yield event
+            end = revised_call.value.end
+            revised = parse_reply([revised_call.value.response.text], max_ops=max_ops, clock=clock)
+            reply = revised.reply.strip()
+            if revised.strategy is not None:
+                extraction = revised
+            released = []
+    for delta in released:
+        yield delta
+    out.value = Checked(reply, extraction, refused, end)
+
+
+def _text_index(last: Call) -> int:
+    """The content index the reply's text had (where the safe reply goes)."""
+    if last.held:
+        return last.held[0].index
+    for i, block in enumerate(last.response.content):
+        if isinstance(block, TextBlock):
+            return i
+    return 0

@@ -1,10 +1,18 @@
-"""Hydrate: recall + spreading activation into a token-budgeted, scrubbed memory context.
+"""Hydrate: recall + spreading activation into a token-budgeted, scrubbed memory context, and
+the prompt stage of a turn built on it (:func:`build_prompt`).
 
 The layers come from triage: recall searches the semantic, episodic and procedural layers the
 verdict keeps; working memory adds the last turns verbatim. Everything fits in the token
 budget. (Prospective triggers are evaluated beside hydration, in their own prompt section:
 :mod:`hippograph.agent.reminders`.) A failing recall never fails the turn: the failure becomes an
 :class:`~hippograph.agent.events.StageFailed` and the context falls back to working memory.
+
+The prompt stage recalls (full prompt mode; in JIT mode the model asks through the
+``hydrate_context`` tool instead, see :mod:`hippograph.agent.tools`), evaluates the scope's
+triggers (each fired one a ``TriggerFired`` event), reads the persona and summarises older
+turns (when their modes are on), all at once; then renders the system prompt with its
+sections (:mod:`hippograph.agent.prompts.sections`: the built-in persona, earlier-turns and
+reminders sections, then the host's) and the messages of the first model call.
 """
 
 from __future__ import annotations
@@ -13,20 +21,30 @@ import asyncio
 import itertools
 import logging
 import time
-from collections.abc import Awaitable, Collection
+from collections.abc import AsyncIterator, Awaitable, Collection
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import JsonValue
 
-from hippograph.agent.config import HydrateSettings
-from hippograph.agent.events import ActivatedNode, Activation, ActivationPath, StageFailed
+from hippograph.agent.events import ActivatedNode, Activation, ActivationPath, AgentEvent, StageFailed
+from hippograph.agent.prompts import full_system_prompt, jit_system_prompt
+from hippograph.agent.prompts.sections import PromptSections, SectionInput, built_in_sections
+from hippograph.agent.reminders import PersonaSeeder, Reminders, reminders
+from hippograph.agent.sessions import Session, turn_text
+from hippograph.agent.stages import Out, Stage
+from hippograph.agent.summaries import TurnSummarizer
+from hippograph.layers.working import SUMMARY_MARK
+from hippograph.llm.types import ChatMessage, SystemPrompt
 from hippograph.models import Layer
 from hippograph.retrieval.context import MemoryContext, approx_tokens
 from hippograph.retrieval.types import RecallResult
 from hippograph.scrub import scrub_text
 
 if TYPE_CHECKING:
+    from hippograph.agent.config import AgentConfig, HydrateSettings
+    from hippograph.agent.observability import StageClock
+    from hippograph.agent.triage import TriageDecision
     from hippograph.layers import MemoryOrchestrator
     from hippograph.layers.turn_reads import TurnReads
     from hippograph.scope import Scope
@@ -57,72 +75,66 @@ class Hydration:
     ms: float = 0.0
 
 
-class Hydrator:
-    """Builds memory contexts from a :class:`MemoryOrchestrator`."""
+async def hydrate(
+    memory: MemoryOrchestrator,
+    settings: HydrateSettings,
+    scope: Scope,
+    query: str,
+    layers: Collection[Layer] = tuple(Layer),
+    *,
+    top_k: int | None = None,
+    session_id: str | None = None,
+    turn_reads: TurnReads | None = None,
+) -> Hydration:
+    """Recall for ``query`` within ``layers`` and render the context (the working
+    memories from ``turn_reads`` when given: the turn's combined read, whether recall runs
+    or only the last turns are shown).
 
-    def __init__(self, memory: MemoryOrchestrator, settings: HydrateSettings) -> None:
-        self._memory = memory
-        self._settings = settings
+    Never raises for a store or retrieval failure; those are in ``errors``.
+    """
+    started = time.perf_counter()
+    s = settings
+    out = Hydration()
+    query = query.strip()[: s.max_query_chars]
+    wanted = [layer for layer in RECALL_LAYERS if layer in layers]
+    working = s.include_working and Layer.WORKING in layers
+    recall_layers = None if len(wanted) == len(RECALL_LAYERS) else wanted
 
-    async def hydrate(
-        self,
-        scope: Scope,
-        query: str,
-        layers: Collection[Layer] = tuple(Layer),
-        *,
-        top_k: int | None = None,
-        session_id: str | None = None,
-        turn_reads: TurnReads | None = None,
-    ) -> Hydration:
-        """Recall for ``query`` within ``layers`` and render the context (the working
-        memories from ``turn_reads`` when given: the turn's combined read, whether recall runs
-        or only the last turns are shown).
+    async def recall() -> tuple[RecallResult, MemoryContext] | None:
+        if not wanted or not query:
+            return None
+        capability = memory.for_scope(scope, limit=s.top_k, token_budget=s.token_budget)
+        found = await capability.recall(
+            query, layers=recall_layers, limit=top_k, include_working=working, session_id=session_id,
+            turn_reads=turn_reads,
+        )  # fmt: skip
+        return found.result, found.context
 
-        Never raises for a store or retrieval failure; those are in ``errors``.
-        """
-        started = time.perf_counter()
-        s = self._settings
-        out = Hydration()
-        query = query.strip()[: s.max_query_chars]
-        wanted = [layer for layer in RECALL_LAYERS if layer in layers]
-        working = s.include_working and Layer.WORKING in layers
-        recall_layers = None if len(wanted) == len(RECALL_LAYERS) else wanted
-
-        async def recall() -> tuple[RecallResult, MemoryContext] | None:
-            if not wanted or not query:
-                return None
-            capability = self._memory.for_scope(scope, limit=s.top_k, token_budget=s.token_budget)
-            found = await capability.recall(
-                query, layers=recall_layers, limit=top_k, include_working=working, session_id=session_id,
-                turn_reads=turn_reads,
-            )  # fmt: skip
-            return found.result, found.context
-
-        recalled = await guarded("hydrate", recall(), out.errors)
-        used = 0
-        lines: list[str] = []
-        if recalled is not None:
-            out.recall, out.context = recalled
-            out.activation = activation_event(out.recall, out.context, s.max_activation_nodes)
-            out.errors.extend(  # what degraded: the context holds what the other parts found
-                StageFailed(stage=f"hydrate.{d.part}", error_type=d.error_type, message=d.message)
-                for d in out.recall.degraded
-            )
-            if out.context.text:
-                lines.append(out.context.text)
-            used = out.context.tokens
-        elif working:  # recall off for this verdict, or failed: the last turns still help
-            last = self._memory.last_turns(scope, session_id=session_id, turn_reads=turn_reads)
-            nodes = await guarded("working", last, out.errors) or []
-            for node in nodes:
-                line = scrub_text(self._memory.working.render_for_prompt(node))
-                cost = approx_tokens(line) + 1
-                if used + cost <= s.token_budget:
-                    lines.append(line)
-                    used += cost
-        out.text = "\n".join(lines)
-        out.ms = (time.perf_counter() - started) * 1000.0
-        return out
+    recalled = await guarded("hydrate", recall(), out.errors)
+    used = 0
+    lines: list[str] = []
+    if recalled is not None:
+        out.recall, out.context = recalled
+        out.activation = activation_event(out.recall, out.context, s.max_activation_nodes)
+        out.errors.extend(  # what degraded: the context holds what the other parts found
+            StageFailed(stage=f"hydrate.{d.part}", error_type=d.error_type, message=d.message)
+            for d in out.recall.degraded
+        )
+        if out.context.text:
+            lines.append(out.context.text)
+        used = out.context.tokens
+    elif working:  # recall off for this verdict, or failed: the last turns still help
+        last = memory.last_turns(scope, session_id=session_id, turn_reads=turn_reads)
+        nodes = await guarded("working", last, out.errors) or []
+        for node in nodes:
+            line = scrub_text(memory.working.render_for_prompt(node))
+            cost = approx_tokens(line) + 1
+            if used + cost <= s.token_budget:
+                lines.append(line)
+                used += cost
+    out.text = "\n".join(lines)
+    out.ms = (time.perf_counter() - started) * 1000.0
+    return out
 
 
 async def guarded(stage: str, work: Awaitable[T], errors: list[StageFailed]) -> T | None:
@@ -196,3 +208,141 @@ def activation_event(result: RecallResult, context: MemoryContext | None, max_no
 
 def _rounded(values: dict[str, Any]) -> dict[str, JsonValue]:
     return {k: round(float(v), 3) for k, v in values.items()}
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """The prompt stage's output: the system prompt, the first call's messages, and the memory
+    context recalled for it (none in JIT mode or with hydration off)."""
+
+    system: SystemPrompt
+    messages: list[ChatMessage]
+    memory_texts: tuple[str, ...] = ()
+
+
+async def build_prompt(
+    memory: MemoryOrchestrator,
+    scope: Scope,
+    message: str,
+    session: Session,
+    decision: TriageDecision,
+    *,
+    config: AgentConfig,
+    jit: bool,
+    persona: PersonaSeeder,
+    summarizer: TurnSummarizer,
+    sections: PromptSections,
+    clock: StageClock,
+    out: Out[Prompt],
+) -> AsyncIterator[AgentEvent]:
+    """The prompt stage: recall, triggers, persona and summaries at once (independent reads,
+    each on its own session); then their events in a fixed order (recall's failures and its
+    Activation, then the other parts' failures, then the triggers that fired), then the prompt
+    and its sections' failures."""
+    c = config
+    layers = decision.layers
+    recall = c.hydrate.enabled and not jit
+    failed: tuple[list[StageFailed], list[StageFailed], list[StageFailed], list[StageFailed]] = ([], [], [], [])
+    with clock.time(Stage.HYDRATE):
+        reads = memory.turn_reads(  # started at once in one statement, each only when its part runs
+            scope,
+            working=recall and c.hydrate.include_working and Layer.WORKING in layers,  # as hydrate shows them
+            prospective=c.hydrate.include_triggers and Layer.PROSPECTIVE in layers,
+            persona=c.persona.enabled,
+        )
+        try:
+            hydration, due, persona_text, earlier = await asyncio.gather(
+                hydrate(memory, c.hydrate, scope, message, layers, session_id=session.id, turn_reads=reads)
+                if recall
+                else _nothing(),
+                guarded("hydrate.triggers", _reminders(memory, c, scope, message, layers, reads), failed[0]),
+                guarded("hydrate.persona", persona.text(memory, scope, reads), failed[1])
+                if c.persona.enabled
+                else _nothing(),
+                guarded(
+                    "hydrate.summaries", _earlier(memory, c, scope, session, layers, summarizer, failed[3]), failed[2]
+                ),
+            )
+        finally:
+            reads.close()
+    memory_texts: tuple[str, ...] = ()
+    memory_text = ""
+    if hydration is not None:
+        for error in hydration.errors:
+            yield error
+        if hydration.activation is not None:
+            yield hydration.activation
+        memory_text = hydration.text
+        memory_texts = (memory_text,)
+    due = due or Reminders()
+    for error in (*failed[0], *failed[1], *failed[2], *failed[3]):
+        yield error
+    for fired in due.events:
+        yield fired
+
+    with clock.time(Stage.PROMPT):
+        if jit:
+            system = jit_system_prompt(
+                scope=scope.key, agent_name=c.agent_name, agent_description=c.agent_description,
+                cache=c.cache_system_prompt,
+            )  # fmt: skip
+        else:
+            system = full_system_prompt(
+                memory_text, scope=scope.key, agent_name=c.agent_name,
+                agent_description=c.agent_description, cache=c.cache_system_prompt,
+            )  # fmt: skip
+        built_in = built_in_sections(persona=persona_text or "", earlier=earlier or "", reminders=due.text)
+        given = SectionInput(scope, message, session.id, c.prompt_mode)
+        system, rendered = await sections.apply(system, given, built_in=built_in)
+        history = session.messages() if c.sessions.history_turns else []
+        out.value = Prompt(system, [*history, ChatMessage(role="user", content=message)], memory_texts)
+    for failure in rendered.failures:
+        yield failure
+
+
+async def _nothing() -> None:
+    return None
+
+
+async def _reminders(
+    memory: MemoryOrchestrator, c: AgentConfig, scope: Scope, message: str, layers: Collection[Layer], reads: TurnReads
+) -> Reminders:
+    s = c.hydrate
+    if not s.include_triggers or Layer.PROSPECTIVE not in layers:
+        return Reminders()
+    return await reminders(memory, scope, message, max_shown=s.max_triggers, turn_reads=reads)
+
+
+async def _earlier(
+    memory: MemoryOrchestrator,
+    c: AgentConfig,
+    scope: Scope,
+    session: Session,
+    layers: Collection[Layer],
+    summarizer: TurnSummarizer,
+    failures: list[StageFailed],
+) -> str:
+    """The earlier-turns section's text: the compacted session, then working memory's older
+    entries; the summarizer's failures are appended to ``failures`` (this turn's own)."""
+    if session.overflow and c.sessions.compaction != "off":
+        folded = [session.summary, *(turn_text(turn) for turn in session.overflow)]
+        session.summary = _kept(
+            await summarizer.summarize(folded, c.sessions.compaction, stage="hydrate.compaction"), failures
+        )
+        session.overflow = []
+    lines = [f"Summary of the turns before these messages: {session.summary}"] if session.summary else []
+    mode = c.hydrate.working_summary
+    if mode != "off" and c.hydrate.include_working and Layer.WORKING in layers:
+        older = await memory.working.older(scope, session_id=session.id)
+        summary = await summarizer.summarize([m.content for m in older], mode, stage="hydrate.working_summary")
+        text = _kept(summary, failures)
+        if text:
+            lines.append(SUMMARY_MARK + text)
+    return "\n".join(lines)
+
+
+def _kept(summary: tuple[str, StageFailed | None], failures: list[StageFailed]) -> str:
+    text, failure = summary
+    if failure is not None:
+        failures.append(failure)
+    return text

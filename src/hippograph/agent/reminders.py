@@ -1,5 +1,6 @@
 """The turn's prospective memory and persona: which triggers fire (as ``TriggerFired``
-events and a REMINDERS section) and who the agent is (the PERSONA section).
+events and the text of the ``reminders`` prompt section) and who the agent is (the
+``persona`` section's text; both built-in sections of :mod:`hippograph.agent.prompts.sections`).
 
 Evaluated at hydration, in both prompt modes: a trigger of the scope is due, or the
 message names its condition (:mod:`hippograph.layers.triggers`). The persona's
@@ -13,15 +14,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from hippograph.agent.config import AgentConfig
 from hippograph.agent.events import TriggerFired
-from hippograph.agent.prompts.sections import persona_section, reminders_section
+from hippograph.agent.prompts.sections import persona_text, reminders_text
 from hippograph.layers.triggers import RankedTrigger
 from hippograph.retrieval.context import handle_of
 from hippograph.scope import Scope
 from hippograph.scrub import scrub_text
 
 if TYPE_CHECKING:
+    from hippograph.agent.config import AgentConfig
     from hippograph.layers import MemoryOrchestrator
     from hippograph.layers.turn_reads import TurnReads
 
@@ -61,7 +62,7 @@ async def reminders(
         for r in ranked
         if r.fired is not None
     ]
-    return Reminders(ranked, events, reminders_section(ranked, max_shown=max_shown))
+    return Reminders(ranked, events, reminders_text(ranked, max_shown=max_shown))
 
 
 def identity_text(config: AgentConfig) -> str:
@@ -71,32 +72,32 @@ def identity_text(config: AgentConfig) -> str:
 
 
 class PersonaSeeder:
-    """Renders the PERSONA section, and seeds AGENT_IDENTITY once per scope after a turn that
+    """Renders the persona section's text, and seeds AGENT_IDENTITY once per scope after a turn that
     got its reply (a failed turn stores nothing; until the seed, the configured identity is
     shown)."""
 
-    def __init__(self, memory: MemoryOrchestrator, config: AgentConfig, profile_keys: tuple[str, ...] | None) -> None:
-        self._memory, self._config, self._profile_keys = memory, config, profile_keys
+    def __init__(self, config: AgentConfig, profile_keys: tuple[str, ...] | None) -> None:
+        self._config, self._profile_keys = config, profile_keys
         self._seeded: dict[str, None] = {}
 
     def _home(self, scope: Scope) -> Scope:
         return scope if self._config.persona.seed_at == "scope" else Scope(scope.levels[:1])
 
-    async def seed(self, scope: Scope) -> None:
+    async def seed(self, memory: MemoryOrchestrator, scope: Scope) -> None:
         """Seed the identity of ``scope``'s home (its root, or itself) unless done already."""
         home = self._home(scope)
         if not self._config.persona.seed_identity or home.key in self._seeded:
             return
-        await self._memory.semantic.ensure_identity(home, identity_text(self._config))
+        await memory.semantic.ensure_identity(home, identity_text(self._config))
         self._seeded[home.key] = None
         if len(self._seeded) > SEEDED_CACHE:
             self._seeded.pop(next(iter(self._seeded)))
 
-    async def text(self, scope: Scope, turn_reads: TurnReads | None = None) -> str:
-        """The PERSONA section as ``scope`` sees it (its nodes from ``turn_reads`` when given)."""
+    async def text(self, memory: MemoryOrchestrator, scope: Scope, turn_reads: TurnReads | None = None) -> str:
+        """The persona section's text as ``scope`` sees it (its nodes from ``turn_reads`` when given)."""
         nodes = await turn_reads.persona(scope) if turn_reads is not None else None
-        persona = await self._memory.semantic.persona(scope, nodes=nodes)
+        persona = await memory.semantic.persona(scope, nodes=nodes)
         identity = persona.identity.content or persona.identity.label if persona.identity else None
         if identity is None and self._config.persona.seed_identity:
             identity = identity_text(self._config)
-        return persona_section(identity, persona.profiles, profile_keys=self._profile_keys)
+        return persona_text(identity, persona.profiles, profile_keys=self._profile_keys)

@@ -10,26 +10,37 @@ sessions and the table stays bounded however many tenants come (a session whose 
 running is never dropped: beyond the caps by at most the turns in flight). A dropped or
 unknown session is rebuilt from its episodic chain in the graph, so a chat survives both
 eviction and a restart.
+
+The session stage of a turn (:func:`open_session`) opens (or resumes) the chat; a graph that
+cannot be read does not stop the chat: the session opens without its history and the failure
+is a ``StageFailed`` event. The turn then runs under :func:`held` (the session's lock).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import math
 import time
 import uuid
 from collections import OrderedDict, deque
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from hippograph.agent.config import SessionSettings
-from hippograph.agent.events import StageFailed
+from hippograph.agent.events import AgentEvent, StageFailed
+from hippograph.agent.stages import Out, Stage
 from hippograph.llm.types import ChatMessage
 from hippograph.models import check_id
 
 if TYPE_CHECKING:
+    from hippograph.agent.config import SessionSettings
+    from hippograph.agent.observability import StageClock
     from hippograph.layers import MemoryOrchestrator
     from hippograph.scope import Scope
+
+log = logging.getLogger(__name__)
 
 TURN_USER_PREFIX = "User: "
 TURN_SEPARATOR = " | Agent: "
@@ -243,3 +254,29 @@ def parse_turn(text: str) -> Turn | None:
 
 def _tenant(scope: Scope) -> str:
     return scope.ancestor_keys()[0]
+
+
+async def open_session(
+    sessions: SessionManager, scope: Scope, session_id: str | None, clock: StageClock, out: Out[Session]
+) -> AsyncIterator[AgentEvent]:
+    """The session stage: open (or resume) the chat into ``out``; a failed resume is an event."""
+    with clock.time(Stage.SESSION):
+        try:
+            out.value = await sessions.open(scope, session_id)
+            failed: StageFailed | None = None
+        except Exception as exc:  # the graph is down: chat on without the history
+            log.warning("session resume failed: %s", type(exc).__name__, exc_info=True)
+            out.value = await sessions.open(scope, session_id, resume=False)
+            failed = StageFailed.from_exception(Stage.SESSION, exc)
+    if failed is not None:
+        yield failed
+
+
+@asynccontextmanager
+async def held(session: Session, clock: StageClock) -> AsyncIterator[None]:
+    """The session's lock, for the rest of the turn; the wait for it counts towards the
+    session stage."""
+    started = time.perf_counter()
+    async with session.lock:
+        clock.add(Stage.SESSION, (time.perf_counter() - started) * 1000.0)
+        yield

@@ -5,8 +5,8 @@ Mode ``extractive`` keeps the first and last sentence of each text (the referenc
 extractive mode, no model call); ``llm`` asks the agent's model (any
 :class:`~hippograph.llm.provider.ModelProvider`: ``AnthropicModel`` on Claude,
 ``ScriptedModel`` offline) through the same protocol as a turn, and falls back to the
-extractive summary when the model fails or answers nothing (the failure is kept in
-``errors`` and becomes a ``StageFailed`` event).
+extractive summary when the model fails or answers nothing (the failure is returned with the
+summary, for the turn that asked to report as a ``StageFailed`` event).
 """
 
 from __future__ import annotations
@@ -14,14 +14,17 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from hippograph.agent.config import SummaryMode
 from hippograph.agent.events import StageFailed
 from hippograph.layers.base import extractive_summary
 from hippograph.llm.provider import ModelProvider
 from hippograph.llm.types import ChatMessage, ModelRequest, SystemPrompt
 from hippograph.scrub import scrub_text
+
+if TYPE_CHECKING:
+    from hippograph.agent.config import SummaryMode
 
 __all__ = ["SUMMARY_INSTRUCTIONS", "TurnSummarizer"]
 
@@ -36,20 +39,22 @@ MAX_SUMMARY_CHARS = 2_000
 MAX_INPUT_CHARS = 24_000
 
 
-@dataclass
+@dataclass(frozen=True)
 class TurnSummarizer:
-    """Summarises texts per ``mode`` with ``model`` (used only in ``llm`` mode)."""
+    """Summarises texts per ``mode`` with ``model`` (used only in ``llm`` mode); holds no
+    state of a turn, so the turns of many sessions may use it at once."""
 
     model: ModelProvider
     model_name: str | None = None
     max_tokens: int = 400
-    errors: list[StageFailed] = field(default_factory=list)
 
-    async def summarize(self, texts: Sequence[str], mode: SummaryMode, *, stage: str) -> str:
-        """One summary of ``texts`` ("" when there is nothing or ``mode`` is ``off``)."""
+    async def summarize(self, texts: Sequence[str], mode: SummaryMode, *, stage: str) -> tuple[str, StageFailed | None]:
+        """One summary of ``texts`` ("" when there is nothing or ``mode`` is ``off``), and
+        the model's failure when it failed (the summary is then the extractive one)."""
         texts = [t for t in texts if t.strip()]
         if not texts or mode == "off":
-            return ""
+            return "", None
+        failure: StageFailed | None = None
         if mode == "llm":
             try:
                 text = await self._ask(texts)
@@ -57,11 +62,11 @@ class TurnSummarizer:
                 raise
             except Exception as exc:
                 log.warning("%s: the model summary failed: %s", stage, type(exc).__name__, exc_info=True)
-                self.errors.append(StageFailed.from_exception(stage, exc))
+                failure = StageFailed.from_exception(stage, exc)
                 text = ""
             if text:
-                return scrub_text(text)[:MAX_SUMMARY_CHARS]
-        return extractive_summary(texts, MAX_SUMMARY_CHARS).replace("\n", " ")
+                return scrub_text(text)[:MAX_SUMMARY_CHARS], None
+        return extractive_summary(texts, MAX_SUMMARY_CHARS).replace("\n", " "), failure
 
     async def _ask(self, texts: Sequence[str]) -> str:
         body = "\n".join(f"- {t}" for t in texts)[-MAX_INPUT_CHARS:]

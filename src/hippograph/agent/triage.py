@@ -7,18 +7,31 @@ higher score wins by at least ``margin``; otherwise (or with no signal) it is am
 
 Modes: ``off`` does nothing; ``observe`` classifies and reports but changes nothing;
 ``enforce`` acts on the verdict (fewer layers to hydrate, fewer tools to send).
+
+The triage stage of a turn (:func:`run_triage`) gathers the turn's tools from the capabilities
+registered, decides, and reports the verdict and the routing.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
+from hippograph.agent.capabilities import ToolCapability, tools_for
+from hippograph.agent.events import AgentEvent, IntentClassified, StageFailed, ToolRoutingDecision
+from hippograph.agent.prompts import HYDRATE_CONTEXT_TOOL_NAME, hydrate_context_tool
+from hippograph.agent.stages import Out, Stage
+from hippograph.agent.tools import AgentTool
 from hippograph.llm.types import ToolSpec
 from hippograph.models import Layer
+
+if TYPE_CHECKING:
+    from hippograph.agent.observability import StageClock
+    from hippograph.scope import Scope
 
 
 class Intent(StrEnum):
@@ -286,6 +299,48 @@ def triage(
         always_include=config.always_include_tools,
         classifier=judge,
     )
-    return TriageDecision(
-        intent, config.intent_mode, routing, enabled_layers(verdict, config.intent_mode)
-    )
+    return TriageDecision(intent, config.intent_mode, routing, enabled_layers(verdict, config.intent_mode))
+
+
+@dataclass(frozen=True, slots=True)
+class Triaged:
+    """The triage stage's output: the decision and the turn's tools by name (the routed specs
+    are ``decision.routing.tools``)."""
+
+    decision: TriageDecision
+    tools: Mapping[str, AgentTool]
+
+
+async def run_triage(
+    message: str,
+    scope: Scope,
+    *,
+    capabilities: Sequence[ToolCapability],
+    config: TriageConfig,
+    classifier: IntentClassifier,
+    jit: bool,
+    report_routing: bool,
+    clock: StageClock,
+    out: Out[Triaged],
+) -> AsyncIterator[AgentEvent]:
+    """The triage stage: the turn's tools (from the capabilities registered; with ``jit``,
+    the ``hydrate_context`` tool too), then the decision; reports tool names that clashed, the
+    verdict and (with ``report_routing``, when there are tools) the routing."""
+    with clock.time(Stage.TRIAGE):
+        tools, clashes = tools_for(capabilities, scope)
+        if tools.pop(HYDRATE_CONTEXT_TOOL_NAME, None) is not None:
+            clashes.append(HYDRATE_CONTEXT_TOOL_NAME)
+        specs = [tool.spec for tool in tools.values()]
+        if jit:
+            specs.append(hydrate_context_tool())
+        decision = triage(message, specs, config, classifier=classifier)
+        out.value = Triaged(decision, tools)
+    if clashes:
+        yield StageFailed(
+            stage=Stage.TRIAGE, error_type="ToolNameClash",
+            message=f"tools left out, their names are taken: {', '.join(clashes)}"[:500],
+        )  # fmt: skip
+    if decision.intent is not None:
+        yield IntentClassified.from_result(decision.intent, decision.intent_mode)
+    if report_routing and specs:
+        yield ToolRoutingDecision.from_routing(decision.routing)
