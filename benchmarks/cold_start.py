@@ -49,10 +49,10 @@ def _queries(rng: random.Random, vocab: list[str], n: int) -> list[tuple[str, bo
 
 
 async def _connect(uri: str, password: str, embedder: Any) -> tuple[Any, float]:
-    from hippograph.layers import MemoryOrchestrator
+    from hippograph.memory import Memory
 
     t0 = time.perf_counter()
-    memory = await MemoryOrchestrator.connect(uri, password=password, embedder=embedder)
+    memory = await Memory.connect(uri, password=password, embedder=embedder)
     return memory, (time.perf_counter() - t0) * 1000
 
 

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from hippograph.embeddings import HashingEmbeddings
-from hippograph.layers import MemoryOrchestrator
-from hippograph.layers.ingest import ConversationTurn, ingest_conversation
+from hippograph.memory import Memory
+from hippograph.memory.ingest import ConversationTurn, ingest_conversation
 from hippograph.models import Layer
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, LocalNeo4j, Neo4jConnection, migrate
@@ -69,7 +69,7 @@ async def fresh(tmp_path: Any) -> AsyncIterator[GraphStore]:
 async def test_the_read_path_seeks_on_a_fresh_database_that_just_took_its_memories(
     fresh: GraphStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    memory = MemoryOrchestrator(fresh, HashingEmbeddings())
+    memory = Memory(fresh, HashingEmbeddings())
     scope = Scope.root("org", "fresh").child("conversation", "c1")
     nodes = await ingest_conversation(memory.services, memory.episodic, scope, conversation(420))
     conn = fresh.conn
