@@ -44,10 +44,12 @@ from hippograph.scope import Scope
 from hippograph.scrub import scrub_properties, scrub_text
 from hippograph.store.graph_store import GraphStore
 
-__all__ = ["CommitReport", "OpWriter", "Written"]
+__all__ = ["AUTHORED_TRIGGER_IMPORTANCE", "CommitReport", "OpWriter", "Written"]
 
 MODEL_ACTOR = "model"
 """The actor audits name for ops without a principal (a model's)."""
+AUTHORED_TRIGGER_IMPORTANCE = 6.0
+"""The importance of a trigger a person sets (API, MCP) without naming one."""
 
 
 class CommitReport(BaseModel):
@@ -71,6 +73,18 @@ class Written:
     id: str | None
     node: MemoryNode | None = None
     gate: dict[str, Any] | None = None
+
+    @property
+    def stored(self) -> MemoryNode:
+        """The memory the op stored.
+
+        Raises:
+            InvalidInputError: The op stored none (a retraction, a skill the gate refused).
+        """
+        if self.node is None:
+            reason = self.gate["reason"] if self.gate else "the op stores no memory"
+            raise InvalidInputError("op", str(reason))
+        return self.node
 
 
 @dataclass(frozen=True)
