@@ -23,8 +23,9 @@ The three grants come together, because one without the others is a broken deplo
 :meth:`MemoryCapability.forget` erases the scope and everything below it.
 
 The capability knows nothing of agents, models or consolidation internals: the extractor
-and the consolidator are ports (:class:`Extractor`, :class:`Consolidation`), so this module
-imports only the layers and what is below them. ``hippograph.agent.extractors`` has a
+and the consolidator are ports (:class:`Extractor`, :class:`Consolidation`), and so is the
+memory it serves (:class:`MemoryPort`): this module imports only the layers, the commit report
+and what is below them. ``hippograph.agent.extractors`` has a
 Claude extractor and an offline one; ``SleepConsolidator`` is a :class:`Consolidation`.
 
 Example (a plain loop; ``my_model`` is any chat function)::
