@@ -1,6 +1,6 @@
 """Fixtures of the memory tests: the two embedders, a strictly increasing clock and a
 ``Memory`` over the session's store. Every test still works in its own ``tenant``
-scope (erased afterwards); the orchestrator drains its background bookkeeping before that."""
+scope (erased afterwards); the memory drains its background bookkeeping before that."""
 
 from __future__ import annotations
 
@@ -37,15 +37,15 @@ def clock() -> TickingClock:
 async def memory(store: GraphStore, hashing: HashingEmbeddings, clock: TickingClock,
                  tenant: Scope) -> AsyncIterator[Memory]:  # fmt: skip
     """Bag-of-words embeddings: deterministic, shared words ⇒ similar vectors."""
-    orchestrator = Memory(store, hashing, clock=clock)
-    yield orchestrator
-    await orchestrator.engine.drain()
+    built = Memory(store, hashing, clock=clock)
+    yield built
+    await built.engine.drain()
 
 
 @pytest.fixture
 async def semantic_memory(store: GraphStore, minilm: SentenceTransformerEmbeddings, clock: TickingClock,
                           tenant: Scope) -> AsyncIterator[Memory]:  # fmt: skip
     """MiniLM embeddings, for the tests where meaning matters."""
-    orchestrator = Memory(store, minilm, clock=clock)
-    yield orchestrator
-    await orchestrator.engine.drain()
+    built = Memory(store, minilm, clock=clock)
+    yield built
+    await built.engine.drain()

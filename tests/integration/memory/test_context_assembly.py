@@ -1,4 +1,4 @@
-"""Context assembly through the orchestrator: per-layer rendering, the token budget respected
+"""Context assembly through the memory facade: per-layer rendering, the token budget respected
 with what was left out reported, an explanation per item, and credentials — in content or in
 properties, of any layer — never in the context text."""
 
