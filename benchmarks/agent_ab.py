@@ -126,8 +126,8 @@ async def worker(uri: str, password: str, root: str, round_no: int, per_round: i
     import hippograph
     from benchmarks.agent_bench import QUESTIONS, REPLY, fill
     from hippograph.agent import Agent, AgentConfig
-    from hippograph.layers import MemoryOrchestrator
     from hippograph.llm import ScriptedModel
+    from hippograph.memory import Memory
     from hippograph.scope import Scope
     from hippograph.store import GraphStore, Neo4jConnection
 
@@ -136,7 +136,7 @@ async def worker(uri: str, password: str, root: str, round_no: int, per_round: i
     counter = StatementCounter()
     counter.install()
     conn = await Neo4jConnection.connect(uri, password=password)
-    memory = MemoryOrchestrator(GraphStore(conn), embedder)
+    memory = Memory(GraphStore(conn), embedder)
     timer = FirstCallTimer(ScriptedModel([REPLY], cycle=True), counter)
     agent = Agent(memory, timer, AgentConfig())
     user = Scope.root("org", root).child("user", "u1")
@@ -194,7 +194,7 @@ def run_worker(tree_dir: Path, uri: str, password: str, root: str, round_no: int
 async def serve(data_dir: Path, memories: int, console: Console) -> tuple[str, str, str]:
     """The kept server (started if needed) and the seeded user's root id (seeded once)."""
     from benchmarks.agent_bench import seed
-    from hippograph.layers import MemoryOrchestrator
+    from hippograph.memory import Memory
     from hippograph.scope import Scope
     from hippograph.store import GraphStore, Neo4jConnection, migrate
 
@@ -215,7 +215,7 @@ async def serve(data_dir: Path, memories: int, console: Console) -> tuple[str, s
         conn = await Neo4jConnection.connect(status.uri, password=server.password())
         await migrate(conn)
         embedder = tree_embedder()
-        await seed(MemoryOrchestrator(GraphStore(conn), embedder), Scope.root("org", root).child("user", "u1"),
+        await seed(Memory(GraphStore(conn), embedder), Scope.root("org", root).child("user", "u1"),
                    memories, console)  # fmt: skip
         await conn.close()
         state_file.write_text(json.dumps({"root": root, "memories": memories}))

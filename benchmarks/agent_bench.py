@@ -31,9 +31,9 @@ from rich.table import Table
 
 from benchmarks._server import bench_store
 from hippograph.agent import Agent, AgentConfig, AgentResponse
-from hippograph.layers import ConversationTurn, MemoryOrchestrator
 from hippograph.layers.base import make_node
 from hippograph.llm import ScriptedModel
+from hippograph.memory import ConversationTurn, Memory
 from hippograph.models import Layer
 from hippograph.retrieval.config import ActivationConfig, RecallConfig
 from hippograph.scope import Scope
@@ -98,7 +98,7 @@ def pct(values: list[float], q: int) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
 
 
-async def seed(memory: MemoryOrchestrator, scope: Scope, count: int, console: Console) -> None:
+async def seed(memory: Memory, scope: Scope, count: int, console: Console) -> None:
     rng = random.Random(7)
     n_turns = count * 7 // 10
     start = time.time() - 365 * 86_400
@@ -196,14 +196,14 @@ async def main(count: int, n_turns: int, warmup: int, profiles: list[str]) -> No
     embedder = default_embedder()  # ONNX Runtime when installed, else torch
     await embedder.embed("warm up the model")
     async with bench_store() as (store, _pid):
-        await seed(MemoryOrchestrator(store, embedder), scope, count, console)
+        await seed(Memory(store, embedder), scope, count, console)
         rng = random.Random(11)
         queries = list(dict.fromkeys(fill(rng.choice(QUESTIONS), rng) for _ in range(40 * n_turns)))
         per_profile = warmup + 2 * n_turns
         if len(queries) < per_profile * len(profiles):
             raise SystemExit(f"only {len(queries)} distinct queries for {per_profile} turns")
         for n, name in enumerate(profiles):
-            memory = MemoryOrchestrator(store, embedder, recall_config=PROFILES[name])
+            memory = Memory(store, embedder, recall_config=PROFILES[name])
             agent = Agent(memory, ScriptedModel([REPLY], cycle=True), AgentConfig())
             mine = queries[n * per_profile : (n + 1) * per_profile]
             await turns(agent, scope, mine[:warmup], drain=True)
@@ -213,7 +213,7 @@ async def main(count: int, n_turns: int, warmup: int, profiles: list[str]) -> No
             report(console, f"{title}: isolated", isolated)
             report(console, f"{title}: back-to-back", busy)
         console.print(f"embedder cache hits (background re-embeds of the same note): {embedder.cache_hits}")
-        await MemoryOrchestrator(store, embedder).forget(scope.parent or scope)
+        await Memory(store, embedder).forget(scope.parent or scope)
 
 
 if __name__ == "__main__":

@@ -34,8 +34,8 @@ from benchmarks.agent_bench import PROFILES, QUESTIONS, REPLY, fill
 from hippograph.agent import Agent, AgentConfig
 from hippograph.dbms import LocalNeo4j
 from hippograph.embeddings import default_embedder
-from hippograph.layers import MemoryOrchestrator
 from hippograph.llm import ScriptedModel
+from hippograph.memory import Memory
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection
 
@@ -73,7 +73,7 @@ async def main(data_dir: Path, n_turns: int, warmup: int, profile: bool, recall:
     timed = TimedStatements()
     timed.install()
     conn = await Neo4jConnection.connect(status.uri, password=server.password())
-    memory = MemoryOrchestrator(GraphStore(conn), embedder, recall_config=PROFILES[recall])
+    memory = Memory(GraphStore(conn), embedder, recall_config=PROFILES[recall])
     timer = FirstCallTimer(ScriptedModel([REPLY], cycle=True), counter)
     agent = Agent(memory, timer, AgentConfig())
     chat = Scope.root("org", state["root"]).child("user", "u1").child("chat", f"p-{uuid.uuid4().hex[:8]}")

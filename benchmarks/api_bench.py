@@ -6,7 +6,7 @@ Seeds one user scope of a fresh org with N memories (default 10,000: synthetic s
 server is started with the same one, so the query and the memories share a vector space and
 the model's cost is not what is measured). Then:
 
-* ``library``: 50 asyncio tasks call ``MemoryOrchestrator.recall`` in this process;
+* ``library``: 50 asyncio tasks call ``Memory.recall`` in this process;
 * ``graphql``: ``hippograph serve`` runs in its own process (uvicorn, one worker); 50 httpx
   clients post the ``recall`` query with a writer key (auth and the rate-limit ledger included).
 
@@ -41,7 +41,7 @@ from hippograph.app.api.auth import Role, create_key
 from hippograph.app.api.repository import ApiRepository
 from hippograph.cues import cues_of
 from hippograph.embeddings import HashingEmbeddings
-from hippograph.layers import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
@@ -56,7 +56,7 @@ def pct(xs: list[float], q: int) -> float:
     return statistics.quantiles(xs, n=100)[q - 1] if len(xs) > 1 else xs[0]
 
 
-async def populate(memory: MemoryOrchestrator, scope: Scope, size: int, vocab: list[str]) -> None:
+async def populate(memory: Memory, scope: Scope, size: int, vocab: list[str]) -> None:
     rng = random.Random(size)
     texts = [" ".join(rng.choice(vocab) for _ in range(12)) for _ in range(size)]
     vectors = await memory.services.embedder.embed_batch(texts)
@@ -114,7 +114,7 @@ async def main(size: int, requests: int, concurrency: int, out: Path | None) -> 
     results: dict[str, float] = {"memories": size, "requests": requests, "concurrency": concurrency}
     async with bench_store() as (store, _pid):
         conn = store.conn
-        memory = MemoryOrchestrator(GraphStore(conn), HashingEmbeddings())
+        memory = Memory(GraphStore(conn), HashingEmbeddings())
         org = Scope.root("org", f"bench-{uuid.uuid4().hex[:6]}")
         user = org.child("user", "u1")
         try:
@@ -185,7 +185,7 @@ async def main(size: int, requests: int, concurrency: int, out: Path | None) -> 
     return results
 
 
-async def _lib(memory: MemoryOrchestrator, scope: Scope, q: str) -> int:
+async def _lib(memory: Memory, scope: Scope, q: str) -> int:
     await memory.recall(scope, q, top_k=10)
     return 0
 

@@ -125,11 +125,11 @@ def locomo_turns(path: Path, count: int) -> list[list[dict[str, Any]]]:
 
 
 async def ingest_workload(store: Any, embedder: Any, conversations: list[list[dict[str, Any]]]) -> dict[str, Any]:
-    from hippograph.layers.orchestrator import MemoryOrchestrator
+    from hippograph.memory import Memory
     from hippograph.scope import Scope
 
     timed = TimedEmbedder(embedder)
-    memory = MemoryOrchestrator(store, timed)
+    memory = Memory(store, timed)
     org = Scope.root("org", f"i{uuid.uuid4().hex[:8]}")
     scopes = [org.child("user", f"u{i}") for i in range(len(conversations))]
     t0 = time.perf_counter()

@@ -30,8 +30,8 @@ from benchmarks.locomo.dataset import DATA_ENV, Conversation, Question, data_pat
 from benchmarks.locomo.metrics import evaluate
 from benchmarks.locomo.run import DEPTH, turns_of
 from hippograph.embeddings import SentenceTransformerEmbeddings
-from hippograph.layers import MemoryOrchestrator
-from hippograph.layers.ingest import RESEMBLANCE_K, ingest_conversation
+from hippograph.memory import Memory
+from hippograph.memory.ingest import RESEMBLANCE_K, ingest_conversation
 from hippograph.models import Layer
 from hippograph.retrieval.config import ActivationConfig, RecallConfig, ScoreWeights
 from hippograph.scope import Scope
@@ -144,7 +144,7 @@ async def main(path: str, variants: list[str], cache: Path, dump: Path | None, l
     latency: dict[str, list[float]] = {v: [] for v in variants}
     run = uuid.uuid4().hex[:8]
     async with bench_store() as (store, _pid):
-        memory = MemoryOrchestrator(store, embedder)
+        memory = Memory(store, embedder)
         for conv in convs:
             scopes = {}
             for links in sorted({VARIANTS[v][0] for v in variants}):

@@ -24,7 +24,7 @@ from benchmarks._server import bench_store
 from benchmarks.locomo.dataset import DATA_ENV, Conversation, Question, data_path, load
 from benchmarks.locomo.metrics import evaluate
 from hippograph.embeddings import SentenceTransformerEmbeddings
-from hippograph.layers import ConversationTurn, MemoryOrchestrator
+from hippograph.memory import ConversationTurn, Memory
 from hippograph.models import Layer, MemoryNode
 from hippograph.retrieval.config import RecallConfig, ScoreWeights
 from hippograph.retrieval.lucene import build_query
@@ -50,7 +50,7 @@ def turns_of(conv: Conversation) -> list[ConversationTurn]:
     ]
 
 
-async def plain_copy(memory: MemoryOrchestrator, scope: Scope, conv: Conversation) -> dict[str, str]:
+async def plain_copy(memory: Memory, scope: Scope, conv: Conversation) -> dict[str, str]:
     """The baselines' data: each turn's own text only, embedded as is. Returns id → dia_id."""
     texts = [t.full_text for t in conv.turns]
     vectors = await memory.services.embedder.embed_batch(texts)
@@ -62,7 +62,7 @@ async def plain_copy(memory: MemoryOrchestrator, scope: Scope, conv: Conversatio
     return {n.id: t.dia_id for n, t in zip(nodes, conv.turns, strict=True)}
 
 
-async def bm25_only(memory: MemoryOrchestrator, scope: Scope, q: str, ids: dict[str, str]) -> list[str]:
+async def bm25_only(memory: Memory, scope: Scope, q: str, ids: dict[str, str]) -> list[str]:
     lucene = build_query(q, scope.ancestor_keys(), [Layer.EPISODIC])
     if lucene is None:
         return []
@@ -73,7 +73,7 @@ async def bm25_only(memory: MemoryOrchestrator, scope: Scope, q: str, ids: dict[
     return [ids[r["id"]] for r in rows]
 
 
-async def vector_only(memory: MemoryOrchestrator, scope: Scope, q: str, ids: dict[str, str]) -> list[str]:
+async def vector_only(memory: Memory, scope: Scope, q: str, ids: dict[str, str]) -> list[str]:
     vec = await memory.services.embedder.embed(q)
     return [ids[h.id] for h in await memory.store.search_vectors(scope, vec, DEPTH, layers=[Layer.EPISODIC])]
 
@@ -111,7 +111,7 @@ async def main(path: str, limit: int | None) -> None:
     latencies: list[float] = []
     run = uuid.uuid4().hex[:8]
     async with bench_store() as (store, _pid):
-        memory = MemoryOrchestrator(store, embedder)
+        memory = Memory(store, embedder)
         for conv in convs:
             scope = Scope.root("bench", run).child("conversation", conv.conv_id)
             plain = Scope.root("bench", run).child("plain", conv.conv_id)

@@ -11,7 +11,7 @@ Everything a user needs is one attribute away::
 
 The names load lazily: ``import hippograph`` imports none of the heavy or optional
 packages (torch, sentence-transformers, anthropic, fastapi, typer); each name's module is
-imported on first use. Sub-packages keep their own, longer lists (``hippograph.layers``,
+imported on first use. Sub-packages keep their own, longer lists (``hippograph.memory``,
 ``hippograph.retrieval``, ``hippograph.llm`` …).
 """
 
@@ -38,21 +38,21 @@ if TYPE_CHECKING:
         StoreFailedError,
         StoreUnavailableError,
     )
-    from hippograph.layers import Memory, MemoryCapability
     from hippograph.llm import AnthropicModel, ScriptedModel
+    from hippograph.memory import Memory, MemoryCapability
     from hippograph.models import Layer, MemoryNode
     from hippograph.retrieval import RecallConfig, RecallResult
     from hippograph.scope import Scope
 
 _EXPORTS: dict[str, tuple[str, str]] = {
     # memory
-    "Memory": ("hippograph.layers", "Memory"),
+    "Memory": ("hippograph.memory", "Memory"),
     "Scope": ("hippograph.scope", "Scope"),
     "Layer": ("hippograph.models", "Layer"),
     "MemoryNode": ("hippograph.models", "MemoryNode"),
     "RecallConfig": ("hippograph.retrieval", "RecallConfig"),
     "RecallResult": ("hippograph.retrieval", "RecallResult"),
-    "MemoryCapability": ("hippograph.layers", "MemoryCapability"),
+    "MemoryCapability": ("hippograph.memory", "MemoryCapability"),
     "open_memory": ("hippograph.app.runtime", "open_memory"),
     # consolidation
     "SleepConsolidator": ("hippograph.consolidation", "SleepConsolidator"),

@@ -64,6 +64,8 @@ class UpsertNode(_Op):
     relationships: list[RelationshipSpec] = Field(
         default_factory=list, max_length=MAX_RELATIONSHIPS
     )
+    key: str | None = None
+    """A stable subject key: a new fact with the same key supersedes the current one."""
 
 
 class CreateEvent(_Op):
@@ -78,6 +80,8 @@ class CreateEvent(_Op):
     importance: Importance = 5.0
     properties: dict[str, JsonValue] = Field(default_factory=dict)
     mentions: list[str] = Field(default_factory=list, max_length=MAX_RELATIONSHIPS)
+    session_id: str | None = None
+    """The conversation the event belongs to (chains its events)."""
 
 
 class SetTrigger(_Op):
@@ -153,6 +157,7 @@ class RegisterSkill(_Op):
     )
     context: str = Field(default="", max_length=MAX_TEXT)
     importance: Importance = 5.0
+    properties: dict[str, JsonValue] = Field(default_factory=dict)
 
 
 class RetractNode(_Op):

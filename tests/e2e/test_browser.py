@@ -24,7 +24,7 @@ import pytest
 from hippograph.analysis.browser import recall_query, saved_queries, style_json
 from hippograph.app.demo import sample_turns
 from hippograph.embeddings.hashing import HashingEmbeddings
-from hippograph.layers.orchestrator import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection, migrate
 from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, artifact_dir
@@ -83,7 +83,7 @@ async def seed(uri: str, password: str) -> str:
     conn = await Neo4jConnection.connect(uri, password=password)
     try:
         await migrate(conn)
-        memory = MemoryOrchestrator(GraphStore(conn), HashingEmbeddings())
+        memory = Memory(GraphStore(conn), HashingEmbeddings())
         await memory.ingest(SAM, sample_turns())
         await memory.remember(SAM, "Sam's employer", "Sam works at Orbital Arms.", key="sam.employer")
         await memory.remember(SAM, "Sam's employer", "Sam works at Tidewater Labs.", key="sam.employer")

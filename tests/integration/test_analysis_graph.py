@@ -10,13 +10,13 @@ import networkx as nx
 from hippograph.analysis import scope_subgraph, to_networkx
 from hippograph.app.demo import sample_turns
 from hippograph.embeddings.hashing import HashingEmbeddings
-from hippograph.layers.orchestrator import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
 
 
 async def test_scope_subgraph_and_recall_trace(store: GraphStore, tenant: Scope) -> None:
-    memory = MemoryOrchestrator(store, HashingEmbeddings())
+    memory = Memory(store, HashingEmbeddings())
     user = tenant.child("user", "sam")
     turns = sample_turns()
     await memory.ingest(user, turns)

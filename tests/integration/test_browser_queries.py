@@ -12,7 +12,7 @@ from hippograph.analysis.browser import recall_query, saved_queries
 from hippograph.app.demo import sample_turns
 from hippograph.consolidation import SleepConsolidator
 from hippograph.embeddings.hashing import HashingEmbeddings
-from hippograph.layers.orchestrator import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection
 
@@ -52,7 +52,7 @@ async def test_saved_query_passes_explain(conn: Neo4jConnection, name: str) -> N
 async def test_saved_queries_find_what_the_library_wrote(
     conn: Neo4jConnection, store: GraphStore, tenant: Scope
 ) -> None:
-    memory = MemoryOrchestrator(store, HashingEmbeddings())
+    memory = Memory(store, HashingEmbeddings())
     user = tenant.child("user", "sam")
     await memory.ingest(user, sample_turns())
     old = await memory.remember(user, "Sam's employer", "Sam works at Orbital Arms.", key="sam.employer")

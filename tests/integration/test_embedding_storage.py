@@ -12,7 +12,7 @@ import numpy as np
 
 from hippograph.consolidation import ConsolidationConfig, Phase, SleepConsolidator
 from hippograph.embeddings import HashingEmbeddings
-from hippograph.layers.orchestrator import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.models import Layer, MemoryNode
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
@@ -100,7 +100,7 @@ async def test_update_and_add_vectors_clear_an_embedding_they_are_given_none_or_
 
 
 async def test_ingest_stores_float32_embeddings(store: GraphStore, tenant: Scope) -> None:
-    memory = MemoryOrchestrator(store, HashingEmbeddings())
+    memory = Memory(store, HashingEmbeddings())
     turns = [{"turn_id": f"t{i}", "session_id": "s1", "speaker": "Ann", "text": f"turn number {i}"} for i in range(3)]
     nodes = await memory.ingest(tenant, turns)
     for node in nodes:

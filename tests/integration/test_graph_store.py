@@ -6,7 +6,7 @@ import pytest
 
 from hippograph.embeddings import HashingEmbeddings
 from hippograph.errors import ConflictError, InvalidInputError, InvalidScopeError, NotFoundError
-from hippograph.layers import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection
@@ -153,7 +153,7 @@ async def test_a_write_after_another_process_erased_the_scope_is_kept(
 async def test_vectors_and_locked_fact_writes_after_another_process_erased_the_scope_are_kept(
     store: GraphStore, conn: Neo4jConnection, tenant: Scope
 ) -> None:
-    memory = MemoryOrchestrator(store, HashingEmbeddings())
+    memory = Memory(store, HashingEmbeddings())
     user = tenant.child("user", "lee")
     await store.add_node(user, fact("before"))
     await GraphStore(conn).delete_subtree(user)  # another process's erase

@@ -18,8 +18,8 @@ import pytest
 
 from hippograph.dbms import LocalNeo4j
 from hippograph.embeddings import HashingEmbeddings
-from hippograph.layers import MemoryOrchestrator
-from hippograph.layers.ingest import ConversationTurn, ingest_conversation
+from hippograph.memory import Memory
+from hippograph.memory.ingest import ConversationTurn, ingest_conversation
 from hippograph.models import Layer
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection, migrate
@@ -70,7 +70,7 @@ async def fresh(tmp_path: Any) -> AsyncIterator[GraphStore]:
 async def test_the_read_path_seeks_on_a_fresh_database_that_just_took_its_memories(
     fresh: GraphStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    memory = MemoryOrchestrator(fresh, HashingEmbeddings())
+    memory = Memory(fresh, HashingEmbeddings())
     scope = Scope.root("org", "fresh").child("conversation", "c1")
     nodes = await ingest_conversation(memory.services, memory.episodic, scope, conversation(420))
     conn = fresh.conn

@@ -18,8 +18,8 @@ from hippograph.consolidation import SleepConsolidator
 from hippograph.consolidation.lease import Lease
 from hippograph.embeddings import HashingEmbeddings
 from hippograph.errors import AlreadyRunningError
-from hippograph.layers import MemoryOrchestrator
 from hippograph.llm import ScriptedModel
+from hippograph.memory import Memory
 from hippograph.models import Layer, Relationship
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection
@@ -39,12 +39,12 @@ CONVERSATION = [
 
 
 @pytest.fixture
-async def workers(neo4j_server: tuple[str, str]) -> AsyncIterator[list[MemoryOrchestrator]]:
+async def workers(neo4j_server: tuple[str, str]) -> AsyncIterator[list[Memory]]:
     uri, password = neo4j_server
     out = []
     for _ in range(WORKERS):
         conn = await Neo4jConnection.connect(uri, password=password)
-        out.append(MemoryOrchestrator(GraphStore(conn), HashingEmbeddings()))
+        out.append(Memory(GraphStore(conn), HashingEmbeddings()))
     yield out
     for worker in out:
         await worker.close()
@@ -82,7 +82,7 @@ class LeaseLog:
 
 
 async def test_fifty_concurrent_clients_lose_no_update_and_share_no_lease(
-    workers: list[MemoryOrchestrator], tenant: Scope, monkeypatch: pytest.MonkeyPatch
+    workers: list[Memory], tenant: Scope, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     leases = LeaseLog(monkeypatch)
     shared = tenant.child("user", "ana")  # agent turns

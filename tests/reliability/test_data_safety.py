@@ -20,7 +20,7 @@ from hippograph.app.api.repository import ApiRepository
 from hippograph.consolidation import SleepConsolidator
 from hippograph.embeddings import HashingEmbeddings
 from hippograph.errors import ConflictError
-from hippograph.layers import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.models import Relationship
 from hippograph.retrieval import RecallConfig
 from hippograph.scope import Scope
@@ -33,7 +33,7 @@ WORDS = ("river", "dog Rex", "Lisbon Porto", "sailing part", "office dogs welcom
 """Plain-word fulltext queries, for the index's own BM25 scores."""
 
 
-async def _populate(memory: MemoryOrchestrator, repo: ApiRepository, org: Scope) -> None:
+async def _populate(memory: Memory, repo: ApiRepository, org: Scope) -> None:
     """Facts, a superseded fact, a conversation, links, a consolidation run and an API key."""
     for user in ("ana", "bo"):
         scope = org.child("user", user).child("conversation", "c1")
@@ -51,7 +51,7 @@ async def _populate(memory: MemoryOrchestrator, repo: ApiRepository, org: Scope)
     await create_key(repo, org, Role.WRITER)
 
 
-async def _answers(memory: MemoryOrchestrator, scope: Scope, now: float) -> list[list[tuple[str, float]]]:
+async def _answers(memory: Memory, scope: Scope, now: float) -> list[list[tuple[str, float]]]:
     """Recall's answers at the fixed time ``now`` (recency moves with the clock), changing nothing."""
     quiet = RecallConfig(track_access=False)
     return [
@@ -62,7 +62,7 @@ async def _answers(memory: MemoryOrchestrator, scope: Scope, now: float) -> list
 
 @pytest.fixture(scope="module")
 async def world(crash_conn: Neo4jConnection) -> dict[str, Scope]:
-    memory = MemoryOrchestrator(GraphStore(crash_conn), HashingEmbeddings())
+    memory = Memory(GraphStore(crash_conn), HashingEmbeddings())
     repo = ApiRepository(crash_conn)
     await repo.apply_schema()
     run = uuid.uuid4().hex[:6]
@@ -96,7 +96,7 @@ async def test_export_erase_import_gives_back_the_same_graph(
     crash_conn: Neo4jConnection, world: dict[str, Scope], tally: Counter[str]
 ) -> None:
     org = world["acme2"]
-    memory = MemoryOrchestrator(GraphStore(crash_conn), HashingEmbeddings())
+    memory = Memory(GraphStore(crash_conn), HashingEmbeddings())
     repo = ApiRepository(crash_conn)
     user = org.child("user", "ana").child("conversation", "c1")
     exported = [line async for line in export_lines(repo, org, embeddings=True)]
@@ -192,7 +192,7 @@ async def test_offline_backup_restores_the_database_exactly(
     target = crashable.server.backup(tmp_path / "backup")
     crashable.start()
     await GraphStore(crash_conn).delete_subtree(world["ac"])
-    await MemoryOrchestrator(GraphStore(crash_conn), HashingEmbeddings()).remember(
+    await Memory(GraphStore(crash_conn), HashingEmbeddings()).remember(
         world["nested"], "after the backup", "Written after the backup was taken."
     )
     assert await full_dump(crash_conn) != saved

@@ -21,7 +21,7 @@ from hippograph.app.api.auth import Role, create_key
 from hippograph.app.api.repository import ApiRepository
 from hippograph.embeddings import HashingEmbeddings
 from hippograph.errors import StoreUnavailableError
-from hippograph.layers import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection
 from tests.e2e.api.harness import Client, start_server
@@ -118,7 +118,7 @@ async def test_api_answers_503_while_neo4j_is_down_and_recovers_by_itself(
 async def test_library_raises_one_retryable_error_while_down_and_recovers(
     crashable: CrashableNeo4j, crash_conn: Neo4jConnection, revive: CrashableNeo4j
 ) -> None:
-    memory = MemoryOrchestrator(GraphStore(crash_conn), HashingEmbeddings())
+    memory = Memory(GraphStore(crash_conn), HashingEmbeddings())
     scope = Scope.root("org", f"crash-lib-{uuid.uuid4().hex[:8]}")
     fact = await memory.remember(scope, "Ana's city", "Ana lives in Lisbon.")
     crashable.kill()

@@ -20,7 +20,7 @@ from hippograph.app.doctor import Status, check_data_disk
 from hippograph.app.settings import Settings
 from hippograph.embeddings import HashingEmbeddings
 from hippograph.errors import StoreFailedError
-from hippograph.layers import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.models import Layer, Relationship
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection, migrate
@@ -75,7 +75,7 @@ async def test_full_disk_raises_one_clear_error_and_loses_nothing_acknowledged(
     conn = await Neo4jConnection.connect(server.uri, password=server.password, retry_time=FAULT_RETRY_SECONDS)
     try:
         await migrate(conn)
-        memory = MemoryOrchestrator(GraphStore(conn), HashingEmbeddings())
+        memory = Memory(GraphStore(conn), HashingEmbeddings())
         calm = Scope.root("org", f"calm-{uuid.uuid4().hex[:8]}")
         stormy = Scope.root("org", f"stormy-{uuid.uuid4().hex[:8]}")
         fact = await memory.remember(calm, "Ana's city", "Ana lives in Lisbon.")

@@ -15,8 +15,8 @@ from hippograph.agent import Agent, AgentConfig
 from hippograph.consolidation import ConsolidationConfig, RunStatus, SleepConsolidator
 from hippograph.embeddings import HashingEmbeddings
 from hippograph.errors import AlreadyRunningError, StoreUnavailableError
-from hippograph.layers import MemoryOrchestrator
 from hippograph.llm import ScriptedModel
+from hippograph.memory import Memory
 from hippograph.models import Layer, Relationship
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection
@@ -57,7 +57,7 @@ async def _next_edges(store: GraphStore, scope: Scope) -> int:
 async def test_ingest_killed_mid_batch_keeps_whole_batches_and_a_retry_completes_it(
     crashable: CrashableNeo4j, crash_conn: Neo4jConnection, revive: CrashableNeo4j
 ) -> None:
-    memory = MemoryOrchestrator(GraphStore(crash_conn), HashingEmbeddings())
+    memory = Memory(GraphStore(crash_conn), HashingEmbeddings())
     scope = Scope.root("org", f"crash-{uuid.uuid4().hex[:8]}")
     acknowledged: list[int] = []
     killer: list[threading.Thread] = []
@@ -150,7 +150,7 @@ async def test_consolidation_killed_mid_run_resumes_to_the_uninterrupted_end_sta
 async def test_agent_turn_killed_mid_reply_delivers_the_reply_and_reports_the_lost_background_once(
     crashable: CrashableNeo4j, crash_conn: Neo4jConnection, revive: CrashableNeo4j
 ) -> None:
-    memory = MemoryOrchestrator(GraphStore(crash_conn), HashingEmbeddings())
+    memory = Memory(GraphStore(crash_conn), HashingEmbeddings())
     scope = Scope.root("org", f"crash-{uuid.uuid4().hex[:8]}").child("user", "ana")
     await memory.remember(scope, "Ana's city", "Ana lives in Lisbon.")
     killed: list[threading.Thread] = []

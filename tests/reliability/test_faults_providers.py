@@ -13,11 +13,11 @@ from hippograph.agent import Agent, AgentConfig
 from hippograph.agent.events import StageFailed
 from hippograph.embeddings import HashingEmbeddings
 from hippograph.errors import HippographError
-from hippograph.layers import MemoryOrchestrator
 from hippograph.layers.semantic import AGENT_IDENTITY
 from hippograph.llm import ModelError, ScriptedModel
 from hippograph.llm.events import ModelEvent
 from hippograph.llm.types import ModelRequest
+from hippograph.memory import Memory
 from hippograph.models import Layer
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
@@ -53,7 +53,7 @@ class DyingModel(ScriptedModel):
 
 async def test_embedder_failing_mid_turn_still_replies_and_reports_it(store: GraphStore, tenant: Scope) -> None:
     embedder = FlakyEmbeddings()
-    memory = MemoryOrchestrator(store, embedder)
+    memory = Memory(store, embedder)
     await memory.remember(tenant, "Ana's city", "Ana lives in Lisbon.")
     agent = Agent(memory, ScriptedModel(["I am not sure where you live."]), AgentConfig())
     embedder.broken = True
@@ -69,7 +69,7 @@ async def test_embedder_failing_mid_turn_still_replies_and_reports_it(store: Gra
 
 
 async def test_model_failing_mid_stream_fails_the_turn_with_one_clear_error(store: GraphStore, tenant: Scope) -> None:
-    memory = MemoryOrchestrator(store, HashingEmbeddings())
+    memory = Memory(store, HashingEmbeddings())
     await memory.remember(tenant, "Ana's city", "Ana lives in Lisbon.")
     model = DyingModel(["You live in Lisbon, as you told me last week."], chunk_size=4, cycle=True)
     agent = Agent(memory, model, AgentConfig())

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from hippograph.embeddings import HashingEmbeddings
 from hippograph.errors import InvalidInputError, InvalidScopeError
-from hippograph.layers import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
 
@@ -93,7 +93,7 @@ async def test_hostile_scope_trees_see_only_their_own_and_ancestors(
     store: GraphStore, tally: Counter[str], spec: list[tuple[str, int]]
 ) -> None:
     tenant = _fresh_root()
-    memory = MemoryOrchestrator(store, HashingEmbeddings())
+    memory = Memory(store, HashingEmbeddings())
     scopes = list(dict.fromkeys(_build(tenant, spec, tally)))  # NFC and NFD stay two scopes
     secrets = {}
     for i, scope in enumerate(scopes):
@@ -121,7 +121,7 @@ async def test_cypher_and_lucene_in_text_is_stored_literally_or_refused(
     store: GraphStore, tally: Counter[str], text: str
 ) -> None:
     tenant = _fresh_root()
-    memory = MemoryOrchestrator(store, HashingEmbeddings())
+    memory = Memory(store, HashingEmbeddings())
     canary = tenant.child("user", "canary")
     own = tenant.child("user", "writer")
     sentinel = await memory.remember(canary, "canary", "The canary sings.")
@@ -151,7 +151,7 @@ async def test_text_without_words_neither_breaks_recall_nor_dedup(store: GraphSt
     """Found by the test above: '²¹' embeds to the zero vector; stored, it made every exact-scan
     recall (and dedup) of its scope fail in Neo4j's cosine, and as a query it failed both channels."""
     scope = _fresh_root()
-    memory = MemoryOrchestrator(store, HashingEmbeddings())
+    memory = Memory(store, HashingEmbeddings())
     try:
         lisbon = await memory.remember(scope, "Ana's city", "Ana lives in Lisbon.")
         wordless = await memory.remember(scope, "²¹", "²¹")

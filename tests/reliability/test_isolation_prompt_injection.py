@@ -11,8 +11,8 @@ from collections import Counter
 
 from hippograph.agent import Agent, AgentConfig
 from hippograph.embeddings import HashingEmbeddings
-from hippograph.layers import MemoryOrchestrator
 from hippograph.llm import ScriptedModel
+from hippograph.memory import Memory
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
 
@@ -29,7 +29,7 @@ async def _snapshot(store: GraphStore, scope: Scope) -> list[str]:
 async def test_an_obeyed_injection_cannot_reach_a_sibling(
     store: GraphStore, tenant: Scope, tally: Counter[str]
 ) -> None:
-    memory = MemoryOrchestrator(store, HashingEmbeddings())
+    memory = Memory(store, HashingEmbeddings())
     victim, mallory = tenant.child("user", "victim"), tenant.child("user", "mallory")
     secret = await memory.remember(victim, "victim's bank PIN", f"The victim's bank PIN is {PIN}.")
     injection = (

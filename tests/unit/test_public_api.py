@@ -49,12 +49,25 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
         _ = hg.MemoryOrchestra  # type: ignore[attr-defined]
 
 
-def test_memory_is_the_orchestrator_under_its_new_name() -> None:
-    from hippograph.layers import MemoryOrchestrator
+def test_memory_lives_in_the_memory_package() -> None:
+    from hippograph.memory import Memory
 
-    assert hg.Memory is MemoryOrchestrator
+    assert hg.Memory is Memory
     assert issubclass(hg.MissingExtraError, hg.ConfigurationError)
     assert issubclass(hg.InvalidInputError, ValueError)
+
+
+def test_earlier_names_in_layers_warn_and_resolve_to_their_new_home() -> None:
+    import hippograph.layers as layers
+    import hippograph.memory as memory
+
+    assert layers.MOVED["MemoryOrchestrator"] == "hippograph.memory:Memory"
+    for name, target in layers.MOVED.items():
+        with pytest.warns(DeprecationWarning, match=f"hippograph.layers.{name} is deprecated"):
+            value = getattr(layers, name)
+        assert value is getattr(memory, target.split(":")[1])
+    with pytest.raises(AttributeError, match="NoSuchName"):
+        _ = layers.NoSuchName
 
 
 def test_the_package_is_typed() -> None:

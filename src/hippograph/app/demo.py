@@ -26,8 +26,8 @@ from hippograph.app.runtime import consolidation_model, open_memory
 from hippograph.app.settings import Settings
 from hippograph.consolidation import SleepConsolidator
 from hippograph.consolidation.model_hooks import ModelConsolidation
-from hippograph.layers import MemoryOrchestrator
 from hippograph.llm.provider import ModelProvider
+from hippograph.memory import Memory
 from hippograph.models import Layer, MemoryNode
 from hippograph.retrieval.types import RecallItem
 from hippograph.scope import Scope
@@ -75,7 +75,7 @@ async def run_demo(settings: Settings | None = None, console: Console | None = N
     model = model_for(settings, console)
     with console.status("Starting Neo4j (built with Maven the first time: a few minutes) and loading the embedder…"):
         memory_cm = open_memory(settings)
-        memory: MemoryOrchestrator = await memory_cm.__aenter__()
+        memory: Memory = await memory_cm.__aenter__()
     try:
         figures = await _story(memory, model, consolidation_model(settings), console)
         figures["dev_key"] = await _dev_key(memory)
@@ -85,7 +85,7 @@ async def run_demo(settings: Settings | None = None, console: Console | None = N
 
 
 async def _story(
-    memory: MemoryOrchestrator, model: ModelProvider, judge: ModelConsolidation | None, console: Console
+    memory: Memory, model: ModelProvider, judge: ModelConsolidation | None, console: Console
 ) -> dict[str, Any]:
     sam = DEMO_USER
     with progress_bar(console) as bar:
@@ -132,9 +132,7 @@ def _sessions_of(items: list[RecallItem], dates: dict[str, float]) -> str:
     return f"recalled across sessions: events of {when}; {facts} fact(s) kept from earlier sessions"
 
 
-async def _ingest(
-    memory: MemoryOrchestrator, sessions: list[Session], console: Console, figures: dict[str, Any]
-) -> None:
+async def _ingest(memory: Memory, sessions: list[Session], console: Console, figures: dict[str, Any]) -> None:
     turns = [t for s in sessions for t in s.turns]
     first, last = (datetime.fromtimestamp(s.at).strftime("%d %b") for s in (sessions[0], sessions[-1]))
     with progress_bar(console) as bar:
@@ -147,9 +145,7 @@ async def _ingest(
     )
 
 
-async def _remember(
-    memory: MemoryOrchestrator, sessions: list[Session], console: Console
-) -> list[tuple[MemoryNode, MemoryNode]]:
+async def _remember(memory: Memory, sessions: list[Session], console: Console) -> list[tuple[MemoryNode, MemoryNode]]:
     """Each session's facts, events and plans; returns the (old, new) pairs of changed facts."""
     current: dict[str, MemoryNode] = {}
     changed: list[tuple[MemoryNode, MemoryNode]] = []
@@ -184,7 +180,7 @@ def _show_changes(changed: list[tuple[MemoryNode, MemoryNode]], console: Console
     console.print(table)
 
 
-async def _show_triggers(memory: MemoryOrchestrator, console: Console) -> None:
+async def _show_triggers(memory: Memory, console: Console) -> None:
     pending = await memory.prospective.get_pending(DEMO_USER)
     table = Table(title="prospective memory: pending triggers (from plans made in conversation)")
     for col in ("due", "when", "do"):
@@ -197,7 +193,7 @@ async def _show_triggers(memory: MemoryOrchestrator, console: Console) -> None:
 
 
 async def _agent_turns(
-    memory: MemoryOrchestrator,
+    memory: Memory,
     model: ModelProvider,
     consolidator: SleepConsolidator,
     console: Console,
@@ -223,7 +219,7 @@ async def _agent_turns(
 
 
 async def _consolidate(
-    memory: MemoryOrchestrator, consolidator: SleepConsolidator, console: Console, figures: dict[str, Any]
+    memory: Memory, consolidator: SleepConsolidator, console: Console, figures: dict[str, Any]
 ) -> None:
     console.rule("5. Sleep: a full consolidation run over Sam's scope")
     with progress_bar(console) as bar:
@@ -247,7 +243,7 @@ async def _consolidate(
     figures["consolidation_s"] = time.perf_counter() - t0
 
 
-async def _dev_key(memory: MemoryOrchestrator) -> str:
+async def _dev_key(memory: Memory) -> str:
     """A fresh admin key of org:demo for the served API (earlier demo keys are revoked)."""
     from hippograph.app.api.auth import create_key, list_keys, revoke_key
     from hippograph.app.api.repository import ApiRepository

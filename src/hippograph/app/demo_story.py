@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from importlib.resources import files
 from typing import Any
 
-from hippograph.layers import ConversationTurn
+from hippograph.memory import ConversationTurn
 
 DAY = 86_400.0
 _IN_DAYS = re.compile(r"\{in_(\d+)_days\}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from hippograph.layers import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.models import MemoryNode
 from hippograph.retrieval.types import Channel, RecallItem, RecallResult
 from hippograph.scope import Scope
@@ -72,7 +72,7 @@ def explanation(item: RecallItem, labels: Mapping[str, str]) -> str:
     return f"{channels_in_words(item)}; {score_in_words(item)}{reached}"
 
 
-async def path_labels(memory: MemoryOrchestrator, scope: Scope, result: RecallResult) -> dict[str, str]:
+async def path_labels(memory: Memory, scope: Scope, result: RecallResult) -> dict[str, str]:
     """Snippets of every memory on the items' activation paths (recalled or not), by id."""
     labels = {i.node.id: snippet(i.node, 50) for i in result.items}
     missing = sorted({s.node_id for i in result.items for s in i.path} - labels.keys())

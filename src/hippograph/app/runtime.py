@@ -1,6 +1,6 @@
 """Opening hippograph at the application edge (CLI, demo, API): settings → a Neo4j (the one
 ``HIPPOGRAPH_NEO4J_URI`` names, or the local embedded one, started when needed) → a
-:class:`MemoryOrchestrator` with the schema applied."""
+:class:`Memory` with the schema applied."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hippograph.app.settings import Settings
 from hippograph.consolidation.model_hooks import ModelConsolidation, claude_consolidation
 from hippograph.dbms.local_server import LocalNeo4j
 from hippograph.embeddings.base import EmbeddingProvider
-from hippograph.layers.orchestrator import MemoryOrchestrator
+from hippograph.memory import Memory
 
 
 def freeze_startup_objects() -> None:
@@ -60,11 +60,11 @@ def consolidation_model(settings: Settings) -> ModelConsolidation | None:
 @asynccontextmanager
 async def open_memory(
     settings: Settings | None = None, *, embedder: EmbeddingProvider | None = None
-) -> AsyncIterator[MemoryOrchestrator]:
+) -> AsyncIterator[Memory]:
     """``async with open_memory() as memory:`` — connected, schema applied, closed on exit."""
     settings = settings or Settings()
     uri, password = neo4j_target(settings)
-    memory = await MemoryOrchestrator.connect(
+    memory = await Memory.connect(
         uri, user=settings.neo4j_user, password=password, database=settings.neo4j_database, embedder=embedder
     )
     try:

@@ -3,7 +3,7 @@
 An agent consolidates a turn in the background, after the reply: the turn's memories are
 written a moment later. Erasing the scope in that moment must not let them land afterwards
 (an erase that a late write undoes is no erase). Whoever schedules such work registers it
-here; :meth:`~hippograph.layers.Memory.forget` settles the scope's subtree first.
+here; :meth:`~hippograph.memory.Memory.forget` settles the scope's subtree first.
 """
 
 from __future__ import annotations

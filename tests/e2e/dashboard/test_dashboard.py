@@ -18,7 +18,7 @@ from hippograph.app.api.auth import Role
 from hippograph.app.api.dashboard import dashboard_dir
 from hippograph.app.demo import sample_turns
 from hippograph.embeddings.hashing import HashingEmbeddings
-from hippograph.layers.orchestrator import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.store import GraphStore
 from tests.e2e.api.harness import Tenant
 from tests.e2e.api.test_api_graph import remember
@@ -40,7 +40,7 @@ WAIT = 60_000  # ms; generous, the machine is shared
 
 async def seed(t: Tenant, store: GraphStore, token: str) -> None:
     """Sam's three sessions in the user scope, a changed fact, a draft procedure, a note above."""
-    memory = MemoryOrchestrator(store, HashingEmbeddings())
+    memory = Memory(store, HashingEmbeddings())
     await memory.ingest(t.user, sample_turns())
     client = t.client(token)
     for employer in ("Orbital Arms", "Tidewater Labs"):

@@ -1,6 +1,6 @@
 """Fixtures of the memory tests: the two embedders, a strictly increasing clock and a
-``MemoryOrchestrator`` over the session's store. Every test still works in its own ``tenant``
-scope (erased afterwards); the orchestrator drains its background bookkeeping before that."""
+``Memory`` over the session's store. Every test still works in its own ``tenant``
+scope (erased afterwards); the memory drains its background bookkeeping before that."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from hippograph.embeddings import HashingEmbeddings, SentenceTransformerEmbeddings
-from hippograph.layers import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
 from tests.integration.memory.helpers import TickingClock
@@ -35,17 +35,17 @@ def clock() -> TickingClock:
 
 @pytest.fixture
 async def memory(store: GraphStore, hashing: HashingEmbeddings, clock: TickingClock,
-                 tenant: Scope) -> AsyncIterator[MemoryOrchestrator]:  # fmt: skip
+                 tenant: Scope) -> AsyncIterator[Memory]:  # fmt: skip
     """Bag-of-words embeddings: deterministic, shared words ⇒ similar vectors."""
-    orchestrator = MemoryOrchestrator(store, hashing, clock=clock)
-    yield orchestrator
-    await orchestrator.engine.drain()
+    built = Memory(store, hashing, clock=clock)
+    yield built
+    await built.engine.drain()
 
 
 @pytest.fixture
 async def semantic_memory(store: GraphStore, minilm: SentenceTransformerEmbeddings, clock: TickingClock,
-                          tenant: Scope) -> AsyncIterator[MemoryOrchestrator]:  # fmt: skip
+                          tenant: Scope) -> AsyncIterator[Memory]:  # fmt: skip
     """MiniLM embeddings, for the tests where meaning matters."""
-    orchestrator = MemoryOrchestrator(store, minilm, clock=clock)
-    yield orchestrator
-    await orchestrator.engine.drain()
+    built = Memory(store, minilm, clock=clock)
+    yield built
+    await built.engine.drain()

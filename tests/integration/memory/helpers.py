@@ -70,9 +70,7 @@ def node(layer: Layer, text: str, *, nid: str | None = None, embedding: list[flo
     return MemoryNode(**data)
 
 
-def edge(
-    source: str, target: str, rel: Relationship = Relationship.RELATES_TO, weight: float = 1.0
-) -> MemoryEdge:
+def edge(source: str, target: str, rel: Relationship = Relationship.RELATES_TO, weight: float = 1.0) -> MemoryEdge:
     return MemoryEdge(source=source, target=target, relationship=rel, weight=weight)
 
 

@@ -9,7 +9,7 @@ from itertools import pairwise
 import pytest
 
 from hippograph.embeddings import HashingEmbeddings
-from hippograph.layers import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.models import Layer, MemoryNode, Relationship
 from hippograph.retrieval.config import ActivationConfig, RecallConfig
 from hippograph.retrieval.types import Channel, RecallResult
@@ -21,9 +21,7 @@ QUERY = "harbor lantern"
 NEXT, REL = Relationship.NEXT, Relationship.RELATES_TO
 
 
-async def seed_pair(
-    store: GraphStore, scope: Scope, hashing: HashingEmbeddings
-) -> tuple[MemoryNode, MemoryNode]:
+async def seed_pair(store: GraphStore, scope: Scope, hashing: HashingEmbeddings) -> tuple[MemoryNode, MemoryNode]:
     """The seed S (matches the query on both channels) and a weak vector-only candidate W."""
     s = node(Layer.SEMANTIC, QUERY, nid="S", embedding=await hashing.embed(QUERY))
     w = node(Layer.SEMANTIC, "zulu yankee", nid="W", embedding=await hashing.embed("zulu yankee"))
@@ -36,7 +34,7 @@ def plain(text: str, nid: str) -> MemoryNode:
     return node(Layer.SEMANTIC, text, nid=nid)
 
 
-async def recall(memory: MemoryOrchestrator, scope: Scope, **activation: object) -> RecallResult:
+async def recall(memory: Memory, scope: Scope, **activation: object) -> RecallResult:
     cfg = RecallConfig(activation=ActivationConfig(**activation), track_access=False)  # type: ignore[arg-type]
     return await memory.engine.recall(scope, QUERY, top_k=50, config=cfg)
 
@@ -45,9 +43,7 @@ def activations(result: RecallResult) -> dict[str, tuple[float, int]]:
     return {a.id: (round(a.activation, 6), a.hop) for a in result.activation.activated}
 
 
-async def build_chain(
-    memory: MemoryOrchestrator, scope: Scope, hashing: HashingEmbeddings, n: int = 5
-) -> None:
+async def build_chain(memory: Memory, scope: Scope, hashing: HashingEmbeddings, n: int = 5) -> None:
     await seed_pair(memory.store, scope, hashing)
     await add(memory.store, scope, *(plain(f"chain link {i}", f"A{i}") for i in range(1, n + 1)))
     ids = ["S", *(f"A{i}" for i in range(1, n + 1))]
@@ -55,20 +51,16 @@ async def build_chain(
 
 
 async def test_activation_halves_per_hop_along_a_chain(
-    memory: MemoryOrchestrator, tenant: Scope, hashing: HashingEmbeddings
+    memory: Memory, tenant: Scope, hashing: HashingEmbeddings
 ) -> None:
     await build_chain(memory, tenant, hashing)
     result = await recall(memory, tenant, max_hops=3)
     assert result.activation.seeds[0] == "S"
     assert activations(result) == {"A1": (0.5, 1), "A2": (0.25, 2), "A3": (0.125, 3)}
-    paths = {
-        a.id: [(p.node_id, p.relationship) for p in a.path] for a in result.activation.activated
-    }
+    paths = {a.id: [(p.node_id, p.relationship) for p in a.path] for a in result.activation.activated}
     assert paths["A3"] == [("S", None), ("A1", "NEXT"), ("A2", "NEXT"), ("A3", "NEXT")]
     by_id = {i.node.id: i for i in result.items}
-    assert by_id["A2"].channels == {Channel.ACTIVATION: 2} and by_id[
-        "A2"
-    ].parts.edges == pytest.approx(0.25)
+    assert by_id["A2"].channels == {Channel.ACTIVATION: 2} and by_id["A2"].parts.edges == pytest.approx(0.25)
     assert by_id["A2"].parts.proximity == pytest.approx(1 / 3) and [p.node_id for p in by_id["A2"].path] == [
         "S", "A1", "A2",
     ]  # fmt: skip
@@ -89,7 +81,7 @@ async def test_activation_halves_per_hop_along_a_chain(
     ],
 )
 async def test_hops_threshold_decay_and_node_cap_on_a_chain(
-    memory: MemoryOrchestrator, tenant: Scope, hashing: HashingEmbeddings,
+    memory: Memory, tenant: Scope, hashing: HashingEmbeddings,
     config: dict[str, float], expected: dict[str, tuple[float, int]],
 ) -> None:  # fmt: skip
     await build_chain(memory, tenant, hashing)
@@ -99,17 +91,15 @@ async def test_hops_threshold_decay_and_node_cap_on_a_chain(
     assert {i.node.id for i in result.items if Channel.ACTIVATION in i.channels} == set(expected)
 
 
-async def build_star(memory: MemoryOrchestrator, scope: Scope, hashing: HashingEmbeddings) -> None:
+async def build_star(memory: Memory, scope: Scope, hashing: HashingEmbeddings) -> None:
     await seed_pair(memory.store, scope, hashing)
     await add(memory.store, scope, *(plain(f"spoke {i}", f"B{i}") for i in range(1, 9)))
     weights = [1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3]
-    await memory.store.upsert_edges(
-        scope, [edge("S", f"B{i}", REL, w) for i, w in enumerate(weights, 1)]
-    )
+    await memory.store.upsert_edges(scope, [edge("S", f"B{i}", REL, w) for i, w in enumerate(weights, 1)])
 
 
 async def test_fan_out_keeps_the_strongest_edges_and_weaker_edges_pass_less(
-    memory: MemoryOrchestrator, tenant: Scope, hashing: HashingEmbeddings
+    memory: Memory, tenant: Scope, hashing: HashingEmbeddings
 ) -> None:
     await build_star(memory, tenant, hashing)
     result = await recall(memory, tenant, fan_out=3)
@@ -121,7 +111,7 @@ async def test_fan_out_keeps_the_strongest_edges_and_weaker_edges_pass_less(
 
 
 async def test_the_node_cap_keeps_the_strongest_and_says_so(
-    memory: MemoryOrchestrator, tenant: Scope, hashing: HashingEmbeddings
+    memory: Memory, tenant: Scope, hashing: HashingEmbeddings
 ) -> None:
     await build_star(memory, tenant, hashing)
     result = await recall(memory, tenant, fan_out=8, max_nodes=3)
@@ -130,16 +120,14 @@ async def test_the_node_cap_keeps_the_strongest_and_says_so(
 
 
 async def test_paths_start_at_a_seed_follow_real_edges_and_never_leave_the_visible_scopes(
-    memory: MemoryOrchestrator, tenant: Scope, hashing: HashingEmbeddings
+    memory: Memory, tenant: Scope, hashing: HashingEmbeddings
 ) -> None:
     user = tenant.child("user", "u")
     await seed_pair(memory.store, user, hashing)
     await add(memory.store, user, *(plain(f"mesh node {i}", f"M{i}") for i in range(1, 7)))
     await add(memory.store, tenant, plain("org policy", "P"))  # an ancestor's memory: visible
     below = user.child("conv", "c")
-    await add(
-        memory.store, below, plain("a conversation below", "C")
-    )  # a child's memory: invisible
+    await add(memory.store, below, plain("a conversation below", "C"))  # a child's memory: invisible
     sibling = tenant.child("user", "v")
     await add(memory.store, sibling, plain("the sibling's", "V"))
     await memory.store.upsert_edges(user, [
@@ -167,7 +155,7 @@ async def test_paths_start_at_a_seed_follow_real_edges_and_never_leave_the_visib
 
 
 async def test_recall_bumps_access_and_spreading_counts(
-    memory: MemoryOrchestrator, tenant: Scope, hashing: HashingEmbeddings
+    memory: Memory, tenant: Scope, hashing: HashingEmbeddings
 ) -> None:
     await build_chain(memory, tenant, hashing)
     cfg = RecallConfig(activation=ActivationConfig(max_hops=2))
@@ -188,9 +176,7 @@ async def test_recall_bumps_access_and_spreading_counts(
     assert again is not None and again.spreading_access_count == 2
 
 
-async def test_track_access_off_changes_nothing(
-    memory: MemoryOrchestrator, tenant: Scope, hashing: HashingEmbeddings
-) -> None:
+async def test_track_access_off_changes_nothing(memory: Memory, tenant: Scope, hashing: HashingEmbeddings) -> None:
     await build_chain(memory, tenant, hashing)
     await recall(memory, tenant, max_hops=1)
     await memory.engine.drain()
@@ -199,9 +185,7 @@ async def test_track_access_off_changes_nothing(
         assert stored is not None and stored.access_count == stored.spreading_access_count == 0
 
 
-async def test_links_inferred_through_shared_cues_are_left_pending(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_links_inferred_through_shared_cues_are_left_pending(memory: Memory, tenant: Scope) -> None:
     seed = await memory.remember(tenant, "harbor lantern quokka")
     far = await memory.remember(tenant, "quokka marmalade picnic")
     for word in ("alpha", "bravo", "charlie"):
@@ -220,28 +204,22 @@ async def test_links_inferred_through_shared_cues_are_left_pending(
     assert stored[(seed.id, far.id)]["hops"] == 2
 
 
-async def test_pending_links_are_kept_for_a_scope_that_only_reads(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_pending_links_are_kept_for_a_scope_that_only_reads(memory: Memory, tenant: Scope) -> None:
     seed = await memory.remember(tenant, "harbor lantern quokka")
     far = await memory.remember(tenant, "quokka marmalade picnic")
     for word in ("alpha", "bravo", "charlie"):
         await memory.remember(tenant, f"harbor {word}")
     reader = tenant.child("user", "reader")
-    result = await memory.engine.recall(
-        reader, QUERY, config=RecallConfig(candidates_per_channel=2)
-    )
+    result = await memory.engine.recall(reader, QUERY, config=RecallConfig(candidates_per_channel=2))
     await memory.engine.drain()
     assert (seed.id, far.id) in {(p.source, p.target) for p in result.activation.pending}
     stored = await run_file(memory.store.conn, "get_pending_links", scope_key=reader.key)
     assert (seed.id, far.id) in {(r["p"]["source"], r["p"]["target"]) for r in stored}
 
 
-async def test_a_strong_hit_activates_its_session_through_a_real_cue(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
-    from hippograph.layers import ConversationTurn
-    from hippograph.layers.ingest import turn_node_id
+async def test_a_strong_hit_activates_its_session_through_a_real_cue(memory: Memory, tenant: Scope) -> None:
+    from hippograph.memory import ConversationTurn
+    from hippograph.memory.ingest import turn_node_id
 
     texts = {
         "s1": ["the harbor lantern was lit at dusk", "we ate grilled sardines", "then walked to the old fort",
@@ -260,9 +238,7 @@ async def test_a_strong_hit_activates_its_session_through_a_real_cue(
     for i in (2, 3):
         item = by_id[turn_node_id(tenant, f"s1:{i}")]
         assert item.parts.session > 0 and Channel.ACTIVATION in item.channels
-    far = by_id[
-        turn_node_id(tenant, "s1:3")
-    ]  # beyond the NEXT edges' reach: only the session cue gets there
+    far = by_id[turn_node_id(tenant, "s1:3")]  # beyond the NEXT edges' reach: only the session cue gets there
     assert [p.node_id for p in far.path] == [hit, "cue:session:s1", far.node.id]
     for i in range(3):
         other = by_id.get(turn_node_id(tenant, f"s2:{i}"))
@@ -271,14 +247,12 @@ async def test_a_strong_hit_activates_its_session_through_a_real_cue(
         cue_steps = [p.node_id for p in a.path if p.node_id.startswith("cue:")]
         for step in cue_steps:
             kind, _, key = step.removeprefix("cue:").partition(":")
-            members = await run_file(
-                memory.store.conn, "get_cue_members", kind=kind, key=key, visible=[tenant.key]
-            )
+            members = await run_file(memory.store.conn, "get_cue_members", kind=kind, key=key, visible=[tenant.key])
             assert {a.path[0].node_id, a.id} <= set(members[0]["ids"]), (a.id, step)
 
 
 async def test_a_direct_hit_reached_through_an_edge_too_stays_zero_hops_from_a_seed(
-    memory: MemoryOrchestrator, tenant: Scope, hashing: HashingEmbeddings
+    memory: Memory, tenant: Scope, hashing: HashingEmbeddings
 ) -> None:
     """Proximity is the distance to the nearest seed; a memory a channel found is a seed, so it
     keeps proximity 1 even when another seed's activation also reached it over an edge."""
@@ -294,9 +268,7 @@ async def test_a_direct_hit_reached_through_an_edge_too_stays_zero_hops_from_a_s
     assert by_id["N"].parts.proximity == 1.0 and by_id["S"].parts.proximity == 1.0
 
 
-async def test_a_cue_shared_by_many_memories_does_not_flood_the_result(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_a_cue_shared_by_many_memories_does_not_flood_the_result(memory: Memory, tenant: Scope) -> None:
     """Cue spreading walks the strongest cues first (the rare ``quokka`` before the common
     ``harbor``) and stops once the walked cues have ``cue_budget`` members: then the common
     cue's 30 members get nothing from it, the rare cue still reaches its memory, and every

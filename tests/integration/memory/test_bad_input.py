@@ -9,27 +9,23 @@ from collections.abc import AsyncIterator
 import pytest
 
 from hippograph.errors import InvalidInputError, InvalidQueryError, InvalidScopeError
-from hippograph.layers import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.models import Layer, MemoryNode
 from hippograph.scope import Scope
 from tests.integration.memory.helpers import INJECTION, INJECTIONS
 
 
 @pytest.fixture
-async def canary(memory: MemoryOrchestrator, tenant: Scope) -> AsyncIterator[MemoryNode]:
+async def canary(memory: Memory, tenant: Scope) -> AsyncIterator[MemoryNode]:
     """A memory elsewhere that any executed DELETE would take with it."""
     scope = tenant.child("canary", "c")
     node = await memory.remember(scope, "canary: still here")
     yield node
-    assert await memory.store.get_node(scope, node.id) is not None, (
-        "an injection deleted the canary"
-    )
+    assert await memory.store.get_node(scope, node.id) is not None, "an injection deleted the canary"
 
 
 @pytest.mark.parametrize("query", ["", "   ", "\n\t", None, 42, "x" * 4001])
-async def test_unusable_queries_are_refused(
-    memory: MemoryOrchestrator, tenant: Scope, query: object
-) -> None:
+async def test_unusable_queries_are_refused(memory: Memory, tenant: Scope, query: object) -> None:
     with pytest.raises(InvalidQueryError, match="query"):
         await memory.recall(tenant, query)  # type: ignore[arg-type]
     with pytest.raises(InvalidQueryError, match="query"):
@@ -41,23 +37,19 @@ async def test_unusable_queries_are_refused(
     [(["facts"], r"layers\[0\]"), (["semantic", "Episodic"], r"layers\[1\]"), ([], "layers"),
      (["prospective"], r"layers\[0\]"), ([INJECTION], r"layers\[0\]")],
 )  # fmt: skip
-async def test_unknown_layers_are_refused(memory: MemoryOrchestrator, tenant: Scope, layers: list[str],
+async def test_unknown_layers_are_refused(memory: Memory, tenant: Scope, layers: list[str],
                                           field: str) -> None:  # fmt: skip
     with pytest.raises(InvalidQueryError, match=field):
         await memory.recall(tenant, "harbor", layers=layers)
 
 
 @pytest.mark.parametrize("top_k", [-1, 501])
-async def test_top_k_out_of_range_is_refused(
-    memory: MemoryOrchestrator, tenant: Scope, top_k: int
-) -> None:
+async def test_top_k_out_of_range_is_refused(memory: Memory, tenant: Scope, top_k: int) -> None:
     with pytest.raises(InvalidQueryError, match="top_k"):
         await memory.recall(tenant, "harbor", top_k=top_k)
 
 
-async def test_top_k_zero_is_not_silently_the_default(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_top_k_zero_is_not_silently_the_default(memory: Memory, tenant: Scope) -> None:
     for i in range(8):
         await memory.remember(tenant, f"harbor note {i}", dedup=False)
     try:
@@ -69,11 +61,9 @@ async def test_top_k_zero_is_not_silently_the_default(
 
 @pytest.mark.parametrize("text", INJECTIONS)
 async def test_injection_in_labels_contents_keys_and_properties_is_stored_literally(
-    memory: MemoryOrchestrator, tenant: Scope, canary: MemoryNode, text: str
+    memory: Memory, tenant: Scope, canary: MemoryNode, text: str
 ) -> None:
-    fact = await memory.remember(
-        tenant, text, text, key=text, properties={text: text, "nested": {text: [text]}}
-    )
+    fact = await memory.remember(tenant, text, text, key=text, properties={text: text, "nested": {text: [text]}})
     stored = await memory.store.get_node(tenant, fact.id)
     assert stored is not None
     assert (stored.label, stored.content, stored.key) == (text, text, text)
@@ -81,9 +71,7 @@ async def test_injection_in_labels_contents_keys_and_properties_is_stored_litera
     assert [f.id for f in await memory.semantic.query_facts(tenant, label=text)] == [fact.id]
     assert await memory.semantic.query_facts(tenant, label_prefix=text + "zzz") == []
     event = await memory.episodic.store_event(tenant, text, session_id=text[:100])
-    assert [e.id for e in await memory.episodic.query_events(tenant, session_id=text[:100])] == [
-        event.id
-    ]
+    assert [e.id for e in await memory.episodic.query_events(tenant, session_id=text[:100])] == [event.id]
     skill = await memory.procedural.store_skill(tenant, text, [text], status="approved")
     trigger = await memory.prospective.set_trigger(tenant, text, text)
     await memory.working.push(tenant, text)
@@ -94,7 +82,7 @@ async def test_injection_in_labels_contents_keys_and_properties_is_stored_litera
 
 @pytest.mark.parametrize("text", INJECTIONS)
 async def test_injection_in_queries_is_searched_literally(
-    memory: MemoryOrchestrator, tenant: Scope, canary: MemoryNode, text: str
+    memory: Memory, tenant: Scope, canary: MemoryNode, text: str
 ) -> None:
     literal = await memory.remember(tenant, f"literal {text}")
     await memory.remember(tenant, "an unrelated harbor fact")
@@ -107,9 +95,7 @@ async def test_injection_in_queries_is_searched_literally(
     assert canary.label not in ctx.text
 
 
-@pytest.mark.parametrize(
-    "scope_id", [INJECTION, "a/b", "a:b", "a b", "tab\there", "", "x" * 129, "nul\x00"]
-)
+@pytest.mark.parametrize("scope_id", [INJECTION, "a/b", "a:b", "a b", "tab\there", "", "x" * 129, "nul\x00"])
 def test_injection_and_separators_in_scope_ids_are_refused(scope_id: str) -> None:
     with pytest.raises(InvalidScopeError):
         Scope.root("org", scope_id)
@@ -130,7 +116,7 @@ def test_bad_scope_keys_are_refused(key: str) -> None:
 
 
 async def test_injection_as_a_relationship_type_or_an_id_is_refused(
-    memory: MemoryOrchestrator, tenant: Scope, canary: MemoryNode
+    memory: Memory, tenant: Scope, canary: MemoryNode
 ) -> None:
     a = await memory.remember(tenant, "first fact")
     b = await memory.remember(tenant, "second unrelated thing")
@@ -155,21 +141,15 @@ async def test_injection_as_a_relationship_type_or_an_id_is_refused(
     assert await memory.semantic.count(tenant) == 2
 
 
-async def test_an_audit_actor_is_stored_literally(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_an_audit_actor_is_stored_literally(memory: Memory, tenant: Scope) -> None:
     from hippograph.audit import list_audit
 
-    skill = await memory.procedural.store_skill(
-        tenant, "rotate the keys monthly", ["rotate", "verify"]
-    )
+    skill = await memory.procedural.store_skill(tenant, "rotate the keys monthly", ["rotate", "verify"])
     await memory.procedural.approve_skill(tenant, skill.id, actor=INJECTION)
     assert [e.actor for e in await list_audit(memory.store.conn, tenant)] == [INJECTION]
 
 
-async def test_a_write_with_bad_fields_writes_nothing(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_a_write_with_bad_fields_writes_nothing(memory: Memory, tenant: Scope) -> None:
     for bad in ({"content": "x", "layer": "semantic", "embedding": []}, {"content": "y" * 20_001},
                 {"label": "z" * 301}, {"content": "x", "durability": "forever"}):  # fmt: skip
         with pytest.raises(InvalidInputError):
@@ -177,9 +157,7 @@ async def test_a_write_with_bad_fields_writes_nothing(
     assert await memory.episodic.count(tenant) == 0
 
 
-async def test_the_store_refuses_a_bad_edge_end_with_its_own_error(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_the_store_refuses_a_bad_edge_end_with_its_own_error(memory: Memory, tenant: Scope) -> None:
     a = await memory.remember(tenant, "first fact")
     with pytest.raises(InvalidInputError):
         await memory.store.link(tenant, a.id, INJECTION, "RELATES_TO")

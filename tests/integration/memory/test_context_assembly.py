@@ -1,4 +1,4 @@
-"""Context assembly through the orchestrator: per-layer rendering, the token budget respected
+"""Context assembly through the memory facade: per-layer rendering, the token budget respected
 with what was left out reported, an explanation per item, and credentials — in content or in
 properties, of any layer — never in the context text."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from hippograph.layers import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.models import Layer
 from hippograph.retrieval.context import approx_tokens
 from hippograph.scope import Scope
@@ -23,14 +23,12 @@ SECRETS = {
 }
 
 
-async def seed_secrets(memory: MemoryOrchestrator, scope: Scope) -> None:
+async def seed_secrets(memory: Memory, scope: Scope) -> None:
     s = SECRETS
     await memory.remember(scope, "harbor deploy key", f"the harbor deploy key is {s['anthropic']}",
                           properties={"api_key": s["prop"], "owner": "ops"})  # fmt: skip
     await memory.remember(scope, "harbor aws access", f"harbor aws id {s['aws']}")
-    await memory.remember(
-        scope, "harbor db login", f'harbor db config {{"password": "{s["json"]}"}}'
-    )
+    await memory.remember(scope, "harbor db login", f'harbor db config {{"password": "{s["json"]}"}}')
     await memory.episodic.store_event(scope, f"harbor call used Authorization: Bearer {s['bearer']}",
                                       properties={"speaker": "Bob", "session_token": s["prop"]})  # fmt: skip
     steps = [f"password: {s['password']}", "open the harbor console"]
@@ -38,9 +36,7 @@ async def seed_secrets(memory: MemoryOrchestrator, scope: Scope) -> None:
     await memory.working.push(scope, f"harbor env HARBOR_TOKEN={s['env']}")
 
 
-async def test_credentials_never_reach_the_context(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_credentials_never_reach_the_context(memory: Memory, tenant: Scope) -> None:
     await seed_secrets(memory, tenant)
     result, ctx = await memory.context(tenant, "harbor deploy aws db login call env", budget=2000)
     assert len(result.items) >= 5 and {e.layer for e in ctx.entries} >= {
@@ -52,9 +48,7 @@ async def test_credentials_never_reach_the_context(
     assert REDACTED in ctx.text and "owner=ops" in ctx.text  # innocent properties are still shown
 
 
-async def test_the_token_budget_is_respected_and_what_is_left_out_is_reported(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_the_token_budget_is_respected_and_what_is_left_out_is_reported(memory: Memory, tenant: Scope) -> None:
     for i in range(30):
         await memory.remember(tenant, f"harbor fact {i}", "the harbor lantern " + "glows softly " * (i % 6 + 1),
                               dedup=False)  # fmt: skip
@@ -69,17 +63,13 @@ async def test_the_token_budget_is_respected_and_what_is_left_out_is_reported(
     assert wide.dropped == [] and len(wide.entries) == 30
 
 
-async def test_the_default_budget_is_the_configured_one(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_the_default_budget_is_the_configured_one(memory: Memory, tenant: Scope) -> None:
     await memory.remember(tenant, "harbor fact", "the harbor lantern")
     _, ctx = await memory.context(tenant, "harbor")
     assert ctx.budget == memory.engine.config.token_budget == 2000
 
 
-async def test_every_entry_explains_how_it_was_found(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_every_entry_explains_how_it_was_found(memory: Memory, tenant: Scope) -> None:
     fact = await memory.remember(tenant, "harbor lantern colour", "the harbor lantern is green")
     await memory.working.push(tenant, "User: what colour is the lantern?")
     result, ctx = await memory.context(tenant, "harbor lantern")
@@ -93,9 +83,7 @@ async def test_every_entry_explains_how_it_was_found(
     assert all(e.layer is not Layer.WORKING for e in without.entries)
 
 
-async def test_activation_only_memories_go_under_associated_context(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_activation_only_memories_go_under_associated_context(memory: Memory, tenant: Scope) -> None:
     from hippograph.retrieval.config import RecallConfig
 
     seed = await memory.remember(tenant, "harbor lantern quokka")
@@ -112,8 +100,6 @@ async def test_activation_only_memories_go_under_associated_context(
 
 
 @pytest.mark.parametrize("query", ["harbor", "harbor lantern colour glows"])
-async def test_an_empty_scope_gives_an_empty_context(
-    memory: MemoryOrchestrator, tenant: Scope, query: str
-) -> None:
+async def test_an_empty_scope_gives_an_empty_context(memory: Memory, tenant: Scope, query: str) -> None:
     result, ctx = await memory.context(tenant, query)
     assert result.items == [] and ctx.text == "" and ctx.entries == [] and ctx.tokens == 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from hippograph.layers import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.scope import Scope
 
 
@@ -19,7 +19,7 @@ from hippograph.scope import Scope
     ],
 )
 async def test_a_paraphrase_merges_into_the_existing_fact(
-    semantic_memory: MemoryOrchestrator, tenant: Scope, first: str, second: str
+    semantic_memory: Memory, tenant: Scope, first: str, second: str
 ) -> None:
     mem = semantic_memory
     a = await mem.remember(tenant, first, importance=4.0)
@@ -40,63 +40,44 @@ async def test_a_paraphrase_merges_into_the_existing_fact(
         ("Dave plays the violin", "The server runs on port 8080"),
     ],
 )
-async def test_different_facts_are_kept_apart(
-    semantic_memory: MemoryOrchestrator, tenant: Scope, first: str, second: str
-) -> None:
+async def test_different_facts_are_kept_apart(semantic_memory: Memory, tenant: Scope, first: str, second: str) -> None:
     a = await semantic_memory.remember(tenant, first)
     b = await semantic_memory.remember(tenant, second)
     assert a.id != b.id
     assert len(await semantic_memory.semantic.query_facts(tenant)) == 2
 
 
-async def test_label_containment_merges_even_when_vectors_differ(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_label_containment_merges_even_when_vectors_differ(memory: Memory, tenant: Scope) -> None:
     # Bag-of-words vectors: "kayak" and "Alice's red kayak" are far apart, but one label contains the other.
     a = await memory.remember(tenant, "Alice's red kayak")
     b = await memory.remember(tenant, "red kayak", "bought in 2021, moored at the harbor")
     assert b.id == a.id
     merged = await memory.store.get_node(tenant, a.id)
     assert merged is not None
-    assert (
-        merged.label == "Alice's red kayak"
-        and merged.content == "bought in 2021, moored at the harbor"
-    )
+    assert merged.label == "Alice's red kayak" and merged.content == "bought in 2021, moored at the harbor"
 
 
-async def test_short_labels_do_not_merge_by_containment(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_short_labels_do_not_merge_by_containment(memory: Memory, tenant: Scope) -> None:
     a = await memory.remember(tenant, "cat")
     b = await memory.remember(tenant, "the cat sat on a mat near the concatenated catalogue")
     assert a.id != b.id
 
 
-async def test_dedup_is_per_scope_and_can_be_turned_off(
-    semantic_memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_dedup_is_per_scope_and_can_be_turned_off(semantic_memory: Memory, tenant: Scope) -> None:
     mem = semantic_memory
     child = tenant.child("user", "u")
     parent = await mem.remember(tenant, "Carol is allergic to peanuts")
     own = await mem.remember(child, "Carol has a peanut allergy")
-    assert (
-        own.id != parent.id and own.scope_key == child.key
-    )  # a parent's fact is never rewritten from below
+    assert own.id != parent.id and own.scope_key == child.key  # a parent's fact is never rewritten from below
     forced = await mem.semantic.store_fact(child, "Carol has a peanut allergy!", dedup=False)
     assert forced.id != own.id
 
 
-async def test_identity_and_soul_nodes_are_protected_from_merges(
-    semantic_memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_identity_and_soul_nodes_are_protected_from_merges(semantic_memory: Memory, tenant: Scope) -> None:
     mem = semantic_memory
-    identity = await mem.semantic.ensure_identity(
-        tenant, "I am Hippo, a careful and friendly assistant"
-    )
+    identity = await mem.semantic.ensure_identity(tenant, "I am Hippo, a careful and friendly assistant")
     soul = await mem.semantic.soul(tenant, "bob")
-    same_words = await mem.remember(
-        tenant, "AGENT_IDENTITY", "I am Hippo, a careful and friendly assistant"
-    )
+    same_words = await mem.remember(tenant, "AGENT_IDENTITY", "I am Hippo, a careful and friendly assistant")
     profile = await mem.remember(tenant, "SOUL:bob profile", "Profile of bob")
     assert same_words.id != identity.id and profile.id != soul.id
     stored = await mem.store.get_node(tenant, identity.id)
@@ -104,9 +85,7 @@ async def test_identity_and_soul_nodes_are_protected_from_merges(
     assert "merges" not in stored.properties
 
 
-async def test_superseded_and_retracted_facts_are_not_merge_targets(
-    semantic_memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_superseded_and_retracted_facts_are_not_merge_targets(semantic_memory: Memory, tenant: Scope) -> None:
     mem = semantic_memory
     old = await mem.remember(tenant, "The project deadline is Friday", key="deadline")
     new = await mem.remember(tenant, "The project deadline is next Monday", key="deadline")
@@ -119,9 +98,7 @@ async def test_superseded_and_retracted_facts_are_not_merge_targets(
     assert new.id != old.id
 
 
-async def test_an_ancestors_similar_facts_cannot_hide_the_scopes_own_duplicate(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_an_ancestors_similar_facts_cannot_hide_the_scopes_own_duplicate(memory: Memory, tenant: Scope) -> None:
     child = tenant.child("user", "u")
     for i in range(8):  # the parent's facts are all nearer the new one than the child's own
         await memory.semantic.store_fact(tenant, f"carol peanut allergy {'x' * i}", dedup=False)

@@ -8,14 +8,14 @@ import pytest
 
 from hippograph.audit import list_audit
 from hippograph.errors import InvalidInputError, NotFoundError
-from hippograph.layers import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.models import Layer
 from hippograph.scope import Scope
 
 STEPS = ["build the image", "push it to the registry", "restart the service"]
 
 
-async def test_a_learned_skill_starts_as_an_inactive_draft(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_a_learned_skill_starts_as_an_inactive_draft(memory: Memory, tenant: Scope) -> None:
     skill = await memory.procedural.store_skill(tenant, "deploy the web service", STEPS, context="ops")
     assert skill.layer is Layer.PROCEDURAL and skill.label == "deploy the web service"
     assert skill.content == "1. build the image\n2. push it to the registry\n3. restart the service"
@@ -27,13 +27,13 @@ async def test_a_learned_skill_starts_as_an_inactive_draft(memory: MemoryOrchest
 
 
 @pytest.mark.parametrize(("name", "steps"), [("", ["a"]), ("ok", "not a list"), ("ok", ["fine", " "]), ("ok", [3])])
-async def test_bad_skills_are_refused(memory: MemoryOrchestrator, tenant: Scope, name: str, steps: object) -> None:
+async def test_bad_skills_are_refused(memory: Memory, tenant: Scope, name: str, steps: object) -> None:
     with pytest.raises(InvalidInputError):
         await memory.procedural.store_skill(tenant, name, steps)  # type: ignore[arg-type]
     assert await memory.procedural.count(tenant) == 0
 
 
-async def test_approve_reject_and_toggle_are_audited(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_approve_reject_and_toggle_are_audited(memory: Memory, tenant: Scope) -> None:
     pm = memory.procedural
     a = await pm.store_skill(tenant, "rotate the logs every night", ["gzip old logs", "delete after 30 days"])
     b = await pm.store_skill(tenant, "greet new users warmly", ["say hello", "offer the tour"])
@@ -53,7 +53,7 @@ async def test_approve_reject_and_toggle_are_audited(memory: MemoryOrchestrator,
     ])  # fmt: skip
 
 
-async def test_a_child_cannot_decide_on_its_parents_skill(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_a_child_cannot_decide_on_its_parents_skill(memory: Memory, tenant: Scope) -> None:
     skill = await memory.procedural.store_skill(tenant, "file the quarterly report", ["collect numbers", "send it"])
     with pytest.raises(NotFoundError):
         await memory.procedural.approve_skill(tenant.child("user", "u"), skill.id, actor="mallory")
@@ -64,7 +64,7 @@ async def test_a_child_cannot_decide_on_its_parents_skill(memory: MemoryOrchestr
     assert await list_audit(memory.store.conn, tenant) == []
 
 
-async def test_authored_skills_are_approved_at_once_and_never_merged(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_authored_skills_are_approved_at_once_and_never_merged(memory: Memory, tenant: Scope) -> None:
     pm = memory.procedural
     seeded = await pm.seed_authored_skill(tenant, "deploy the web service", STEPS)
     assert seeded.label == "authored:deploy the web service" and seeded.importance == 7.0
@@ -76,9 +76,7 @@ async def test_authored_skills_are_approved_at_once_and_never_merged(memory: Mem
     assert stored is not None and stored.properties["steps"] == STEPS
 
 
-async def test_a_similar_learned_skill_merges_steps_label_and_importance(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_a_similar_learned_skill_merges_steps_label_and_importance(memory: Memory, tenant: Scope) -> None:
     pm = memory.procedural
     first = await pm.store_skill(tenant, "deploy the web service", STEPS[:2], importance=4.0)
     second = await pm.store_skill(tenant, "deploy the web service now", [STEPS[1], STEPS[2]], importance=6.0)
@@ -89,13 +87,13 @@ async def test_a_similar_learned_skill_merges_steps_label_and_importance(
     assert merged.importance == 6.0 and await pm.count(tenant) == 1
 
 
-async def test_short_skills_are_never_compared(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_short_skills_are_never_compared(memory: Memory, tenant: Scope) -> None:
     a = await memory.procedural.store_skill(tenant, "ls", ["ls"])
     b = await memory.procedural.store_skill(tenant, "ls", ["ls"])
     assert a.id != b.id
 
 
-async def test_deeper_scope_shadows_shallower_in_queries_and_recall(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_deeper_scope_shadows_shallower_in_queries_and_recall(memory: Memory, tenant: Scope) -> None:
     pm = memory.procedural
     team = tenant.child("team", "t")
     user = team.child("user", "u")
@@ -110,9 +108,7 @@ async def test_deeper_scope_shadows_shallower_in_queries_and_recall(memory: Memo
     assert [i.node.id for i in deploys] == [mine.id] and deploys[0].scope_distance == 1
 
 
-async def test_drafts_rejected_and_inactive_skills_are_never_recalled(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_drafts_rejected_and_inactive_skills_are_never_recalled(memory: Memory, tenant: Scope) -> None:
     pm = memory.procedural
     draft = await pm.store_skill(tenant, "routine: water office plants", ["fill the green can"])
     rejected = await pm.store_skill(tenant, "routine: book meeting rooms", ["open calendar early"])
@@ -133,7 +129,7 @@ async def test_drafts_rejected_and_inactive_skills_are_never_recalled(
     assert found == {live.id}
 
 
-async def test_a_merge_never_changes_a_skills_review_state(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_a_merge_never_changes_a_skills_review_state(memory: Memory, tenant: Scope) -> None:
     pm = memory.procedural
     approved = await pm.store_skill(tenant, "deploy the web service", STEPS[:2], status="approved")
     draft = await pm.store_skill(tenant, "deploy the web service", [*STEPS, "delete the database"])
@@ -147,13 +143,13 @@ async def test_a_merge_never_changes_a_skills_review_state(memory: MemoryOrchest
     assert fresh.id == approved.id and rejected.properties["status"] == "rejected"
 
 
-async def test_render_shows_the_steps_without_the_authored_prefix(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_render_shows_the_steps_without_the_authored_prefix(memory: Memory, tenant: Scope) -> None:
     skill = await memory.procedural.seed_authored_skill(tenant, "log in", ["open the page", "password: hunter2"])
     text = memory.procedural.render_for_prompt(skill)
     assert text == "[procedural] log in: open the page → password: [REDACTED]"
 
 
-async def test_a_parents_similar_skills_cannot_hide_the_scopes_own(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_a_parents_similar_skills_cannot_hide_the_scopes_own(memory: Memory, tenant: Scope) -> None:
     pm = memory.procedural
     child = tenant.child("team", "t")
     for i in range(8):
@@ -164,7 +160,7 @@ async def test_a_parents_similar_skills_cannot_hide_the_scopes_own(memory: Memor
 
 
 async def test_an_authored_skill_shadows_a_parents_skill_of_the_same_name_in_recall(
-    memory: MemoryOrchestrator, tenant: Scope
+    memory: Memory, tenant: Scope
 ) -> None:
     pm = memory.procedural
     child = tenant.child("team", "t")

@@ -6,19 +6,15 @@ from __future__ import annotations
 import pytest
 
 from hippograph.errors import InvalidInputError, InvalidQueryError, NotFoundError
-from hippograph.layers import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.models import Layer
 from hippograph.scope import Scope
 
 T0 = 1_700_000_000.0
 
 
-async def test_set_trigger_stores_condition_and_task(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
-    trig = await memory.prospective.set_trigger(
-        tenant, "the user mentions Lisbon", "suggest the tram tour"
-    )
+async def test_set_trigger_stores_condition_and_task(memory: Memory, tenant: Scope) -> None:
+    trig = await memory.prospective.set_trigger(tenant, "the user mentions Lisbon", "suggest the tram tour")
     assert trig.layer is Layer.PROSPECTIVE and trig.importance == 6.0
     assert trig.content == "When the user mentions Lisbon: suggest the tram tour"
     assert trig.properties == {"condition": "the user mentions Lisbon", "task": "suggest the tram tour",
@@ -28,16 +24,14 @@ async def test_set_trigger_stores_condition_and_task(
 
 @pytest.mark.parametrize(("condition", "task"), [("", "x"), ("x", "  "), (None, "x"), ("x", 5)])
 async def test_a_trigger_needs_a_condition_and_a_task(
-    memory: MemoryOrchestrator, tenant: Scope, condition: object, task: object
+    memory: Memory, tenant: Scope, condition: object, task: object
 ) -> None:
     with pytest.raises(InvalidInputError):
         await memory.prospective.set_trigger(tenant, condition, task)  # type: ignore[arg-type]
     assert await memory.prospective.count(tenant) == 0
 
 
-async def test_pending_are_oldest_first_and_filter_by_due_time(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_pending_are_oldest_first_and_filter_by_due_time(memory: Memory, tenant: Scope) -> None:
     pm = memory.prospective
     late = await pm.set_trigger(tenant, "friday", "send the report", due_at=T0 + 100)
     soon = await pm.set_trigger(tenant, "monday", "water the plants", due_at=T0 + 10)
@@ -47,9 +41,7 @@ async def test_pending_are_oldest_first_and_filter_by_due_time(
     assert [t.id for t in await pm.get_pending(tenant, due_before=T0 + 100)] == [late.id, soon.id]
 
 
-async def test_resolve_trigger_takes_it_off_the_pending_list(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_resolve_trigger_takes_it_off_the_pending_list(memory: Memory, tenant: Scope) -> None:
     pm = memory.prospective
     trig = await pm.set_trigger(tenant, "the build is green", "ship it")
     resolved = await pm.resolve_trigger(tenant, trig.id, outcome="shipped")
@@ -62,9 +54,7 @@ async def test_resolve_trigger_takes_it_off_the_pending_list(
             await pm.resolve_trigger(tenant, bad)
 
 
-async def test_triggers_are_seen_from_their_own_scope_only(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_triggers_are_seen_from_their_own_scope_only(memory: Memory, tenant: Scope) -> None:
     pm = memory.prospective
     child, sibling = tenant.child("user", "a"), tenant.child("user", "b")
     parent_trig = await pm.set_trigger(tenant, "org event", "tell everyone")
@@ -76,7 +66,7 @@ async def test_triggers_are_seen_from_their_own_scope_only(
         await pm.resolve_trigger(child, parent_trig.id)
 
 
-async def test_triggers_are_never_recalled(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_triggers_are_never_recalled(memory: Memory, tenant: Scope) -> None:
     await memory.prospective.set_trigger(tenant, "harbor lantern is lit", "harbor lantern report")
     await memory.remember(tenant, "unrelated fact about soup")
     assert await memory.prospective.retrieve(tenant, "harbor lantern") == []
@@ -86,12 +76,8 @@ async def test_triggers_are_never_recalled(memory: MemoryOrchestrator, tenant: S
         await memory.recall(tenant, "harbor lantern", layers=["prospective"])
 
 
-async def test_render_says_when_and_what_without_credentials(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
-    trig = await memory.prospective.set_trigger(
-        tenant, "the deploy fails", "log in with password: hunter2"
-    )
+async def test_render_says_when_and_what_without_credentials(memory: Memory, tenant: Scope) -> None:
+    trig = await memory.prospective.set_trigger(tenant, "the deploy fails", "log in with password: hunter2")
     assert memory.prospective.render_for_prompt(trig) == (
         "[prospective] when the deploy fails: log in with password: [REDACTED]"
     )

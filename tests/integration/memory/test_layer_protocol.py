@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from hippograph.errors import InvalidInputError
-from hippograph.layers import MemoryLayer, MemoryOrchestrator
+from hippograph.layers import MemoryLayer
+from hippograph.memory import Memory
 from hippograph.models import Layer, MemoryNode, Relationship
 from hippograph.retrieval.types import RecallItem, ScoreParts
 from hippograph.scope import Scope
@@ -16,15 +17,11 @@ LAYERS = list(Layer)
 
 
 @pytest.mark.parametrize("layer", LAYERS)
-async def test_write_accepts_text_a_map_or_a_node_of_its_layer(
-    memory: MemoryOrchestrator, tenant: Scope, layer: Layer
-) -> None:
+async def test_write_accepts_text_a_map_or_a_node_of_its_layer(memory: Memory, tenant: Scope, layer: Layer) -> None:
     impl = memory.get_layer(layer.value)
     assert impl is memory.get_layer(layer)
     from_text = await impl.write(tenant, "the harbor lantern")
-    from_map = await impl.write(
-        tenant, {"label": "map entry", "content": "from a map", "layer": "semantic"}
-    )
+    from_map = await impl.write(tenant, {"label": "map entry", "content": "from a map", "layer": "semantic"})
     from_node = await impl.write(tenant, MemoryNode(layer=layer, content="from a node"))
     for written in (from_text, from_map, from_node):
         assert written is not None and written.layer is layer and written.scope_key == tenant.key
@@ -35,9 +32,7 @@ async def test_write_accepts_text_a_map_or_a_node_of_its_layer(
 
 
 @pytest.mark.parametrize("layer", LAYERS)
-async def test_write_refuses_bad_entries_and_writes_nothing(
-    memory: MemoryOrchestrator, tenant: Scope, layer: Layer
-) -> None:
+async def test_write_refuses_bad_entries_and_writes_nothing(memory: Memory, tenant: Scope, layer: Layer) -> None:
     impl = memory.get_layer(layer)
     other = next(x for x in Layer if x is not layer)
     with pytest.raises(InvalidInputError, match=r"entry\.layer"):
@@ -52,20 +47,16 @@ async def test_write_refuses_bad_entries_and_writes_nothing(
 
 
 @pytest.mark.parametrize("layer", LAYERS)
-async def test_summarize_is_extractive_over_texts_nodes_and_items(
-    memory: MemoryOrchestrator, tenant: Scope, layer: Layer
-) -> None:
+async def test_summarize_is_extractive_over_texts_nodes_and_items(memory: Memory, tenant: Scope, layer: Layer) -> None:
     node = MemoryNode(layer=layer, content="First point. Middle. Last point.")
-    item = RecallItem(
-        node=MemoryNode(layer=layer, content="Only sentence"), score=1.0, parts=ScoreParts()
-    )
+    item = RecallItem(node=MemoryNode(layer=layer, content="Only sentence"), score=1.0, parts=ScoreParts())
     summary = await memory.get_layer(layer).summarize(tenant, ["Alpha. Beta.", node, item])
     assert summary == "Alpha. … Beta.\nFirst point. … Last point.\nOnly sentence"
     assert await memory.get_layer(layer).summarize(tenant, []) == ""
 
 
 @pytest.mark.parametrize("layer", LAYERS)
-async def test_link_and_delete(memory: MemoryOrchestrator, tenant: Scope, layer: Layer) -> None:
+async def test_link_and_delete(memory: Memory, tenant: Scope, layer: Layer) -> None:
     impl = memory.get_layer(layer)
     a = await impl.write(tenant, "first entry for linking")
     b = await impl.write(tenant, "second entry for linking")
@@ -79,9 +70,7 @@ async def test_link_and_delete(memory: MemoryOrchestrator, tenant: Scope, layer:
 
 
 @pytest.mark.parametrize("layer", LAYERS)
-async def test_a_child_cannot_delete_its_parents_memory(
-    memory: MemoryOrchestrator, tenant: Scope, layer: Layer
-) -> None:
+async def test_a_child_cannot_delete_its_parents_memory(memory: Memory, tenant: Scope, layer: Layer) -> None:
     impl = memory.get_layer(layer)
     parent_entry = await impl.write(tenant, "belongs to the parent")
     assert parent_entry is not None
@@ -90,20 +79,18 @@ async def test_a_child_cannot_delete_its_parents_memory(
 
 
 @pytest.mark.parametrize("layer", LAYERS)
-async def test_retrieve_on_an_empty_scope_is_empty_not_an_error(
-    memory: MemoryOrchestrator, tenant: Scope, layer: Layer
-) -> None:
+async def test_retrieve_on_an_empty_scope_is_empty_not_an_error(memory: Memory, tenant: Scope, layer: Layer) -> None:
     assert await memory.get_layer(layer).retrieve(tenant, "anything at all") == []
 
 
-async def test_prospective_retrieve_is_a_no_op(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_prospective_retrieve_is_a_no_op(memory: Memory, tenant: Scope) -> None:
     written = await memory.prospective.write(tenant, "harbor lantern")
     assert written is not None and await memory.prospective.retrieve(tenant, "harbor lantern") == []
 
 
 @pytest.mark.parametrize("layer", LAYERS)
 async def test_render_for_prompt_names_the_layer_and_scrubs_credentials(
-    memory: MemoryOrchestrator, tenant: Scope, layer: Layer
+    memory: Memory, tenant: Scope, layer: Layer
 ) -> None:
     impl: MemoryLayer = memory.get_layer(layer)
     node = MemoryNode(
@@ -124,19 +111,12 @@ async def test_render_for_prompt_names_the_layer_and_scrubs_credentials(
         assert REDACTED in text
 
 
-async def test_thinking_renders_as_thinking(memory: MemoryOrchestrator, tenant: Scope) -> None:
-    thought = await memory.working.push(
-        tenant, "maybe the user wants the tram tour", kind="thinking"
-    )
-    assert (
-        memory.working.render_for_prompt(thought)
-        == "[working thinking] maybe the user wants the tram tour"
-    )
+async def test_thinking_renders_as_thinking(memory: Memory, tenant: Scope) -> None:
+    thought = await memory.working.push(tenant, "maybe the user wants the tram tour", kind="thinking")
+    assert memory.working.render_for_prompt(thought) == "[working thinking] maybe the user wants the tram tour"
 
 
-@pytest.mark.parametrize(
-    "name", ["Semantic", "facts", "", "semantic ", "x`}) DETACH DELETE n //", None, 3]
-)
-async def test_get_layer_refuses_unknown_names(memory: MemoryOrchestrator, name: object) -> None:
+@pytest.mark.parametrize("name", ["Semantic", "facts", "", "semantic ", "x`}) DETACH DELETE n //", None, 3])
+async def test_get_layer_refuses_unknown_names(memory: Memory, name: object) -> None:
     with pytest.raises(InvalidInputError, match="layer"):
         memory.get_layer(name)  # type: ignore[arg-type]

@@ -6,15 +6,13 @@ from __future__ import annotations
 import pytest
 
 from hippograph.errors import InvalidInputError
-from hippograph.layers import MemoryOrchestrator
 from hippograph.layers.working import DAY, THINKING_MAX_CHARS
+from hippograph.memory import Memory
 from hippograph.models import Durability, Layer
 from hippograph.scope import Scope
 
 
-async def test_push_keeps_a_fifo_of_ten_per_scope(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_push_keeps_a_fifo_of_ten_per_scope(memory: Memory, tenant: Scope) -> None:
     wm = memory.working
     for i in range(13):
         await wm.push(tenant, f"turn number {i}", session_id="s1")
@@ -29,14 +27,10 @@ async def test_push_keeps_a_fifo_of_ten_per_scope(
     assert await wm.get_context(tenant, 0) == []
 
 
-async def test_entries_are_transient_with_a_ttl_and_thinking_is_capped(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_entries_are_transient_with_a_ttl_and_thinking_is_capped(memory: Memory, tenant: Scope) -> None:
     turn = await memory.working.push(tenant, "User: hello")
     thought = await memory.working.push(tenant, "t" * 2000, kind="thinking")
-    assert (
-        turn.durability is Durability.TRANSIENT and turn.ttl == DAY and turn.layer is Layer.WORKING
-    )
+    assert turn.durability is Durability.TRANSIENT and turn.ttl == DAY and turn.layer is Layer.WORKING
     assert turn.properties == {"kind": "turn"} and thought.properties == {"kind": "thinking"}
     assert len(thought.content) == THINKING_MAX_CHARS
     stored = await memory.store.get_node(tenant, thought.id)
@@ -44,17 +38,13 @@ async def test_entries_are_transient_with_a_ttl_and_thinking_is_capped(
 
 
 @pytest.mark.parametrize("text", ["", "   ", None, 42])
-async def test_push_refuses_empty_or_non_text(
-    memory: MemoryOrchestrator, tenant: Scope, text: object
-) -> None:
+async def test_push_refuses_empty_or_non_text(memory: Memory, tenant: Scope, text: object) -> None:
     with pytest.raises(InvalidInputError):
         await memory.working.push(tenant, text)  # type: ignore[arg-type]
     assert await memory.working.count(tenant) == 0
 
 
-async def test_each_scope_path_has_its_own_fifo_and_sees_only_its_own(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_each_scope_path_has_its_own_fifo_and_sees_only_its_own(memory: Memory, tenant: Scope) -> None:
     child, sibling = tenant.child("user", "a"), tenant.child("user", "b")
     await memory.working.push(tenant, "parent turn")
     for i in range(12):
@@ -69,9 +59,7 @@ async def test_each_scope_path_has_its_own_fifo_and_sees_only_its_own(
     assert items and {i.node.scope_key for i in items} == {child.key}
 
 
-async def test_clear_empties_one_scope_or_one_session(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_clear_empties_one_scope_or_one_session(memory: Memory, tenant: Scope) -> None:
     child = tenant.child("user", "a")
     for session in ("s1", "s1", "s2"):
         await memory.working.push(tenant, f"in {session}", session_id=session)
@@ -85,7 +73,7 @@ async def test_clear_empties_one_scope_or_one_session(
 
 
 async def test_render_context_summarises_older_entries_and_keeps_the_last_two_verbatim(
-    memory: MemoryOrchestrator, tenant: Scope
+    memory: Memory, tenant: Scope
 ) -> None:
     wm = memory.working
     await wm.push(tenant, "We met in Lisbon. It rained all week. The food was great.")
@@ -99,23 +87,18 @@ async def test_render_context_summarises_older_entries_and_keeps_the_last_two_ve
     ]
     extractive = await wm.render_context(tenant, mode="extractive")
     lines = extractive.splitlines()
-    assert (
-        lines[0]
-        == "[working summary] We met in Lisbon. … The food was great. Second older entry. … Nothing else."
-    )
+    assert lines[0] == "[working summary] We met in Lisbon. … The food was great. Second older entry. … Nothing else."
     assert lines[1:] == off.splitlines()
     assert "hunter2" not in extractive
 
 
-async def test_summarize_is_extractive(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_summarize_is_extractive(memory: Memory, tenant: Scope) -> None:
     text = await memory.working.summarize(tenant, ["One. Two. Three.", "Single sentence", ""])
     assert text == "One. … Three.\nSingle sentence"
 
 
 @pytest.mark.parametrize("n", [-1, -10])
-async def test_a_negative_window_is_refused(
-    memory: MemoryOrchestrator, tenant: Scope, n: int
-) -> None:
+async def test_a_negative_window_is_refused(memory: Memory, tenant: Scope, n: int) -> None:
     await memory.working.push(tenant, "one")
     with pytest.raises(InvalidInputError, match="n"):
         await memory.working.get_context(tenant, n)

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from hippograph.audit import list_audit
 from hippograph.embeddings import HashingEmbeddings
-from hippograph.layers import GateMode, MemoryOrchestrator
+from hippograph.layers import GateMode
+from hippograph.memory import Memory
 from hippograph.ops import RegisterSkill
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
@@ -19,8 +20,8 @@ RESTART = RegisterSkill(op="register_skill", name="Clear cache", steps=["restart
 HARMLESS = RegisterSkill(op="register_skill", name="Rotate logs", steps=["compress old logs", "delete archives"])
 
 
-async def _memory_with_preferences(store: GraphStore, tenant: Scope) -> tuple[MemoryOrchestrator, Scope]:
-    memory = MemoryOrchestrator(store, HashingEmbeddings())
+async def _memory_with_preferences(store: GraphStore, tenant: Scope) -> tuple[Memory, Scope]:
+    memory = Memory(store, HashingEmbeddings())
     team = tenant.child("team", "ops")
     await memory.remember(tenant, "PREFERENCE: release days", "We never deploy to production on Fridays.")
     await memory.remember(
@@ -69,7 +70,7 @@ async def test_flag_keeps_the_skill_as_a_draft_with_the_reason(store: GraphStore
 
 
 async def test_a_retracted_or_superseded_preference_no_longer_binds(store: GraphStore, tenant: Scope) -> None:
-    memory = MemoryOrchestrator(store, HashingEmbeddings())
+    memory = Memory(store, HashingEmbeddings())
     old = await memory.remember(
         tenant, "PREFERENCE: releases", "Never deploy to production on Fridays.", key="pref.release"
     )

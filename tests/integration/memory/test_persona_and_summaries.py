@@ -9,13 +9,13 @@ import pytest
 
 from hippograph.consolidation import ConsolidationConfig, SleepConsolidator
 from hippograph.errors import InvalidInputError
-from hippograph.layers import MemoryOrchestrator
 from hippograph.layers.semantic import AGENT_IDENTITY
+from hippograph.memory import Memory
 from hippograph.scope import Scope
 from hippograph.store import Neo4jConnection
 
 
-async def test_concurrent_seeds_make_one_identity_and_one_profile(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_concurrent_seeds_make_one_identity_and_one_profile(memory: Memory, tenant: Scope) -> None:
     seeds = [memory.semantic.ensure_identity(tenant, f"persona {i}") for i in range(12)]
     souls = [memory.semantic.soul(tenant, "Juno", {"tone": f"t{i}"}) for i in range(12)]
     results = await asyncio.gather(*seeds, *souls)
@@ -25,7 +25,7 @@ async def test_concurrent_seeds_make_one_identity_and_one_profile(memory: Memory
 
 
 async def test_corrections_queue_on_the_scope_profile_and_the_phase_applies_them(
-    memory: MemoryOrchestrator, tenant: Scope, conn: Neo4jConnection
+    memory: Memory, tenant: Scope, conn: Neo4jConnection
 ) -> None:
     user = tenant.child("user", "sam")
     await memory.semantic.soul(tenant, "Juno", {"tone": "formal", "user_name": "Mr Smith"})
@@ -47,7 +47,7 @@ async def test_corrections_queue_on_the_scope_profile_and_the_phase_applies_them
 
 
 async def test_working_summary_llm_uses_the_summarizer_and_unknown_modes_are_refused(
-    memory: MemoryOrchestrator, tenant: Scope
+    memory: Memory, tenant: Scope
 ) -> None:
     for i in range(5):
         await memory.working.push(tenant, f"Turn {i}. We talked about topic {i}.", session_id="s")

@@ -7,14 +7,14 @@ from datetime import UTC, datetime
 
 import pytest
 
-from hippograph.layers import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.models import Layer
 from hippograph.retrieval.config import RecallConfig
 from hippograph.retrieval.types import Channel, RecallResult
 from hippograph.scope import Scope
 
 
-async def test_every_item_explains_itself(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_every_item_explains_itself(memory: Memory, tenant: Scope) -> None:
     fact = await memory.remember(tenant, "the harbor lantern is green")
     other = await memory.remember(tenant, "the harbor office opens at nine")
     await memory.remember(tenant, "soup of the day is tomato")
@@ -32,7 +32,7 @@ async def test_every_item_explains_itself(memory: MemoryOrchestrator, tenant: Sc
     assert result.timings.total_ms >= result.timings.embed_ms >= 0
 
 
-async def test_top_k_is_respected(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_top_k_is_respected(memory: Memory, tenant: Scope) -> None:
     for i in range(12):
         await memory.remember(tenant, f"harbor note number {i}", dedup=False)
     assert len((await memory.recall(tenant, "harbor note")).items) == 5  # the reference default
@@ -40,7 +40,7 @@ async def test_top_k_is_respected(memory: MemoryOrchestrator, tenant: Scope) -> 
     assert len((await memory.recall(tenant, "harbor note", top_k=50)).items) == 12
 
 
-async def test_unrelated_vector_only_hits_are_gated_by_min_relevance(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_unrelated_vector_only_hits_are_gated_by_min_relevance(memory: Memory, tenant: Scope) -> None:
     related = await memory.remember(tenant, "alpha bravo")
     await memory.remember(tenant, "zulu yankee xray")
     result = await memory.recall(tenant, "alpha bravo charlie delta")
@@ -48,14 +48,14 @@ async def test_unrelated_vector_only_hits_are_gated_by_min_relevance(memory: Mem
     assert result.items[0].parts.cosine == pytest.approx(2 / (2 * 4) ** 0.5, abs=1e-6)  # 0.707
 
 
-async def test_a_lone_match_has_full_relevance(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_a_lone_match_has_full_relevance(memory: Memory, tenant: Scope) -> None:
     fact = await memory.remember(tenant, "the harbor lantern is green")
     result = await memory.recall(tenant, "harbor lantern")
     assert result.ids == [fact.id]
     assert result.items[0].parts.relevance == 1.0 and result.items[0].score > 0
 
 
-async def test_the_importance_gate(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_the_importance_gate(memory: Memory, tenant: Scope) -> None:
     low = await memory.remember(tenant, "harbor minor detail", importance=2.0)
     high = await memory.remember(tenant, "harbor major decision", importance=8.0)
     await memory.remember(tenant, "soup of the day")
@@ -63,7 +63,7 @@ async def test_the_importance_gate(memory: MemoryOrchestrator, tenant: Scope) ->
     assert high.id in result.ids and low.id not in result.ids
 
 
-async def test_at_most_episodic_raw_cap_raw_events(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_at_most_episodic_raw_cap_raw_events(memory: Memory, tenant: Scope) -> None:
     for i in range(6):
         await memory.episodic.store_event(tenant, f"harbor event {i}")
     fact = await memory.remember(tenant, "harbor fact")
@@ -71,7 +71,7 @@ async def test_at_most_episodic_raw_cap_raw_events(memory: MemoryOrchestrator, t
     assert sum(i.node.layer is Layer.EPISODIC for i in result.items) == 2 and fact.id in result.ids
 
 
-async def test_a_time_in_the_query_prefers_memories_of_that_time(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_a_time_in_the_query_prefers_memories_of_that_time(memory: Memory, tenant: Scope) -> None:
     may = datetime(2023, 5, 8, tzinfo=UTC).timestamp()
     july = datetime(2023, 7, 8, tzinfo=UTC).timestamp()
     in_may = await memory.episodic.store_event(tenant, "we sailed past the harbor lantern", occurred_at=may)
@@ -86,9 +86,7 @@ async def test_a_time_in_the_query_prefers_memories_of_that_time(memory: MemoryO
     assert {i.parts.time_match for i in plain.items} == {1.0}
 
 
-async def test_recency_decides_only_when_the_query_asks_about_the_recent(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_recency_decides_only_when_the_query_asks_about_the_recent(memory: Memory, tenant: Scope) -> None:
     now = datetime(2023, 8, 1, tzinfo=UTC).timestamp()
     day = 86_400.0
     old = await memory.episodic.store_event(tenant, "we hiked the harbor cliffs at dawn", occurred_at=now - 200 * day)
@@ -138,7 +136,7 @@ QUESTIONS = [
 # MiniLM: below the reference's hydration_min_relevance (0.2), so it is rightly gated out.
 
 
-async def test_recall_quality_sanity_with_minilm(semantic_memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_recall_quality_sanity_with_minilm(semantic_memory: Memory, tenant: Scope) -> None:
     facts = [await semantic_memory.remember(tenant, text) for text in FACTS]
     assert len({f.id for f in facts}) == len(FACTS)
     for question, answer in QUESTIONS:
@@ -146,8 +144,8 @@ async def test_recall_quality_sanity_with_minilm(semantic_memory: MemoryOrchestr
         assert result.ids[0] == facts[answer].id, (question, [i.node.label for i in result.items])
 
 
-async def test_the_person_the_query_names_gets_the_person_bonus(memory: MemoryOrchestrator, tenant: Scope) -> None:
-    from hippograph.layers import ConversationTurn
+async def test_the_person_the_query_names_gets_the_person_bonus(memory: Memory, tenant: Scope) -> None:
+    from hippograph.memory import ConversationTurn
 
     lines = [("Caroline", "I painted a sunset over the lake"), ("Melanie", "I painted my kids by the lake"),
              ("Caroline", "the lake was calm"), ("Melanie", "we swam in the lake")]  # fmt: skip
@@ -162,11 +160,11 @@ async def test_the_person_the_query_names_gets_the_person_bonus(memory: MemoryOr
 
 
 async def test_a_named_persons_memories_rank_by_what_the_query_asks_of_them(
-    semantic_memory: MemoryOrchestrator, tenant: Scope
+    semantic_memory: Memory, tenant: Scope
 ) -> None:
     """Person-centred recall: Melanie's activities, said in three sessions without her name,
     come before her small talk and before Caroline's lines that name her."""
-    from hippograph.layers import ConversationTurn
+    from hippograph.memory import ConversationTurn
 
     sessions = [
         [("Caroline", "Melanie, you are such a good friend, thank you Melanie!"),

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from hippograph.embeddings import HashingEmbeddings
-from hippograph.layers import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.retrieval.config import RecallConfig
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
@@ -30,7 +30,7 @@ async def test_connect_warms_the_plan_and_close_leaves_nothing(
 ) -> None:
     uri, password = neo4j_server
     before = await _count(store)
-    memory = await MemoryOrchestrator.connect(uri, password=password, embedder=HashingEmbeddings())
+    memory = await Memory.connect(uri, password=password, embedder=HashingEmbeddings())
     try:
         task = memory.engine._warming
         assert task is not None
@@ -40,7 +40,7 @@ async def test_connect_warms_the_plan_and_close_leaves_nothing(
         scope = tenant.child("user", "w")
         await memory.remember(scope, "garden", "the piano stands in the garden")
         cfg = RecallConfig(track_access=False)
-        cold = MemoryOrchestrator(store, HashingEmbeddings(), recall_config=cfg)  # never warmed
+        cold = Memory(store, HashingEmbeddings(), recall_config=cfg)  # never warmed
         a = await memory.engine.recall(scope, "piano garden", config=cfg)
         b = await cold.engine.recall(scope, "piano garden", config=cfg)
         assert [i.node.id for i in a.items] == [i.node.id for i in b.items] and a.items
@@ -52,7 +52,7 @@ async def test_connect_warms_the_plan_and_close_leaves_nothing(
 
 async def test_close_during_the_warming_cancels_it(neo4j_server: tuple[str, str]) -> None:
     uri, password = neo4j_server
-    memory = await MemoryOrchestrator.connect(uri, password=password, embedder=HashingEmbeddings())
+    memory = await Memory.connect(uri, password=password, embedder=HashingEmbeddings())
     task = memory.engine._warming
     assert task is not None and not task.done()
     await memory.close()
@@ -61,7 +61,7 @@ async def test_close_during_the_warming_cancels_it(neo4j_server: tuple[str, str]
 
 async def test_warm_plans_false_starts_nothing(neo4j_server: tuple[str, str]) -> None:
     uri, password = neo4j_server
-    memory = await MemoryOrchestrator.connect(uri, password=password, embedder=HashingEmbeddings(), warm_plans=False)
+    memory = await Memory.connect(uri, password=password, embedder=HashingEmbeddings(), warm_plans=False)
     try:
         assert memory.engine._warming is None and _warm_tasks() == []
     finally:

@@ -4,8 +4,8 @@ never inside its own session; recall's spreading follows them to memories no cha
 
 from __future__ import annotations
 
-from hippograph.layers import ConversationTurn, MemoryOrchestrator
-from hippograph.layers.ingest import RESEMBLANCE_K, RESEMBLANCE_MIN_COSINE, turn_node_id
+from hippograph.memory import ConversationTurn, Memory
+from hippograph.memory.ingest import RESEMBLANCE_K, RESEMBLANCE_MIN_COSINE, turn_node_id
 from hippograph.models import Layer
 from hippograph.retrieval.config import RecallConfig
 from hippograph.scope import Scope
@@ -35,7 +35,7 @@ def resemblances(edges: list[dict]) -> set[frozenset[str]]:  # type: ignore[type
     return {frozenset((e["source"], e["target"])) for e in edges if e["type"] == "RESEMBLES"}
 
 
-async def test_turns_link_to_resembling_turns_of_other_sessions_only(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_turns_link_to_resembling_turns_of_other_sessions_only(memory: Memory, tenant: Scope) -> None:
     await memory.ingest(tenant, sessions(), resemblance_links=RESEMBLANCE_K)
     edges = await edges_of(memory.store.conn, tenant)
     ids = {t: turn_node_id(tenant, t) for t in ("D1:1", "D1:2", "D1:3", "D2:1", "D2:2")}
@@ -48,7 +48,7 @@ async def test_turns_link_to_resembling_turns_of_other_sessions_only(memory: Mem
     assert all(RESEMBLANCE_MIN_COSINE <= w <= 1.0 + 1e-9 for w in weights)
 
 
-async def test_ingesting_again_adds_no_link(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_ingesting_again_adds_no_link(memory: Memory, tenant: Scope) -> None:
     await memory.ingest(tenant, sessions(), resemblance_links=RESEMBLANCE_K)
     first = [e for e in await edges_of(memory.store.conn, tenant) if e["type"] == "RESEMBLES"]
     await memory.ingest(tenant, sessions(), resemblance_links=RESEMBLANCE_K)
@@ -56,7 +56,7 @@ async def test_ingesting_again_adds_no_link(memory: MemoryOrchestrator, tenant: 
     assert first and sorted(e["id"] for e in again) == sorted(e["id"] for e in first)
 
 
-async def test_a_later_ingest_links_back_to_stored_turns(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_a_later_ingest_links_back_to_stored_turns(memory: Memory, tenant: Scope) -> None:
     turns = sessions()
     await memory.ingest(tenant, turns[:3], resemblance_links=RESEMBLANCE_K)
     await memory.ingest(tenant, turns[3:], resemblance_links=RESEMBLANCE_K)
@@ -64,7 +64,7 @@ async def test_a_later_ingest_links_back_to_stored_turns(memory: MemoryOrchestra
     assert frozenset((turn_node_id(tenant, "D1:1"), turn_node_id(tenant, "D2:1"))) in links
 
 
-async def test_no_link_crosses_scopes(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_no_link_crosses_scopes(memory: Memory, tenant: Scope) -> None:
     alice, bob = tenant.child("user", "alice"), tenant.child("user", "bob")
     turns = sessions()
     await memory.ingest(alice, turns[:3], resemblance_links=RESEMBLANCE_K)
@@ -76,7 +76,7 @@ async def test_no_link_crosses_scopes(memory: MemoryOrchestrator, tenant: Scope)
     assert all(e["type"] != "RESEMBLES" for e in edges)
 
 
-async def test_recall_reaches_a_resembling_turn_through_the_link(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_recall_reaches_a_resembling_turn_through_the_link(memory: Memory, tenant: Scope) -> None:
     await memory.ingest(
         tenant,
         [

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator, Sequence
 
 import pytest
 
-from hippograph.layers import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.models import Layer, MemoryNode
 from hippograph.retrieval.types import RecallItem
 from hippograph.scope import Scope
@@ -25,12 +25,10 @@ async def other_tenant(store: GraphStore) -> AsyncIterator[Scope]:
     await store.delete_subtree(scope)
 
 
-async def seed_everywhere(memory: MemoryOrchestrator, scopes: dict[str, Scope]) -> None:
+async def seed_everywhere(memory: Memory, scopes: dict[str, Scope]) -> None:
     """The same kind of memory, matching QUERY equally well, in every scope."""
     for name, scope in scopes.items():
-        await memory.semantic.store_fact(
-            scope, f"harbor lantern schedule fact of {name}", dedup=False
-        )
+        await memory.semantic.store_fact(scope, f"harbor lantern schedule fact of {name}", dedup=False)
         await memory.episodic.store_event(scope, f"harbor lantern schedule event of {name}")
         await memory.working.push(scope, f"harbor lantern schedule turn of {name}")
         await memory.prospective.set_trigger(scope, f"harbor lantern schedule of {name}", "remind")
@@ -40,7 +38,7 @@ async def seed_everywhere(memory: MemoryOrchestrator, scopes: dict[str, Scope]) 
 
 
 @pytest.fixture
-async def tree(memory: MemoryOrchestrator, tenant: Scope, other_tenant: Scope) -> dict[str, Scope]:
+async def tree(memory: Memory, tenant: Scope, other_tenant: Scope) -> dict[str, Scope]:
     team = tenant.child("team", "t")
     scopes = {
         "org": tenant, "team": team, "user": team.child("user", "u"), "sibling": team.child("user", "v"),
@@ -64,7 +62,7 @@ def matching(items: list[RecallItem]) -> list[RecallItem]:
 
 @pytest.mark.parametrize("layer", [Layer.SEMANTIC, Layer.EPISODIC])
 async def test_semantic_and_episodic_blend_ancestors_weighted_by_distance(
-    memory: MemoryOrchestrator, tree: dict[str, Scope], layer: Layer
+    memory: Memory, tree: dict[str, Scope], layer: Layer
 ) -> None:
     items = matching((await memory.recall(tree["user"], QUERY, layers=[layer], top_k=20)).items)
     assert owners(items, tree) == ["user", "team", "org"]
@@ -78,23 +76,17 @@ async def test_semantic_and_episodic_blend_ancestors_weighted_by_distance(
     assert sorted(owners(matching(from_team.items), tree)) == ["org", "team"]
 
 
-async def test_scope_weighting_orders_equally_relevant_memories_even_alone(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_scope_weighting_orders_equally_relevant_memories_even_alone(memory: Memory, tenant: Scope) -> None:
     user = tenant.child("team", "t").child("user", "u")
     for scope in (tenant, user.parent, user):
         assert scope is not None
-        await memory.semantic.store_fact(
-            scope, f"harbor lantern schedule fact of {scope.kind}", dedup=False
-        )
+        await memory.semantic.store_fact(scope, f"harbor lantern schedule fact of {scope.kind}", dedup=False)
     result = await memory.recall(user, QUERY, layers=[Layer.SEMANTIC])
     assert [i.scope_distance for i in result.items] == [0, 1, 2]
     assert result.items[0].score > result.items[1].score > result.items[2].score
 
 
-async def test_scope_weighting_can_be_switched_off(
-    memory: MemoryOrchestrator, tree: dict[str, Scope]
-) -> None:
+async def test_scope_weighting_can_be_switched_off(memory: Memory, tree: dict[str, Scope]) -> None:
     from hippograph.retrieval.config import RecallConfig
 
     result = await memory.engine.recall(tree["user"], QUERY, layers=[Layer.SEMANTIC], top_k=20,
@@ -103,32 +95,24 @@ async def test_scope_weighting_can_be_switched_off(
     assert {i.parts.scope_weight for i in result.items} == {1.0}
 
 
-async def test_procedural_deepest_scope_wins(
-    memory: MemoryOrchestrator, tree: dict[str, Scope]
-) -> None:
+async def test_procedural_deepest_scope_wins(memory: Memory, tree: dict[str, Scope]) -> None:
     result = await memory.recall(tree["user"], QUERY, layers=[Layer.PROCEDURAL], top_k=20)
     assert owners(result.items, tree) == ["user"]
     assert owners(await memory.procedural.query_skills(tree["team"]), tree) == ["team"]
     assert owners(await memory.procedural.query_skills(tree["org"]), tree) == ["org"]
 
 
-async def test_working_memory_is_own_scope_only(
-    memory: MemoryOrchestrator, tree: dict[str, Scope]
-) -> None:
+async def test_working_memory_is_own_scope_only(memory: Memory, tree: dict[str, Scope]) -> None:
     assert owners(await memory.working.retrieve(tree["user"], QUERY, top_k=20), tree) == ["user"]
     assert owners(await memory.working.get_context(tree["team"]), tree) == ["team"]
 
 
-async def test_prospective_is_own_scope_only(
-    memory: MemoryOrchestrator, tree: dict[str, Scope]
-) -> None:
+async def test_prospective_is_own_scope_only(memory: Memory, tree: dict[str, Scope]) -> None:
     assert owners(await memory.prospective.get_pending(tree["user"]), tree) == ["user"]
     assert owners(await memory.prospective.get_pending(tree["org"]), tree) == ["org"]
 
 
-async def test_nothing_from_a_sibling_a_cousin_or_another_tenant_ever(
-    memory: MemoryOrchestrator, tree: dict[str, Scope]
-) -> None:
+async def test_nothing_from_a_sibling_a_cousin_or_another_tenant_ever(memory: Memory, tree: dict[str, Scope]) -> None:
     foreign = {"sibling", "cousin", "other", "other-user"}
     for reader in ("user", "team", "org", "sibling"):
         result = await memory.recall(tree[reader], QUERY, top_k=100)
@@ -138,22 +122,16 @@ async def test_nothing_from_a_sibling_a_cousin_or_another_tenant_ever(
             for step in a.path:
                 if not step.node_id.startswith("cue:"):
                     node = await memory.store.get_node(tree[reader], step.node_id)
-                    assert node is not None, (
-                        f"{reader} activated an invisible memory {step.node_id}"
-                    )
+                    assert node is not None, f"{reader} activated an invisible memory {step.node_id}"
     events = await memory.episodic.query_events(tree["user"])
     assert sorted(owners(events, tree)) == ["org", "team", "user", "user"]
     facts = await memory.semantic.query_facts(tree["other-user"])
     assert sorted(owners(facts, tree)) == ["other", "other-user"]
 
 
-async def test_forgetting_a_scope_erases_its_subtree_and_nothing_else(
-    memory: MemoryOrchestrator, tree: dict[str, Scope]
-) -> None:
+async def test_forgetting_a_scope_erases_its_subtree_and_nothing_else(memory: Memory, tree: dict[str, Scope]) -> None:
     deleted = await memory.forget(tree["team"])
-    assert (
-        deleted == 3 * 5 + 2
-    )  # team, user and sibling: five memories each, and the user's two fillers
+    assert deleted == 3 * 5 + 2  # team, user and sibling: five memories each, and the user's two fillers
     assert await memory.store.query_subtree(tree["team"]) == []
     left = await memory.store.query_subtree(tree["org"])
     assert sorted({n.scope_key for n in left}) == sorted([tree["org"].key, tree["cousin"].key])

@@ -90,10 +90,7 @@ async def small(store: GraphStore, tenant: Scope, crowd: Crowd) -> Small:
     user = tenant.child("user", "u")
     alphas = np.linspace(0.0, 0.9, 23)
     vectors = unit(alphas[:, None] * crowd.query + rng.normal(size=(23, DIMS)) / np.sqrt(DIMS))
-    texts = [
-        " ".join(rng.choice([*WORDS, "kettle", "violin", "maple"], size=2 + i % 6).tolist())
-        for i in range(23)
-    ]
+    texts = [" ".join(rng.choice([*WORDS, "kettle", "violin", "maple"], size=2 + i % 6).tolist()) for i in range(23)]
     nodes = [MemoryNode(layer=Layer.SEMANTIC if i % 3 else Layer.EPISODIC, content=t, embedding=v.tolist())
              for i, (t, v) in enumerate(zip(texts, vectors, strict=True))]  # fmt: skip
     await store.add_nodes(user, nodes[:20])
@@ -105,14 +102,10 @@ async def small(store: GraphStore, tenant: Scope, crowd: Crowd) -> Small:
     return Small(user, nodes, vectors)
 
 
-def brute_force_vector(
-    small: Small, query: np.ndarray, k: int, layers: set[Layer] | None = None
-) -> list[str]:
+def brute_force_vector(small: Small, query: np.ndarray, k: int, layers: set[Layer] | None = None) -> list[str]:
     cos = small.vectors @ query
     order = sorted(range(len(small.visible)), key=lambda i: -cos[i])
-    return [
-        small.visible[i].id for i in order if layers is None or small.visible[i].layer in layers
-    ][:k]
+    return [small.visible[i].id for i in order if layers is None or small.visible[i].layer in layers][:k]
 
 
 @pytest.mark.parametrize("k", [1, 5, 10, 23, 50])
@@ -122,30 +115,20 @@ async def test_vector_search_is_exact_under_the_scope_filter(store: GraphStore, 
     assert [h.id for h in hits] == brute_force_vector(small, crowd.query, k)
     cos = {n.id: float(v @ crowd.query) for n, v in zip(small.visible, small.vectors, strict=True)}
     for hit in hits:
-        assert hit.score == pytest.approx(
-            (1 + cos[hit.id]) / 2, abs=1e-5
-        )  # the index's (1 + cos) / 2
+        assert hit.score == pytest.approx((1 + cos[hit.id]) / 2, abs=1e-5)  # the index's (1 + cos) / 2
 
 
-async def test_vector_search_is_exact_under_a_layer_filter_too(
-    store: GraphStore, crowd: Crowd, small: Small
-) -> None:
-    hits = await store.search_vectors(
-        small.user, crowd.query.tolist(), top_k=5, layers=[Layer.EPISODIC]
-    )
+async def test_vector_search_is_exact_under_a_layer_filter_too(store: GraphStore, crowd: Crowd, small: Small) -> None:
+    hits = await store.search_vectors(small.user, crowd.query.tolist(), top_k=5, layers=[Layer.EPISODIC])
     assert [h.id for h in hits] == brute_force_vector(small, crowd.query, 5, {Layer.EPISODIC})
 
 
-async def test_the_recall_vector_channel_ranks_exactly(
-    store: GraphStore, crowd: Crowd, small: Small
-) -> None:
+async def test_the_recall_vector_channel_ranks_exactly(store: GraphStore, crowd: Crowd, small: Small) -> None:
     engine = RecallEngine(store, FixedEmbeddings(crowd.query), RecallConfig(candidates_per_channel=8,
                                                                             track_access=False))  # fmt: skip
     result = await engine.recall(small.user, "kettle violin maple", top_k=50)
     expected = brute_force_vector(small, crowd.query, 8)
-    ranked = {
-        i.channels[Channel.VECTOR]: i.node.id for i in result.items if Channel.VECTOR in i.channels
-    }
+    ranked = {i.channels[Channel.VECTOR]: i.node.id for i in result.items if Channel.VECTOR in i.channels}
     assert ranked and all(expected[r - 1] == nid for r, nid in ranked.items())
     visible = {n.id for n in small.visible}
     assert {i.node.id for i in result.items} <= visible
@@ -169,14 +152,8 @@ async def test_fulltext_search_is_exact_under_the_scope_filter(
     wanted = set(layers) if layers else None
     expected = own_matches(small, TEXT, wanted)
     assert 5 < len(expected) < 23
-    brute = await run_file(
-        store.conn, "search_fulltext_unfiltered", lucene=unrestricted(TEXT), visible=visible
-    )
-    brute = [
-        r
-        for r in brute
-        if wanted is None or r["id"] in {n.id for n in small.visible if n.layer in wanted}
-    ]
+    brute = await run_file(store.conn, "search_fulltext_unfiltered", lucene=unrestricted(TEXT), visible=visible)
+    brute = [r for r in brute if wanted is None or r["id"] in {n.id for n in small.visible if n.layer in wanted}]
     assert {r["id"] for r in brute} == expected
     scores = {r["id"]: r["score"] for r in brute}
     query = build_query(TEXT, visible, layers)

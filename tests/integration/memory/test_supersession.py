@@ -7,15 +7,13 @@ from __future__ import annotations
 import pytest
 
 from hippograph.errors import InvalidInputError
-from hippograph.layers import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.retrieval.scoring import SUPERSEDED_FACTOR
 from hippograph.scope import Scope
 from tests.integration.memory.helpers import edges_of, raw_memories
 
 
-async def test_a_keyed_fact_is_superseded_by_its_new_value(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_a_keyed_fact_is_superseded_by_its_new_value(memory: Memory, tenant: Scope) -> None:
     old = await memory.remember(tenant, "Bob lives in Porto", key="bob.city")
     new = await memory.remember(tenant, "Bob lives in Berlin", key="bob.city")
     assert new.id != old.id
@@ -33,13 +31,8 @@ async def test_a_keyed_fact_is_superseded_by_its_new_value(
     assert [f.id for f in live] == [new.id]
 
 
-async def test_a_chain_of_changes_keeps_every_version(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
-    versions = [
-        await memory.remember(tenant, f"Bob's team is {t}", key="bob.team")
-        for t in ("red", "blue", "gold")
-    ]
+async def test_a_chain_of_changes_keeps_every_version(memory: Memory, tenant: Scope) -> None:
+    versions = [await memory.remember(tenant, f"Bob's team is {t}", key="bob.team") for t in ("red", "blue", "gold")]
     raw = await raw_memories(memory.store.conn, tenant)
     assert raw[versions[0].id]["superseded_by"] == versions[1].id
     assert raw[versions[1].id]["superseded_by"] == versions[2].id
@@ -49,16 +42,14 @@ async def test_a_chain_of_changes_keeps_every_version(
     ]  # fmt: skip
 
 
-async def test_the_same_value_again_changes_nothing(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_the_same_value_again_changes_nothing(memory: Memory, tenant: Scope) -> None:
     first = await memory.remember(tenant, "Bob lives in Porto", key="bob.city")
     again = await memory.remember(tenant, "  bob LIVES in porto ", key="bob.city")
     assert again.id == first.id
     assert len(await memory.semantic.history(tenant, "bob.city")) == 1
 
 
-async def test_keys_are_per_scope(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_keys_are_per_scope(memory: Memory, tenant: Scope) -> None:
     child = tenant.child("user", "u")
     parent_fact = await memory.remember(tenant, "default city Porto", key="city")
     child_fact = await memory.remember(child, "my city Berlin", key="city")
@@ -70,7 +61,7 @@ async def test_keys_are_per_scope(memory: MemoryOrchestrator, tenant: Scope) -> 
     }
 
 
-async def test_recall_prefers_the_current_fact(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_recall_prefers_the_current_fact(memory: Memory, tenant: Scope) -> None:
     old = await memory.remember(tenant, "Bob lives in Porto near the river", key="bob.city")
     new = await memory.remember(tenant, "Bob lives in Berlin near the river", key="bob.city")
     await memory.remember(tenant, "the cafeteria serves soup on mondays")
@@ -81,9 +72,7 @@ async def test_recall_prefers_the_current_fact(memory: MemoryOrchestrator, tenan
     assert [f.id for f in await memory.semantic.history(tenant, "bob.city")] == [old.id, new.id]
 
 
-async def test_a_fact_past_its_validity_ranks_below_a_current_one(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_a_fact_past_its_validity_ranks_below_a_current_one(memory: Memory, tenant: Scope) -> None:
     ended = await memory.remember(tenant, "Bob rents a flat near the river")
     await memory.store.update_node(tenant, ended.id, {"valid_until": 1.0})
     current = await memory.remember(tenant, "Bob owns a house near the river")
@@ -91,9 +80,7 @@ async def test_a_fact_past_its_validity_ranks_below_a_current_one(
     assert by_id[ended.id].parts.currency == SUPERSEDED_FACTOR < 1.0 == by_id[current.id].parts.currency
 
 
-async def test_explicit_supersedes_links_two_facts(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_explicit_supersedes_links_two_facts(memory: Memory, tenant: Scope) -> None:
     old = await memory.remember(tenant, "the office is on floor 3")
     new = await memory.semantic.store_fact(tenant, "the office moved to floor 7", supersedes=old.id)
     stored = await memory.store.get_node(tenant, old.id)
@@ -101,23 +88,19 @@ async def test_explicit_supersedes_links_two_facts(
 
 
 async def test_superseding_a_fact_of_another_scope_is_refused_before_anything_is_written(
-    memory: MemoryOrchestrator, tenant: Scope
+    memory: Memory, tenant: Scope
 ) -> None:
     child = tenant.child("user", "u")
     parent_fact = await memory.remember(tenant, "the office is on floor 3")
     with pytest.raises(InvalidInputError, match="supersedes"):
-        await memory.semantic.store_fact(
-            child, "the office is on floor 9", supersedes=parent_fact.id
-        )
+        await memory.semantic.store_fact(child, "the office is on floor 9", supersedes=parent_fact.id)
     with pytest.raises(InvalidInputError, match="supersedes"):
         await memory.semantic.store_fact(tenant, "floor 12 now", supersedes="no-such-fact")
     assert await memory.semantic.count(child) == 0
     assert [f.id for f in await memory.semantic.query_facts(tenant)] == [parent_fact.id]
 
 
-async def test_recall_prefers_the_current_fact_even_when_the_versions_are_alone(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_recall_prefers_the_current_fact_even_when_the_versions_are_alone(memory: Memory, tenant: Scope) -> None:
     old = await memory.remember(tenant, "Bob lives in Porto near the river", key="bob.city")
     new = await memory.remember(tenant, "Bob lives in Berlin near the river", key="bob.city")
     result = await memory.recall(tenant, "where does Bob live near the river")

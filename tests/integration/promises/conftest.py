@@ -12,7 +12,7 @@ import neo4j
 import pytest
 
 from hippograph.embeddings import HashingEmbeddings
-from hippograph.layers import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
 from tests.integration.memory.helpers import TickingClock
@@ -46,7 +46,7 @@ def hashing() -> HashingEmbeddings:
 
 
 @pytest.fixture
-async def memory(store: GraphStore, hashing: HashingEmbeddings, tenant: Scope) -> AsyncIterator[MemoryOrchestrator]:
-    orchestrator = MemoryOrchestrator(store, hashing, clock=TickingClock())
+async def memory(store: GraphStore, hashing: HashingEmbeddings, tenant: Scope) -> AsyncIterator[Memory]:
+    orchestrator = Memory(store, hashing, clock=TickingClock())
     yield orchestrator
     await orchestrator.engine.drain()

@@ -8,13 +8,13 @@ import json
 import subprocess
 from pathlib import Path
 
-from hippograph.layers import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.scope import Scope
 from tests.support.cli import CLI, cli_env
 
 
 async def test_the_cli_nightly_nap_runs_every_phase(
-    memory: MemoryOrchestrator, tenant: Scope, neo4j_server: tuple[str, str], tmp_path: Path
+    memory: Memory, tenant: Scope, neo4j_server: tuple[str, str], tmp_path: Path
 ) -> None:
     user = tenant.child("user", "ana")
     await memory.remember(user, "Ana's cat", "Ana has a grey cat called Miso.")

@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from hippograph.embeddings import HashingEmbeddings
-from hippograph.layers import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.models import Layer
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection
@@ -22,25 +22,23 @@ CALLS = 50
 
 
 @pytest.fixture
-async def workers(neo4j_server: tuple[str, str], hashing: HashingEmbeddings) -> AsyncIterator[list[MemoryOrchestrator]]:
+async def workers(neo4j_server: tuple[str, str], hashing: HashingEmbeddings) -> AsyncIterator[list[Memory]]:
     """Five orchestrators, each with its own driver (its own connection pool)."""
     uri, password = neo4j_server
     out = []
     for _ in range(WRITERS):
         conn = await Neo4jConnection.connect(uri, password=password)
-        out.append(MemoryOrchestrator(GraphStore(conn), hashing, clock=TickingClock()))
+        out.append(Memory(GraphStore(conn), hashing, clock=TickingClock()))
     yield out
     for worker in out:
         await worker.close()
 
 
-async def _facts(memory: MemoryOrchestrator, scope: Scope) -> list:  # type: ignore[type-arg]
+async def _facts(memory: Memory, scope: Scope) -> list:  # type: ignore[type-arg]
     return [n for n in await memory.store.query_subtree(scope) if n.layer is Layer.SEMANTIC]
 
 
-async def test_the_same_keyed_fact_fifty_times_at_once_is_one_fact(
-    workers: list[MemoryOrchestrator], tenant: Scope
-) -> None:
+async def test_the_same_keyed_fact_fifty_times_at_once_is_one_fact(workers: list[Memory], tenant: Scope) -> None:
     await asyncio.gather(
         *(
             workers[i % WRITERS].remember(tenant, "Bob's city", "Bob lives in Lisbon.", key="bob.city")
@@ -53,7 +51,7 @@ async def test_the_same_keyed_fact_fifty_times_at_once_is_one_fact(
 
 
 async def test_fifty_values_of_one_key_at_once_leave_one_current_fact_and_a_linear_history(
-    workers: list[MemoryOrchestrator], tenant: Scope
+    workers: list[Memory], tenant: Scope
 ) -> None:
     await asyncio.gather(
         *(
@@ -78,9 +76,7 @@ async def test_fifty_values_of_one_key_at_once_leave_one_current_fact_and_a_line
     assert [f.id for f in history] == chain
 
 
-async def test_fifty_near_identical_facts_at_once_are_merged_into_one(
-    workers: list[MemoryOrchestrator], tenant: Scope
-) -> None:
+async def test_fifty_near_identical_facts_at_once_are_merged_into_one(workers: list[Memory], tenant: Scope) -> None:
     await asyncio.gather(
         *(
             workers[i % WRITERS].remember(tenant, "Bob's cat", "Bob has a grey cat called Miso" + "!" * (i % 3))
@@ -91,7 +87,7 @@ async def test_fifty_near_identical_facts_at_once_are_merged_into_one(
     assert len(facts) == 1, f"{len(facts)} nodes for one fact"
 
 
-async def test_sequential_writes_already_keep_one_fact(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_sequential_writes_already_keep_one_fact(memory: Memory, tenant: Scope) -> None:
     """The baseline the concurrent tests hold the store to."""
     for _ in range(10):
         await memory.remember(tenant, "Bob's city", "Bob lives in Lisbon.", key="bob.city")

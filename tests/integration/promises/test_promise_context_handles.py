@@ -9,9 +9,9 @@ import json
 import re
 
 from hippograph.agent import Agent, AgentConfig
-from hippograph.layers import MemoryOrchestrator
 from hippograph.llm import ScriptedModel
 from hippograph.llm.types import ModelRequest
+from hippograph.memory import Memory
 from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship
 from hippograph.scope import Scope
 
@@ -22,7 +22,7 @@ def _context(request: ModelRequest) -> str:
     return request.system.context or ""  # type: ignore[union-attr]
 
 
-async def test_a_scripted_turn_retracts_a_fact_it_was_shown(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_a_scripted_turn_retracts_a_fact_it_was_shown(memory: Memory, tenant: Scope) -> None:
     wrong = await memory.remember(tenant, "Bob's city", "Bob lives in Lisbon.")
     await memory.remember(tenant, "Bob's job", "Bob works as a nurse.")
 
@@ -50,7 +50,7 @@ async def test_a_scripted_turn_retracts_a_fact_it_was_shown(memory: MemoryOrches
     assert all(e.id != wrong.id for e in again[1].entries)
 
 
-async def test_associated_items_say_which_memory_led_to_them(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_associated_items_say_which_memory_led_to_them(memory: Memory, tenant: Scope) -> None:
     city = await memory.remember(tenant, "Bob's city", "Bob lives in Lisbon.")
     [key] = await memory.store.add_nodes(
         tenant, [MemoryNode(layer=Layer.SEMANTIC, label="spare key", content="The spare key is under the blue pot.")]

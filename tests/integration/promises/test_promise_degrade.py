@@ -11,8 +11,8 @@ import pytest
 
 from hippograph.agent import Agent, AgentConfig
 from hippograph.errors import StoreError
-from hippograph.layers import MemoryOrchestrator
 from hippograph.llm import ScriptedModel
+from hippograph.memory import Memory
 from hippograph.retrieval import engine as engine_module
 from hippograph.scope import Scope
 
@@ -30,12 +30,12 @@ def _boom(*_: Any, **__: Any) -> Any:
     raise StoreError("injected failure", retryable=True)
 
 
-async def _seed(memory: MemoryOrchestrator, scope: Scope) -> None:
+async def _seed(memory: Memory, scope: Scope) -> None:
     await memory.remember(scope, "user's dog", "The user's dog is called Rex.")
     await memory.episodic.store_event(scope, "The user walked the dog Rex in the park.", label="dog walk")
 
 
-async def _turn(memory: MemoryOrchestrator, scope: Scope) -> tuple[str, list[str]]:
+async def _turn(memory: Memory, scope: Scope) -> tuple[str, list[str]]:
     """(the memory context the model saw, what the turn's events said went wrong)."""
     model = ScriptedModel(lambda request: "ok")
     agent = Agent(memory, model, AgentConfig())
@@ -52,7 +52,7 @@ def _lines(context: str, layer: str) -> list[str]:
 
 
 async def test_activation_failing_leaves_the_direct_hits(
-    memory: MemoryOrchestrator, tenant: Scope, monkeypatch: pytest.MonkeyPatch
+    memory: Memory, tenant: Scope, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await _seed(memory, tenant)
     monkeypatch.setattr(engine_module, "edge_arrivals", _boom)  # the maths on the spreading read
@@ -62,7 +62,7 @@ async def test_activation_failing_leaves_the_direct_hits(
 
 
 async def test_one_channel_failing_leaves_the_other(
-    memory: MemoryOrchestrator, tenant: Scope, monkeypatch: pytest.MonkeyPatch
+    memory: Memory, tenant: Scope, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await _seed(memory, tenant)
     monkeypatch.setattr(engine_module, "build_query", _boom)  # the fulltext channel's query
@@ -72,7 +72,7 @@ async def test_one_channel_failing_leaves_the_other(
 
 
 async def test_one_layer_failing_leaves_the_others(
-    memory: MemoryOrchestrator, tenant: Scope, monkeypatch: pytest.MonkeyPatch
+    memory: Memory, tenant: Scope, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await _seed(memory, tenant)
     monkeypatch.setattr(memory.episodic, "render_for_prompt", _boom)
@@ -82,7 +82,7 @@ async def test_one_layer_failing_leaves_the_others(
     assert any("episodic" in s for s in said), said
 
 
-async def test_nothing_degrades_when_nothing_fails(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_nothing_degrades_when_nothing_fails(memory: Memory, tenant: Scope) -> None:
     await _seed(memory, tenant)
     context, said = await _turn(memory, tenant)
     assert any("Rex" in line for line in _lines(context, "semantic")) and _lines(context, "episodic")

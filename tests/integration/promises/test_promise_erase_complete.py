@@ -10,7 +10,7 @@ import time
 import pytest
 
 from hippograph.consolidation import ConsolidationConfig, SleepConsolidator
-from hippograph.layers import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.models import Layer, MemoryEdge, Relationship
 from hippograph.scope import Scope
 from hippograph.store import Neo4jConnection
@@ -21,7 +21,7 @@ DAY = 86_400.0
 WORD = "zanzibarquux"  # only the erased scope ever says it
 
 
-async def _busy_tree(memory: MemoryOrchestrator, org: Scope, conn: Neo4jConnection) -> tuple[Scope, Scope, list[str]]:
+async def _busy_tree(memory: Memory, org: Scope, conn: Neo4jConnection) -> tuple[Scope, Scope, list[str]]:
     """An org with two users; alice (to be erased) has a conversation below her and has been
     busy: facts, a near-copy of an org fact, an ingested chat, links between the org's facts,
     recalls, consolidation at her scope and at the org's, a restore from the org."""
@@ -64,7 +64,7 @@ async def _busy_tree(memory: MemoryOrchestrator, org: Scope, conn: Neo4jConnecti
 
 
 async def test_nothing_carries_an_erased_scopes_key_or_ids(
-    memory: MemoryOrchestrator, tenant: Scope, conn: Neo4jConnection, inspector: Inspector
+    memory: Memory, tenant: Scope, conn: Neo4jConnection, inspector: Inspector
 ) -> None:
     alice, bob, erased = await _busy_tree(memory, tenant, conn)
     assert len(erased) >= 5
@@ -81,7 +81,7 @@ async def test_nothing_carries_an_erased_scopes_key_or_ids(
 
 
 async def test_an_interrupted_erase_is_hidden_at_once_and_finished_by_erasing_again(
-    memory: MemoryOrchestrator, tenant: Scope, conn: Neo4jConnection
+    memory: Memory, tenant: Scope, conn: Neo4jConnection
 ) -> None:
     user = tenant.child("user", "ana")
     for i in range(6):

@@ -16,7 +16,7 @@ import pytest
 from hippograph.cues import cues_of
 from hippograph.dbms import LocalNeo4j
 from hippograph.embeddings import HashingEmbeddings
-from hippograph.layers import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection, migrate
@@ -42,11 +42,11 @@ def small_pool_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tupl
 
 
 @pytest.fixture(scope="module")
-async def small_memory(small_pool_server: tuple[str, str]) -> AsyncIterator[MemoryOrchestrator]:
+async def small_memory(small_pool_server: tuple[str, str]) -> AsyncIterator[Memory]:
     uri, password = small_pool_server
     conn = await Neo4jConnection.connect(uri, password=password)
     await migrate(conn)
-    memory = MemoryOrchestrator(GraphStore(conn), HashingEmbeddings())
+    memory = Memory(GraphStore(conn), HashingEmbeddings())
     yield memory
     await memory.close()
 
@@ -55,7 +55,7 @@ def _vector(rng: random.Random) -> list[float]:
     return [rng.gauss(0.0, 1.0) for _ in range(384)]
 
 
-async def _fill(memory: MemoryOrchestrator, org: Scope) -> int:
+async def _fill(memory: Memory, org: Scope) -> int:
     """MEMORIES episodic memories over a few users, chained by NEXT, each with its cues."""
     rng = random.Random(org.key)
     users = [org.child("user", f"u{i}") for i in range(3)]
@@ -81,7 +81,7 @@ async def _fill(memory: MemoryOrchestrator, org: Scope) -> int:
 
 
 async def test_forgetting_a_large_org_works_within_a_small_transaction_pool(
-    small_memory: MemoryOrchestrator, tmp_path: Path
+    small_memory: Memory, tmp_path: Path
 ) -> None:
     org = Scope.root("org", f"big-{tmp_path.name[-10:]}".replace("_", "-"))
     written = await _fill(small_memory, org)

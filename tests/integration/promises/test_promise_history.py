@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 
 from hippograph.consolidation import ConsolidationConfig, SleepConsolidator
-from hippograph.layers import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.scope import Scope
 from hippograph.store import Neo4jConnection
 from tests.integration.promises.conftest import Inspector
@@ -17,7 +17,7 @@ DAY = 86_400.0
 
 
 async def test_consolidation_keeps_superseded_versions_as_history(
-    memory: MemoryOrchestrator, tenant: Scope, conn: Neo4jConnection, inspector: Inspector
+    memory: Memory, tenant: Scope, conn: Neo4jConnection, inspector: Inspector
 ) -> None:
     versions = [
         await memory.remember(tenant, f"Bob lives in {city}", key="bob.city") for city in ("Porto", "Berlin", "Lisbon")
@@ -35,7 +35,7 @@ async def test_consolidation_keeps_superseded_versions_as_history(
     assert await inspector.run("get_memories", ids=[expiring.id]) == []
 
 
-async def test_recall_leaves_superseded_versions_out_by_default(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_recall_leaves_superseded_versions_out_by_default(memory: Memory, tenant: Scope) -> None:
     old = await memory.remember(tenant, "Bob lives in Porto near the river", key="bob.city")
     new = await memory.remember(tenant, "Bob lives in Berlin near the river", key="bob.city")
     result = await memory.recall(tenant, "where does Bob live near the river")
@@ -43,7 +43,7 @@ async def test_recall_leaves_superseded_versions_out_by_default(memory: MemoryOr
     assert [f.id for f in await memory.semantic.history(tenant, "bob.city")] == [old.id, new.id]
 
 
-async def test_a_time_travel_query_sees_the_version_current_then(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_a_time_travel_query_sees_the_version_current_then(memory: Memory, tenant: Scope) -> None:
     versions = [await memory.remember(tenant, f"Bob lives in {city}", key="bob.city") for city in ("Porto", "Berlin")]
     old, new = versions
     assert old.valid_from is not None and new.valid_from is not None

@@ -11,8 +11,8 @@ import pytest
 from hippograph.agent import Agent, AgentConfig
 from hippograph.embeddings import SentenceTransformerEmbeddings
 from hippograph.errors import InvalidInputError
-from hippograph.layers import MemoryOrchestrator
 from hippograph.llm import ScriptedModel
+from hippograph.memory import Memory
 from hippograph.models import Layer
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
@@ -26,7 +26,7 @@ def minilm() -> SentenceTransformerEmbeddings:
     return SentenceTransformerEmbeddings()
 
 
-def _paths(memory: MemoryOrchestrator, scope: Scope, text: str) -> dict[str, Callable[[], Awaitable[object]]]:
+def _paths(memory: Memory, scope: Scope, text: str) -> dict[str, Callable[[], Awaitable[object]]]:
     return {
         "recall": lambda: memory.recall(scope, text),
         "context": lambda: memory.context(scope, text),
@@ -47,7 +47,7 @@ def _paths(memory: MemoryOrchestrator, scope: Scope, text: str) -> dict[str, Cal
 async def test_a_lone_surrogate_is_an_invalid_input_on_every_path(
     store: GraphStore, tenant: Scope, embedder: str, request: pytest.FixtureRequest
 ) -> None:
-    memory = MemoryOrchestrator(store, request.getfixturevalue(embedder), clock=TickingClock())
+    memory = Memory(store, request.getfixturevalue(embedder), clock=TickingClock())
     await memory.remember(tenant, "Bob's city", "Bob lives in Lisbon.")
     wrong: dict[str, str] = {}
     for text in LONE:

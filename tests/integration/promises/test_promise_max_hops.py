@@ -9,7 +9,7 @@ from itertools import pairwise
 import pytest
 
 from hippograph.embeddings import HashingEmbeddings
-from hippograph.layers import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship
 from hippograph.retrieval.config import ActivationConfig, RecallConfig
 from hippograph.scope import Scope
@@ -18,7 +18,7 @@ QUERY = "harbor lantern"
 CHAIN = 6
 
 
-async def _chain(memory: MemoryOrchestrator, scope: Scope, hashing: HashingEmbeddings) -> list[str]:
+async def _chain(memory: Memory, scope: Scope, hashing: HashingEmbeddings) -> list[str]:
     """A seed that matches the query, then a chain of memories only activation can reach
     (no query word, no embedding, no shared cue), linked by NEXT."""
     seed = MemoryNode(layer=Layer.SEMANTIC, label=QUERY, content=QUERY, embedding=await hashing.embed(QUERY))
@@ -42,7 +42,7 @@ async def _chain(memory: MemoryOrchestrator, scope: Scope, hashing: HashingEmbed
     ],
 )
 async def test_max_hops_walks_as_many_hops_as_the_reference_says(
-    memory: MemoryOrchestrator, tenant: Scope, hashing: HashingEmbeddings, max_hops: int, reach: int
+    memory: Memory, tenant: Scope, hashing: HashingEmbeddings, max_hops: int, reach: int
 ) -> None:
     ids = await _chain(memory, tenant, hashing)
     config = RecallConfig(

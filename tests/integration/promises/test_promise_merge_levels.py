@@ -9,7 +9,7 @@ import math
 import random
 
 from hippograph.consolidation import ConsolidationConfig, Phase, SleepConsolidator
-from hippograph.layers import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.models import Layer, MemoryNode
 from hippograph.scope import Scope
 from hippograph.store import Neo4jConnection
@@ -29,7 +29,7 @@ def _near(v: list[float], rng: random.Random) -> list[float]:
 
 
 async def test_a_run_over_the_org_never_retracts_the_org_fact_for_a_users_duplicate(
-    memory: MemoryOrchestrator, tenant: Scope, conn: Neo4jConnection, inspector: Inspector
+    memory: Memory, tenant: Scope, conn: Neo4jConnection, inspector: Inspector
 ) -> None:
     rng = random.Random(tenant.key)
     base = _unit(rng)

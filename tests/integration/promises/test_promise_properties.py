@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from hippograph.consolidation import ConsolidationConfig, SleepConsolidator
 from hippograph.errors import ConflictError, InvalidInputError, NotFoundError
-from hippograph.layers import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.models import Layer, MemoryNode, Relationship
 from hippograph.scope import Scope
 from hippograph.store import Neo4jConnection
@@ -94,16 +94,16 @@ class World:
         return [s for s in self.scopes if not any(e.is_ancestor_of(s) for e in self.erased)]
 
 
-async def _seen(memory: MemoryOrchestrator, scope: Scope) -> dict[str, tuple[Any, ...]]:
+async def _seen(memory: Memory, scope: Scope) -> dict[str, tuple[Any, ...]]:
     nodes = await memory.store.query_nodes(scope, {"include_retracted": True}, limit=None)
     return {n.id: (n.retracted, n.superseded_by, n.label, n.content, n.importance, n.valid_until) for n in nodes}
 
 
-async def _owned(memory: MemoryOrchestrator, scope: Scope) -> list[MemoryNode]:
+async def _owned(memory: Memory, scope: Scope) -> list[MemoryNode]:
     return await memory.store.query_subtree(scope, {"include_retracted": True}, limit=None)
 
 
-async def _apply(memory: MemoryOrchestrator, conn: Neo4jConnection, inspector: Inspector, world: World,
+async def _apply(memory: Memory, conn: Neo4jConnection, inspector: Inspector, world: World,
                  op: tuple[Any, ...]) -> None:  # fmt: skip
     live = world.live()
     if not live:
@@ -158,7 +158,7 @@ async def _apply(memory: MemoryOrchestrator, conn: Neo4jConnection, inspector: I
 
 
 async def run_world(
-    memory: MemoryOrchestrator, conn: Neo4jConnection, inspector: Inspector,
+    memory: Memory, conn: Neo4jConnection, inspector: Inspector,
     parents: tuple[int, ...], ids: list[str], sequence: list[tuple[Any, ...]],
 ) -> World:  # fmt: skip
     world = World(build_scopes(f"p-{uuid.uuid4().hex[:8]}-", parents, ids))
@@ -257,7 +257,7 @@ def promise_test(number: int) -> Callable[..., Any]:
     )
     @given(parents=trees, ids=names, sequence=ops)
     async def check(
-        memory: MemoryOrchestrator, conn: Neo4jConnection, inspector: Inspector,
+        memory: Memory, conn: Neo4jConnection, inspector: Inspector,
         parents: tuple[int, ...], ids: list[str], sequence: list[tuple[Any, ...]],
     ) -> None:  # fmt: skip
         world = await run_world(memory, conn, inspector, parents, ids, sequence)

@@ -5,8 +5,8 @@ earlier chat — but as an event, not as the last turns of this one)."""
 from __future__ import annotations
 
 from hippograph.agent import Agent, AgentConfig
-from hippograph.layers import MemoryOrchestrator
 from hippograph.llm import ScriptedModel
+from hippograph.memory import Memory
 from hippograph.scope import Scope
 
 
@@ -14,7 +14,7 @@ def _working_lines(context: str) -> list[str]:
     return [line for line in context.splitlines() if "[working" in line]
 
 
-async def test_two_chats_of_one_user_do_not_share_their_last_turns(memory: MemoryOrchestrator, tenant: Scope) -> None:
+async def test_two_chats_of_one_user_do_not_share_their_last_turns(memory: Memory, tenant: Scope) -> None:
     user = tenant.child("user", "ana")
     model = ScriptedModel(lambda request: f"echo: {request.messages[-1].text}")
     agent = Agent(memory, model, AgentConfig())

@@ -50,8 +50,8 @@ from hippograph.errors import (
     NotFoundError,
     StoreError,
 )
-from hippograph.layers import MemoryOrchestrator
 from hippograph.llm.provider import ModelProvider
+from hippograph.memory import Memory
 from hippograph.store import GraphStore, migrate
 
 log = logging.getLogger("hippograph.api")
@@ -111,13 +111,13 @@ def create_app(
             database=settings.neo4j_database,
             retry_time=cfg.store_retry_seconds,
         )
-        memory: MemoryOrchestrator | None = None
+        memory: Memory | None = None
         agent: Agent | None = None
         try:
             await migrate(conn)
             repo = ApiRepository(conn)
             await repo.apply_schema()
-            memory = MemoryOrchestrator(GraphStore(conn), _embedder(cfg))
+            memory = Memory(GraphStore(conn), _embedder(cfg))
             consolidator = SleepConsolidator(conn, model=consolidation_model(settings))
             agent = Agent(memory, (model_factory or _model)(settings), AgentConfig(), consolidator=consolidator)
             app.state.services = ApiServices(memory, consolidator, agent, repo, cfg, metrics)

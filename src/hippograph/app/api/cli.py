@@ -209,10 +209,10 @@ def import_(
 
     async def work(conn: Any) -> Any:
         from hippograph.embeddings import default_embedder
-        from hippograph.layers import MemoryOrchestrator
+        from hippograph.memory import Memory
         from hippograph.store import GraphStore
 
-        memory = MemoryOrchestrator(GraphStore(conn), default_embedder())
+        memory = Memory(GraphStore(conn), default_embedder())
         return await import_records(memory, nodes, edges)
 
     report = _run(work)

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from hippograph.app.api.repository import ApiRepository
 from hippograph.errors import InvalidInputError
-from hippograph.layers import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.models import MemoryEdge, MemoryNode
 from hippograph.scope import Scope
 
@@ -81,7 +81,7 @@ def parse_lines(lines: Iterable[str]) -> tuple[list[MemoryNode], list[MemoryEdge
     return nodes, edges
 
 
-async def import_records(memory: MemoryOrchestrator, nodes: list[MemoryNode], edges: list[MemoryEdge]) -> ImportReport:
+async def import_records(memory: Memory, nodes: list[MemoryNode], edges: list[MemoryEdge]) -> ImportReport:
     """Write memories (by scope, shallowest first, through their layer: missing vectors and
     cues are computed) and then edges; ids are kept, writing twice changes nothing."""
     report = ImportReport(embedded=sum(1 for n in nodes if n.embedding is None and n.text))

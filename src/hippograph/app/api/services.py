@@ -10,12 +10,12 @@ from hippograph.app.api.metrics import ApiMetrics
 from hippograph.app.api.repository import ApiRepository
 from hippograph.app.api.settings import ApiSettings
 from hippograph.consolidation import SleepConsolidator
-from hippograph.layers import MemoryOrchestrator
+from hippograph.memory import Memory
 
 
 @dataclass
 class ApiServices:
-    memory: MemoryOrchestrator
+    memory: Memory
     consolidator: SleepConsolidator
     agent: Agent
     repo: ApiRepository

@@ -19,13 +19,13 @@ from hippograph.app.runtime import open_memory
 from hippograph.app.settings import Settings
 from hippograph.consolidation import SleepConsolidator
 from hippograph.embeddings.base import EmbeddingProvider
-from hippograph.layers import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.scope import Scope
 
 
 @dataclass(frozen=True)
 class KeyBinding:
-    memory: MemoryOrchestrator
+    memory: Memory
     consolidator: SleepConsolidator
     repo: ApiRepository
     token: str

@@ -22,8 +22,10 @@ from hippograph.app.mcp.answers import PendingTrigger, PendingTriggers, RecallAn
 from hippograph.app.mcp.binding import KeyBinding
 from hippograph.app.recall_view import path_labels
 from hippograph.consolidation.report import ConsolidationReport
-from hippograph.errors import HippographError, InvalidInputError
+from hippograph.errors import HippographError, InvalidInputError, validation_errors
+from hippograph.memory.commit import AUTHORED_TRIGGER_IMPORTANCE
 from hippograph.models import Layer, check_id
+from hippograph.ops import CreateEvent, MemoryOp, RetractNode, SetTrigger, UpsertNode
 
 ScopeArg = Annotated[
     str | None,
@@ -102,11 +104,14 @@ async def remember(
     label = about or text[:80]
     with tool_errors():
         target = await binding.target(scope, Role.WRITER)
-        if layer == "episodic":
-            node = await binding.memory.episodic.store_event(target, text, label=label)
-        else:
-            node = await binding.memory.remember(target, label, text, key=key)
-        return StoredMemory.of(node)
+        with validation_errors():
+            op: MemoryOp = (
+                CreateEvent(op="create_event", content=text, label=label)
+                if layer == "episodic"
+                else UpsertNode(op="upsert_node", label=label, content=text, key=key)
+            )
+        written = await binding.memory.write(target, op, actor="mcp")
+        return StoredMemory.of(written.stored)
 
 
 async def retract(
@@ -122,7 +127,9 @@ async def retract(
         target = await binding.target(scope, Role.WRITER)
         principal = await binding.principal()
         node_id = check_id(id, "id")
-        await binding.memory.retract(target, node_id, reason=reason, actor=f"mcp {principal.label}")
+        with validation_errors():
+            op = RetractNode(op="retract_node", id=node_id, reason=reason)
+        await binding.memory.write(target, op, actor=f"mcp {principal.label}")
         return RetractAnswer(id=node_id, scope_key=target.key, retracted=True, reason=reason)
 
 
@@ -138,8 +145,12 @@ async def set_trigger(
     with tool_errors():
         due_at = _timestamp(due, "due")
         target = await binding.target(scope, Role.WRITER)
-        node = await binding.memory.prospective.set_trigger(target, condition, task, due_at=due_at)
-        return PendingTrigger.of(node, time.time())
+        with validation_errors():
+            op = SetTrigger(
+                op="set_trigger", condition=condition, task=task, due_at=due_at, importance=AUTHORED_TRIGGER_IMPORTANCE
+            )
+        written = await binding.memory.write(target, op, actor="mcp")
+        return PendingTrigger.of(written.stored, time.time())
 
 
 async def pending_triggers(

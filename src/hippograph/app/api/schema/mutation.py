@@ -23,9 +23,17 @@ from hippograph.app.api.schema.events import (
 from hippograph.app.api.schema.types import AuditEntry, ConsolidationReport, Layer, Memory
 from hippograph.app.api.turns import run_turn
 from hippograph.app.erase import erase_scope
-from hippograph.errors import AlreadyRunningError, ConflictError, InvalidInputError, NotFoundError
+from hippograph.errors import (
+    AlreadyRunningError,
+    ConflictError,
+    InvalidInputError,
+    NotFoundError,
+    validation_errors,
+)
+from hippograph.memory.commit import AUTHORED_TRIGGER_IMPORTANCE
 from hippograph.models import Layer as _Layer
 from hippograph.models import MemoryNode, check_id
+from hippograph.ops import CreateEvent, MemoryOp, RegisterSkill, RetractNode, SetTrigger, UpsertNode
 from hippograph.scope import Scope
 
 
@@ -145,33 +153,42 @@ def _properties(value: Any) -> dict[str, Any] | None:
 
 
 async def _remember(info: strawberry.Info, scope: Scope, data: RememberInput) -> Memory:
-    memory = ctx(info).services.memory
+    context = ctx(info)
+    memory = context.services.memory
     layer = _Layer(data.layer)
+    if layer is _Layer.WORKING:  # the conversation's buffer, not a memory op
+        return Memory.of(await memory.working.push(scope, data.content, session_id=data.session_id))
+    written = await memory.write(scope, _remember_op(layer, data), actor=context.principal.label)
+    return Memory.of(written.stored)
+
+
+def _remember_op(layer: _Layer, data: RememberInput) -> MemoryOp:
+    """The memory op that stores ``data`` in ``layer``.
+
+    Raises:
+        InvalidInputError: A field is not valid for the layer.
+    """
     importance: dict[str, Any] = {"importance": data.importance} if data.importance is not None else {}
-    props = _properties(data.properties)
-    if layer is _Layer.SEMANTIC:
-        node = await memory.remember(scope, data.label, data.content, key=data.key, properties=props, **importance)
-    elif layer is _Layer.EPISODIC:
-        node = await memory.episodic.store_event(
-            scope,
-            data.content,
-            label=data.label,
-            occurred_at=data.occurred_at,
-            session_id=data.session_id,
-            properties=props,
-            **importance,
-        )
-    elif layer is _Layer.PROCEDURAL:
-        node = await memory.procedural.store_skill(
-            scope, data.label, data.steps or [], context=data.content, properties=props, **importance
-        )
-    elif layer is _Layer.PROSPECTIVE:
-        node = await memory.prospective.set_trigger(
-            scope, data.condition or "", data.task or "", due_at=data.due_at, **importance
-        )
-    else:
-        node = await memory.working.push(scope, data.content, session_id=data.session_id)
-    return Memory.of(node)
+    props = _properties(data.properties) or {}
+    with validation_errors():
+        if layer is _Layer.SEMANTIC:
+            return UpsertNode(
+                op="upsert_node", label=data.label, content=data.content, key=data.key, properties=props, **importance
+            )
+        if layer is _Layer.EPISODIC:
+            return CreateEvent(
+                op="create_event", content=data.content, label=data.label, occurred_at=data.occurred_at,
+                session_id=data.session_id, properties=props, **importance,
+            )  # fmt: skip
+        if layer is _Layer.PROCEDURAL:
+            return RegisterSkill(
+                op="register_skill", name=data.label, steps=data.steps or [], context=data.content, properties=props,
+                **importance,
+            )  # fmt: skip
+        return SetTrigger(
+            op="set_trigger", condition=data.condition or "", task=data.task or "", due_at=data.due_at,
+            importance=AUTHORED_TRIGGER_IMPORTANCE if data.importance is None else data.importance,
+        )  # fmt: skip
 
 
 @strawberry.type
@@ -220,7 +237,9 @@ class Mutation:
             node_id = check_id(str(id), "id")
             if not reason.strip() or len(reason) > 1000:
                 raise InvalidInputError("reason", "must be 1 to 1000 characters")
-            await context.services.memory.retract(target, node_id, reason=reason, actor=context.principal.label)
+            with validation_errors():
+                op = RetractNode(op="retract_node", id=node_id, reason=reason)
+            await context.services.memory.write(target, op, actor=context.principal.label)
         except InvalidInputError as exc:
             if exc.field == "id":
                 return NotFound(message=f"no memory {id} in {target.key}")
@@ -282,12 +301,15 @@ class Mutation:
         context = ctx(info)
         target = context.principal.target(scope, Role.WRITER)
         try:
-            node = await context.services.memory.prospective.set_trigger(
-                target, condition, task, due_at=due_at, about=about
-            )
+            with validation_errors():
+                op = SetTrigger(
+                    op="set_trigger", condition=condition, task=task, due_at=due_at, about=about or [],
+                    importance=AUTHORED_TRIGGER_IMPORTANCE,
+                )  # fmt: skip
+            written = await context.services.memory.write(target, op, actor=context.principal.label)
         except InvalidInputError as exc:
             return _input_error(exc)
-        return MemoryPayload(memory=Memory.of(node))
+        return MemoryPayload(memory=Memory.of(written.stored))
 
     @strawberry.mutation(description="Mark a trigger of exactly this scope resolved.")
     async def resolve_trigger(

@@ -185,7 +185,7 @@ class Query:
         if hops is not None:
             if not 0 <= hops <= MAX_ACTIVATION_HOPS:
                 raise InvalidInputError("hops", f"must be between 0 and {MAX_ACTIVATION_HOPS}")
-            base = memory.engine.config
+            base = memory.recall_config
             config = base.model_copy(update={"activation": base.activation.model_copy(update={"max_hops": hops})})
         result = await memory.recall(
             target, query, top_k=first, layers=[_Layer(x) for x in layers] if layers else None, config=config

@@ -1,9 +1,9 @@
-"""The MemoryOrchestrator facade: bring-your-own facts, committing a model's memory ops (each
+"""The Memory facade: bring-your-own facts, committing a model's memory ops (each
 failure reported, never raised; credentials scrubbed), retraction, forgetting a scope."""
 
 from __future__ import annotations
 
-from hippograph.layers import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.models import Layer
 from hippograph.ops import MEMORY_OP_ADAPTER
 from hippograph.scope import Scope
@@ -15,9 +15,7 @@ def ops(*raw: dict[str, object]) -> list:  # type: ignore[type-arg]
     return [MEMORY_OP_ADAPTER.validate_python(r) for r in raw]
 
 
-async def test_commit_applies_each_op_to_its_layer(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_commit_applies_each_op_to_its_layer(memory: Memory, tenant: Scope) -> None:
     await memory.remember(tenant, "Acme Corp")
     report = await memory.commit(tenant, ops(
         {"op": "upsert_node", "label": "Alice", "content": "Alice works at Acme",
@@ -36,38 +34,26 @@ async def test_commit_applies_each_op_to_its_layer(
         Layer.SEMANTIC, Layer.EPISODIC, Layer.PROSPECTIVE, Layer.PROCEDURAL,
     ]  # fmt: skip
     assert skill.properties["status"] == "draft"  # a model's skill waits for a human
-    links = {
-        (e.relationship.value, n.label)
-        for n, e in await memory.store.get_neighbors(tenant, alice.id)
-    }
+    links = {(e.relationship.value, n.label) for n, e in await memory.store.get_neighbors(tenant, alice.id)}
     assert ("RELATES_TO", "Acme Corp") in links and (
         "MENTIONS",
         "Alice joined the harbor team",
-    ) in {
-        (e.relationship.value, n.content)
-        for n, e in await memory.store.get_neighbors(tenant, alice.id)
-    }
+    ) in {(e.relationship.value, n.content) for n, e in await memory.store.get_neighbors(tenant, alice.id)}
 
 
-async def test_commit_reports_failures_and_goes_on(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_commit_reports_failures_and_goes_on(memory: Memory, tenant: Scope) -> None:
     other = await memory.remember(tenant.child("user", "other"), "not yours")
     report = await memory.commit(tenant.child("user", "me"), ops(
         {"op": "retract_node", "id": other.id, "reason": "nope"},
         {"op": "upsert_node", "label": "fine fact"},
         {"op": "retract_node", "id": "no-such-id", "reason": "nope"},
     ))  # fmt: skip
-    assert [f["index"] for f in report.failed] == [0, 2] and [
-        a["index"] for a in report.applied
-    ] == [1]
+    assert [f["index"] for f in report.failed] == [0, 2] and [a["index"] for a in report.applied] == [1]
     still = await memory.store.get_node(tenant.child("user", "other"), other.id)
     assert still is not None and not still.retracted
 
 
-async def test_commit_scrubs_credentials_from_every_text_it_stores(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_commit_scrubs_credentials_from_every_text_it_stores(memory: Memory, tenant: Scope) -> None:
     report = await memory.commit(tenant, ops(
         {"op": "upsert_node", "label": "db access", "content": f"password: {SECRET}",
          "properties": {"password": SECRET, "note": f"token={SECRET}"}},
@@ -83,9 +69,7 @@ async def test_commit_scrubs_credentials_from_every_text_it_stores(
         assert SECRET not in stored.model_dump_json(), stored.layer
 
 
-async def test_retracted_memories_are_invisible_to_recall(
-    memory: MemoryOrchestrator, tenant: Scope
-) -> None:
+async def test_retracted_memories_are_invisible_to_recall(memory: Memory, tenant: Scope) -> None:
     keep = await memory.remember(tenant, "harbor lantern is green")
     gone = await memory.remember(tenant, "harbor lantern was red", key="x")
     await memory.retract(tenant, gone.id, reason="wrong", actor="alice")

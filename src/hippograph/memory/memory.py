@@ -5,62 +5,42 @@ and forgetting a scope."""
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
-from pydantic import BaseModel, Field
-
 from hippograph.embeddings.base import EmbeddingProvider
-from hippograph.errors import HippographError, InvalidInputError
+from hippograph.errors import InvalidInputError
 from hippograph.layers.base import MemoryLayer, MemoryServices
-from hippograph.layers.capability import Consolidation, Extractor, MemoryCapability, RecordPolicy
 from hippograph.layers.episodic import EpisodicMemory
-from hippograph.layers.ingest import ConversationTurn, Progress, ingest_conversation
 from hippograph.layers.metacognition import GateMode, MetacognitiveGate
 from hippograph.layers.pending import PendingWrites
 from hippograph.layers.procedural import ProceduralMemory
 from hippograph.layers.prospective import ProspectiveMemory
-from hippograph.layers.repository import LayerRepository
 from hippograph.layers.semantic import SemanticMemory
 from hippograph.layers.turn_reads import TurnReads
 from hippograph.layers.working import WorkingMemory
-from hippograph.models import Layer, MemoryEdge, MemoryNode
-from hippograph.ops import (
-    CorrectProfile,
-    CreateEvent,
-    MemoryOp,
-    RegisterSkill,
-    ResolveTrigger,
-    RetractNode,
-    SetTrigger,
-    SnoozeTrigger,
-    UpsertNode,
-)
+from hippograph.memory.capability import Consolidation, Extractor, MemoryCapability, RecordPolicy
+from hippograph.memory.commit import CommitReport, OpWriter, Written
+from hippograph.memory.ingest import ConversationTurn, Progress, ingest_conversation
+from hippograph.models import Layer, MemoryNode
+from hippograph.ops import MemoryOp
 from hippograph.retrieval.config import RecallConfig
-from hippograph.retrieval.context import HANDLE_CHARS, HANDLE_PREFIX, MemoryContext, assemble
+from hippograph.retrieval.context import MemoryContext, assemble
 from hippograph.retrieval.engine import RecallEngine
 from hippograph.retrieval.types import Channel, Degradation, RecallItem, RecallResult
 from hippograph.scope import Scope
-from hippograph.scrub import scrub_properties, scrub_text
 from hippograph.store.erase import EraseProgress
 from hippograph.store.graph_store import GraphStore
+
+__all__ = ["Memory"]
 
 log = logging.getLogger(__name__)
 
 
-class CommitReport(BaseModel):
-    """What :meth:`Memory.commit` did with each op."""
-
-    applied: list[dict[str, Any]] = Field(default_factory=list)
-    failed: list[dict[str, Any]] = Field(default_factory=list)
-    touched_ids: list[str] = Field(default_factory=list)
-
-
 class Memory:
-    """Facade over the five layers of one store (``MemoryOrchestrator`` is its earlier name)."""
+    """Facade over the five layers of one store."""
 
     def __init__(
         self,
@@ -83,6 +63,10 @@ class Memory:
         self.procedural = ProceduralMemory(self.services)
         self.prospective = ProspectiveMemory(self.services)
         self.gate = MetacognitiveGate(self.services)
+        self.writer = OpWriter(
+            store, self.semantic, self.episodic, self.procedural, self.prospective, self.gate, self.services.clock
+        )
+        """The one write path of memory ops (:meth:`commit`, :meth:`write`, :meth:`retract`)."""
         self._layers: dict[Layer, MemoryLayer] = {
             Layer.WORKING: self.working,
             Layer.EPISODIC: self.episodic,
@@ -104,7 +88,7 @@ class Memory:
         apply_schema: bool = True,
         warm_plans: bool = True,
     ) -> Memory:
-        """Connect to Neo4j, apply the schema (idempotent) and build the orchestrator.
+        """Connect to Neo4j, apply the schema (idempotent) and build the memory.
         ``warm_plans``: have the server plan the recall statement in the background now, not
         on the first recall (seconds after a server start: :meth:`RecallEngine.warm_plans`)."""
         store = await GraphStore.open(uri, user=user, password=password, database=database, apply_schema=apply_schema)
@@ -150,7 +134,7 @@ class Memory:
         """Store a whole conversation as episodic turns; idempotent by turn id. With
         ``resemblance_links=k`` each turn is also linked (``RESEMBLES``) to the k turns of other
         sessions of its scope it most resembles, which recall's spreading follows (opt-in: see
-        ``layers.ingest.RESEMBLANCE_K``)."""
+        ``hippograph.memory.ingest.RESEMBLANCE_K``)."""
         parsed = []
         for i, t in enumerate(turns):
             try:
@@ -175,142 +159,65 @@ class Memory:
         scrubbed of credentials first. With ``skill_gate`` ``flag`` or ``refuse``, a
         ``register_skill`` op is checked against the scope's core preferences first (see
         :mod:`hippograph.layers.metacognition`); the op's entry carries the gate's reason."""
-        report = CommitReport()
-        mode = GateMode(skill_gate)
-        for index, op in enumerate(ops):
-            gate: dict[str, Any] | None = None
-            try:
-                if isinstance(op, RegisterSkill):
-                    touched, gate = await self._register_skill(scope, op, auto_approve_skills, mode)
-                else:
-                    touched = await self._apply(scope, op, auto_approve_skills, source_event_id)
-            except HippographError as exc:
-                report.failed.append({"index": index, "op": op.op, "error": str(exc)})
-                continue
-            if touched is None and gate is not None:
-                report.failed.append({"index": index, "op": op.op, "error": gate["reason"], "gate": gate})
-                continue
-            report.applied.append({"index": index, "op": op.op, "id": touched, **({"gate": gate} if gate else {})})
-            if touched:
-                report.touched_ids.append(touched)
-        return report
+        return await self.writer.commit(
+            scope, ops, auto_approve_skills=auto_approve_skills, source_event_id=source_event_id, skill_gate=skill_gate
+        )
 
-    async def _register_skill(
-        self, scope: Scope, op: RegisterSkill, auto_approve: bool, mode: GateMode
-    ) -> tuple[str | None, dict[str, Any] | None]:
-        """Store the op's skill unless the gate refuses it; (its id or None, the gate's note)."""
-        name, steps, context = scrub_text(op.name), [scrub_text(x) for x in op.steps], scrub_text(op.context)
-        verdict = await self.gate.check(scope, name, steps, context) if mode is not GateMode.OFF else None
-        if verdict is not None and verdict.contradicts:
-            note: dict[str, Any] = {"verdict": "refused" if mode is GateMode.REFUSE else "flagged",
-                                    "reason": verdict.reason, "preference_ids": verdict.preference_ids}  # fmt: skip
-            audit = {"skill": name, **note}
-            if mode is GateMode.REFUSE:
-                await self.procedural.repo.record_audit(
-                    scope, actor="metacognition", action="skill.refuse", target=verdict.preference_ids[0], detail=audit
-                )
-                return None, note
-            skill = await self.procedural.store_skill(
-                scope, name, steps, context=context, importance=op.importance, status="draft",
-                properties={"metacognition": note},
-            )  # fmt: skip
-            await self.procedural.repo.record_audit(
-                scope, actor="metacognition", action="skill.flag", target=skill.id, detail=audit
-            )
-            return skill.id, note
-        skill = await self.procedural.store_skill(
-            scope, name, steps, context=context, importance=op.importance,
-            status="approved" if auto_approve else "draft",
-        )  # fmt: skip
-        return skill.id, None
+    async def write(self, scope: Scope, op: MemoryOp, *, actor: str) -> Written:
+        """Apply one memory op for ``actor`` (a person or a key, named in audits) through the
+        same path as :meth:`commit`, and return what it stored; a failure raises.
 
-    async def _apply(self, scope: Scope, op: MemoryOp, auto_approve: bool, source_event_id: str | None) -> str | None:
-        if isinstance(op, UpsertNode):
-            fact = await self.semantic.store_fact(
-                scope,
-                scrub_text(op.label),
-                scrub_text(op.content),
-                properties=scrub_properties(op.properties),
-                importance=op.importance,
-            )
-            edges = []
-            for rel in op.relationships:
-                targets = await self.semantic.query_facts(scope, label=rel.target, limit=1)
-                if targets:
-                    edges.append(
-                        MemoryEdge(
-                            source=fact.id,
-                            target=targets[0].id,
-                            relationship=rel.type,
-                            weight=rel.weight,
-                            source_episodic_ids=[source_event_id] if source_event_id else [],
-                        )
-                    )
-            await self.store.upsert_edges(scope, edges)
-            return fact.id
-        if isinstance(op, CreateEvent):
-            mentioned: list[str] = []
-            for label in op.mentions:
-                facts = await self.semantic.query_facts(scope, label=label, limit=1)
-                mentioned.extend(f.id for f in facts)
-            event = await self.episodic.store_event(
-                scope,
-                scrub_text(op.content),
-                label=scrub_text(op.label),
-                occurred_at=op.occurred_at,
-                importance=op.importance,
-                properties=scrub_properties(op.properties),
-                mentions=mentioned,
-            )
-            return event.id
-        if isinstance(op, SetTrigger):
-            return (
-                await self.prospective.set_trigger(
-                    scope, scrub_text(op.condition), scrub_text(op.task), due_at=op.due_at, importance=op.importance,
-                    about=[scrub_text(a) for a in op.about] or None,
-                )
-            ).id  # fmt: skip
-        if isinstance(op, ResolveTrigger):
-            return (await self.prospective.resolve_trigger(scope, op.id, outcome=op.outcome, actor="model")).id
-        if isinstance(op, SnoozeTrigger):
-            return (await self.prospective.snooze_trigger(scope, op.id, op.until, actor="model")).id
-        if isinstance(op, CorrectProfile):
-            value = scrub_text(op.value) if isinstance(op.value, str) else op.value
-            return (
-                await self.semantic.correct_profile(
-                    scope, op.name, op.key, value, reason=scrub_text(op.reason), actor="model"
-                )
-            ).id
-        if isinstance(op, RegisterSkill):
-            return (await self._register_skill(scope, op, auto_approve, GateMode.OFF))[0]
-        if isinstance(op, RetractNode):
-            await self.retract(scope, op.id, reason=op.reason, actor="model")
-            return op.id
-        raise InvalidInputError("op", f"unsupported op {op!r:.60}")
+        Raises:
+            InvalidInputError: The op is not valid for its layer, or names no memory of ``scope``.
+            HippographError: Any other failure of the layers or the store.
+        """
+        return await self.writer.write(scope, op, actor=actor)
 
     async def retract(self, scope: Scope, node_id: str, *, reason: str, actor: str, phase: str | None = None) -> None:
         """Soft-delete a memory of this scope (or below) with its reason; restorable.
 
         ``node_id`` is a memory's id or the handle a prompt showed for it (``[id:<handle>]``,
         the start of its id, with or without ``id:``) when exactly one memory has it."""
-        repo = LayerRepository(self.store)
-        retraction = _json({"reason": reason, "actor": actor, "phase": phase})
-        now = self.services.clock()
-        if await repo.retract(scope, node_id, now=now, retraction=retraction):
-            return
-        handle = node_id.removeprefix(HANDLE_PREFIX)
-        if len(handle) >= HANDLE_CHARS:
-            found = await repo.owned_ids_by_prefix(scope, handle)
-            if len(found) == 1 and await repo.retract(scope, found[0], now=now, retraction=retraction):
-                return
-            if len(found) > 1:
-                raise InvalidInputError("id", f"{node_id} names more than one memory of {scope.key}")
-        raise InvalidInputError("id", f"{node_id} is not a memory of {scope.key}")
+        await self.writer.retract(scope, node_id, reason=reason, actor=actor, phase=phase)
 
     # -- read ------------------------------------------------------------------------------
-    async def recall(self, scope: Scope, query: str, **kwargs: Any) -> RecallResult:
-        """Hybrid recall with spreading activation; see :class:`RecallEngine`."""
-        return await self.engine.recall(scope, query, **kwargs)
+    @property
+    def recall_config(self) -> RecallConfig:
+        """The recall configuration this memory was built with (the default of :meth:`recall`)."""
+        return self.engine.config
+
+    async def recall(
+        self,
+        scope: Scope,
+        query: str,
+        *,
+        config: RecallConfig | None = None,
+        top_k: int | None = None,
+        layers: Sequence[Layer | str] | None = None,
+        now: float | None = None,
+    ) -> RecallResult:
+        """The ``top_k`` memories ``scope`` may see that best answer ``query``, explained.
+
+        Hybrid recall (vector and full-text search) followed by spreading activation over the
+        memory graph; see :class:`~hippograph.retrieval.engine.RecallEngine`.
+
+        Args:
+            scope: Whose memories: the scope's own and its ancestors' (never a sibling's).
+            query: What to recall, in words.
+            config: The recall configuration for this call (hops, weights, budgets …); None:
+                :attr:`recall_config`.
+            top_k: How many memories; None: the configuration's ``top_k``.
+            layers: Only memories of these layers; None: every layer.
+            now: The time to score recency against (epoch seconds); None: the clock's now.
+
+        Returns:
+            The recalled items with their channels, score parts and activation paths.
+
+        Raises:
+            InvalidQueryError: A bad query, layer or ``top_k``.
+            StoreError: The database failed.
+        """
+        return await self.engine.recall(scope, query, layers=layers, top_k=top_k, config=config, now=now)
 
     async def context(
         self,
@@ -408,7 +315,7 @@ class Memory:
     ) -> MemoryCapability:
         """The memory capability of one scope: recall within a UTF-8 byte ``budget``,
         record exchanges (optionally extracting memories with ``extractor`` and napping on
-        ``consolidation``'s cadence), forget. See :mod:`hippograph.layers.capability`.
+        ``consolidation``'s cadence), forget. See :mod:`hippograph.memory.capability`.
 
         Raises:
             InvalidInputError: A bad scope, limit or budget.
@@ -422,11 +329,3 @@ class Memory:
 
 async def _none() -> None:
     return None
-
-
-def _json(value: dict[str, Any]) -> str:
-    return json.dumps({k: v for k, v in value.items() if v is not None}, sort_keys=True)
-
-
-MemoryOrchestrator = Memory
-"""The earlier name of :class:`Memory`; kept so existing code keeps working."""

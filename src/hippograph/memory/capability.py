@@ -23,8 +23,9 @@ The three grants come together, because one without the others is a broken deplo
 :meth:`MemoryCapability.forget` erases the scope and everything below it.
 
 The capability knows nothing of agents, models or consolidation internals: the extractor
-and the consolidator are ports (:class:`Extractor`, :class:`Consolidation`), so this module
-imports only the layers and what is below them. ``hippograph.agent.extractors`` has a
+and the consolidator are ports (:class:`Extractor`, :class:`Consolidation`), and so is the
+memory it serves (:class:`MemoryPort`): this module imports only the layers, the commit report
+and what is below them. ``hippograph.agent.extractors`` has a
 Claude extractor and an offline one; ``SleepConsolidator`` is a :class:`Consolidation`.
 
 Example (a plain loop; ``my_model`` is any chat function)::
@@ -48,17 +49,21 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from hippograph.errors import AlreadyRunningError, ConfigurationError, InvalidInputError
-from hippograph.layers.episodic import ActionCall, turn_text
+from hippograph.layers.episodic import ActionCall, EpisodicMemory, turn_text
 from hippograph.layers.metacognition import GateMode
+from hippograph.layers.working import WorkingMemory
+from hippograph.memory.commit import CommitReport
 from hippograph.models import MAX_TEXT, Layer, MemoryEdge, Relationship
 from hippograph.ops import MEMORY_OP_ADAPTER, MemoryOp
+from hippograph.retrieval.config import RecallConfig
 from hippograph.retrieval.context import MemoryContext
+from hippograph.retrieval.engine import RecallEngine
 from hippograph.retrieval.types import Channel, RecallResult
 from hippograph.scope import Scope
 from hippograph.scrub import scrub_properties, scrub_text
+from hippograph.store.graph_store import GraphStore
 
 if TYPE_CHECKING:
-    from hippograph.layers.orchestrator import CommitReport, MemoryOrchestrator
     from hippograph.layers.turn_reads import TurnReads
 
 __all__ = [
@@ -66,6 +71,7 @@ __all__ = [
     "Exchange",
     "Extractor",
     "MemoryCapability",
+    "MemoryPort",
     "Recollection",
     "RecordFailure",
     "RecordPolicy",
@@ -121,6 +127,51 @@ class Consolidation(Protocol):
     async def quick_nap(self, scope: Scope) -> object:
         """Run a quick nap of ``scope``; returns its report."""
         ...
+
+
+class MemoryPort(Protocol):
+    """What a capability uses of its memory (:class:`hippograph.memory.Memory` is one): the
+    capability is built by the memory and knows it only through this port."""
+
+    @property
+    def store(self) -> GraphStore: ...
+
+    @property
+    def engine(self) -> RecallEngine: ...
+
+    @property
+    def episodic(self) -> EpisodicMemory: ...
+
+    @property
+    def working(self) -> WorkingMemory: ...
+
+    @property
+    def recall_config(self) -> RecallConfig: ...
+
+    async def context(
+        self,
+        scope: Scope,
+        query: str,
+        *,
+        budget: int | None = None,
+        layers: Sequence[Layer] | None = None,
+        top_k: int | None = None,
+        include_working: bool = True,
+        session_id: str | None = None,
+        turn_reads: TurnReads | None = None,
+    ) -> tuple[RecallResult, MemoryContext]: ...
+
+    async def commit(
+        self,
+        scope: Scope,
+        ops: Sequence[MemoryOp],
+        *,
+        auto_approve_skills: bool = False,
+        source_event_id: str | None = None,
+        skill_gate: GateMode | str = GateMode.OFF,
+    ) -> CommitReport: ...
+
+    async def forget(self, scope: Scope) -> int: ...
 
 
 class RecordPolicy(BaseModel):
@@ -208,7 +259,7 @@ class RecordReport:
 
 class MemoryCapability:
     """Recall, record and erase for exactly one scope. Build it with
-    :meth:`~hippograph.layers.MemoryOrchestrator.for_scope`.
+    :meth:`~hippograph.memory.Memory.for_scope`.
 
     Args:
         memory: The memory to use (shared by every scope's capability).
@@ -227,7 +278,7 @@ class MemoryCapability:
 
     def __init__(
         self,
-        memory: MemoryOrchestrator,
+        memory: MemoryPort,
         scope: Scope,
         *,
         limit: int = DEFAULT_LIMIT,
@@ -291,7 +342,7 @@ class MemoryCapability:
         budget_tokens = self._token_budget
         if budget_tokens is None and self._budget is not None:
             # a line of b bytes costs at most b/4 + 1 tokens: the byte budget binds first
-            budget_tokens = max(self._budget, self._memory.engine.config.token_budget)
+            budget_tokens = max(self._budget, self._memory.recall_config.token_budget)
         result, context = await self._memory.context(
             self._scope, query, budget=budget_tokens, layers=layers, top_k=limit or self._limit,
             include_working=include_working, session_id=session_id, turn_reads=turn_reads,
