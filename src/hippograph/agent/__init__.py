@@ -3,10 +3,10 @@
 Example (offline; swap the model for ``AnthropicModel(api_key=...)`` to talk to Claude)::
 
     from hippograph.agent import Agent, AgentConfig, demo_model
-    from hippograph.layers import MemoryOrchestrator
+    from hippograph.memory import Memory
     from hippograph.scope import Scope
 
-    async with await MemoryOrchestrator.connect(uri, password=password) as memory:
+    async with await Memory.connect(uri, password=password) as memory:
         agent = Agent(memory, demo_model(), AgentConfig(agent_name="Ada"))
         alice = Scope.root("org", "acme").child("user", "alice")
         first = await agent.run(alice, "My dog is called Rex.")

@@ -55,7 +55,7 @@ from hippograph.scope import Scope
 
 if TYPE_CHECKING:
     from hippograph.consolidation import SleepConsolidator
-    from hippograph.layers import Extractor, MemoryOrchestrator
+    from hippograph.memory import Extractor, Memory
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +98,7 @@ class Agent:
 
     def __init__(
         self,
-        memory: MemoryOrchestrator,
+        memory: Memory,
         model: ModelProvider,
         config: AgentConfig | None = None,
         *,

@@ -1,6 +1,6 @@
 """Background consolidation of a finished turn; it never delays or fails the reply.
 
-The writing is :meth:`~hippograph.layers.capability.MemoryCapability.record` of the turn's
+The writing is :meth:`~hippograph.memory.capability.MemoryCapability.record` of the turn's
 scope; this module runs it off the reply's path, in session order. For each turn, in order
 (each step on its own: one failing does not stop the next):
 
@@ -42,15 +42,15 @@ from hippograph.agent.sessions import Session, Turn
 from hippograph.agent.stages import Stage
 from hippograph.agent.telemetry import TelemetrySink, TurnStats, TurnSummary
 from hippograph.agent.turn import TurnLog
-from hippograph.layers.capability import MAX_AGENT_CHARS, MAX_USER_CHARS, scrub_op
 from hippograph.layers.episodic import ActionCall
+from hippograph.memory.capability import MAX_AGENT_CHARS, MAX_USER_CHARS, scrub_op
 from hippograph.ops import MemoryOp
 from hippograph.scrub import scrub_text
 
 if TYPE_CHECKING:
     from hippograph.agent.config import AgentConfig
     from hippograph.consolidation import SleepConsolidator
-    from hippograph.layers import Extractor, MemoryOrchestrator
+    from hippograph.memory import Extractor, Memory
     from hippograph.scope import Scope
 
 __all__ = [
@@ -96,7 +96,7 @@ class BackgroundReport(BaseModel):
     action_event_id: str | None = None
     working_ids: list[str] = Field(default_factory=list)
     commit: Any = None
-    """The :class:`~hippograph.layers.CommitReport` of the ops (None when none ran)."""
+    """The :class:`~hippograph.memory.CommitReport` of the ops (None when none ran)."""
     mentions: list[str] = Field(default_factory=list)
     extracted: list[MemoryOp] = Field(default_factory=list)
     """Ops the agent's extractor found in the exchange (applied with the reply's own)."""
@@ -125,7 +125,7 @@ class BackgroundConsolidation:
 
     def __init__(
         self,
-        memory: MemoryOrchestrator,
+        memory: Memory,
         consolidator: SleepConsolidator | None,
         settings: ConsolidationSettings,
         on_done: Reporter,
@@ -230,7 +230,7 @@ async def record_turn(
     ops: list[MemoryOp],
     actions: list[ActionCall],
     config: AgentConfig,
-    memory: MemoryOrchestrator,
+    memory: Memory,
     consolidator: SleepConsolidator | None,
     background: BackgroundConsolidation,
     persona: PersonaSeeder,
@@ -263,7 +263,7 @@ async def record_turn(
 
 
 async def _seed_persona(
-    memory: MemoryOrchestrator, scope: Scope, config: AgentConfig, persona: PersonaSeeder
+    memory: Memory, scope: Scope, config: AgentConfig, persona: PersonaSeeder
 ) -> StageFailed | None:
     """Seed the persona's identity once the turn has its reply (a failure is an event)."""
     if not config.persona.enabled:

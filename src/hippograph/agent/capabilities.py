@@ -7,7 +7,7 @@ capability that is not registered brings none — there is no switch to forget. 
 
 :class:`MemoryTools` is the memory as tools: ``recall_memory`` (and with ``write``,
 ``remember``) bound, each turn, to the turn's scope through
-:meth:`~hippograph.layers.MemoryOrchestrator.for_scope`, so a tool call can never read or write
+:meth:`~hippograph.memory.Memory.for_scope`, so a tool call can never read or write
 another scope's memories.
 """
 
@@ -20,7 +20,7 @@ from pydantic import JsonValue
 
 from hippograph.agent.tools import AgentTool
 from hippograph.errors import InvalidInputError
-from hippograph.layers import MemoryOrchestrator
+from hippograph.memory import Memory
 from hippograph.scope import Scope
 
 __all__ = ["MemoryTools", "ToolCapability", "Tools", "tools_for"]
@@ -69,7 +69,7 @@ class MemoryTools:
         budget: UTF-8 bytes of one recall's text.
     """
 
-    def __init__(self, memory: MemoryOrchestrator, *, write: bool = False, limit: int = 5, budget: int = 4_000) -> None:
+    def __init__(self, memory: Memory, *, write: bool = False, limit: int = 5, budget: int = 4_000) -> None:
         self._memory = memory
         self._write = write
         self._limit = limit

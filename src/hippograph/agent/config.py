@@ -23,9 +23,9 @@ from hippograph.agent.fabrication import (
 )
 from hippograph.agent.prompts import DEFAULT_AGENT_NAME
 from hippograph.agent.triage import DEFAULT_ALWAYS_INCLUDE_TOOLS, Intent, TriageConfig, TriageMode
-from hippograph.layers.capability import RecordPolicy
 from hippograph.layers.metacognition import GateMode
 from hippograph.llm.types import MIN_THINKING_BUDGET
+from hippograph.memory.capability import RecordPolicy
 
 __all__ = [
     "AgentConfig",

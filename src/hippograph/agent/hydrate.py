@@ -45,8 +45,8 @@ if TYPE_CHECKING:
     from hippograph.agent.config import AgentConfig, HydrateSettings
     from hippograph.agent.observability import StageClock
     from hippograph.agent.triage import TriageDecision
-    from hippograph.layers import MemoryOrchestrator
     from hippograph.layers.turn_reads import TurnReads
+    from hippograph.memory import Memory
     from hippograph.scope import Scope
 
 log = logging.getLogger(__name__)
@@ -76,7 +76,7 @@ class Hydration:
 
 
 async def hydrate(
-    memory: MemoryOrchestrator,
+    memory: Memory,
     settings: HydrateSettings,
     scope: Scope,
     query: str,
@@ -221,7 +221,7 @@ class Prompt:
 
 
 async def build_prompt(
-    memory: MemoryOrchestrator,
+    memory: Memory,
     scope: Scope,
     message: str,
     session: Session,
@@ -305,7 +305,7 @@ async def _nothing() -> None:
 
 
 async def _reminders(
-    memory: MemoryOrchestrator, c: AgentConfig, scope: Scope, message: str, layers: Collection[Layer], reads: TurnReads
+    memory: Memory, c: AgentConfig, scope: Scope, message: str, layers: Collection[Layer], reads: TurnReads
 ) -> Reminders:
     s = c.hydrate
     if not s.include_triggers or Layer.PROSPECTIVE not in layers:
@@ -314,7 +314,7 @@ async def _reminders(
 
 
 async def _earlier(
-    memory: MemoryOrchestrator,
+    memory: Memory,
     c: AgentConfig,
     scope: Scope,
     session: Session,

@@ -23,8 +23,8 @@ from hippograph.scrub import scrub_text
 
 if TYPE_CHECKING:
     from hippograph.agent.config import AgentConfig
-    from hippograph.layers import MemoryOrchestrator
     from hippograph.layers.turn_reads import TurnReads
+    from hippograph.memory import Memory
 
 __all__ = ["PersonaSeeder", "Reminders", "identity_text", "reminders"]
 
@@ -42,7 +42,7 @@ class Reminders:
 
 
 async def reminders(
-    memory: MemoryOrchestrator, scope: Scope, message: str, *, max_shown: int, turn_reads: TurnReads | None = None
+    memory: Memory, scope: Scope, message: str, *, max_shown: int, turn_reads: TurnReads | None = None
 ) -> Reminders:
     """Rank the scope's pending triggers for ``message``; every fired one is an event (all of
     them, even beyond ``max_shown``), the first ``max_shown`` are in the section. The
@@ -83,7 +83,7 @@ class PersonaSeeder:
     def _home(self, scope: Scope) -> Scope:
         return scope if self._config.persona.seed_at == "scope" else Scope(scope.levels[:1])
 
-    async def seed(self, memory: MemoryOrchestrator, scope: Scope) -> None:
+    async def seed(self, memory: Memory, scope: Scope) -> None:
         """Seed the identity of ``scope``'s home (its root, or itself) unless done already."""
         home = self._home(scope)
         if not self._config.persona.seed_identity or home.key in self._seeded:
@@ -93,7 +93,7 @@ class PersonaSeeder:
         if len(self._seeded) > SEEDED_CACHE:
             self._seeded.pop(next(iter(self._seeded)))
 
-    async def text(self, memory: MemoryOrchestrator, scope: Scope, turn_reads: TurnReads | None = None) -> str:
+    async def text(self, memory: Memory, scope: Scope, turn_reads: TurnReads | None = None) -> str:
         """The persona section's text as ``scope`` sees it (its nodes from ``turn_reads`` when given)."""
         nodes = await turn_reads.persona(scope) if turn_reads is not None else None
         persona = await memory.semantic.persona(scope, nodes=nodes)

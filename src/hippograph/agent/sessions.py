@@ -37,7 +37,7 @@ from hippograph.models import check_id
 if TYPE_CHECKING:
     from hippograph.agent.config import SessionSettings
     from hippograph.agent.observability import StageClock
-    from hippograph.layers import MemoryOrchestrator
+    from hippograph.memory import Memory
     from hippograph.scope import Scope
 
 log = logging.getLogger(__name__)
@@ -119,7 +119,7 @@ class SessionManager:
         settings: Cap, eviction fraction, history length, resume switch.
     """
 
-    def __init__(self, memory: MemoryOrchestrator | None, settings: SessionSettings) -> None:
+    def __init__(self, memory: Memory | None, settings: SessionSettings) -> None:
         self._memory = memory
         self._settings = settings
         self._tenants: OrderedDict[str, OrderedDict[tuple[str, str], Session]] = OrderedDict()

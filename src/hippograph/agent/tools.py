@@ -31,7 +31,7 @@ from hippograph.models import Layer
 if TYPE_CHECKING:
     from hippograph.agent.config import HydrateSettings, ToolLoopSettings
     from hippograph.agent.observability import StageClock
-    from hippograph.layers import MemoryOrchestrator
+    from hippograph.memory import Memory
     from hippograph.scope import Scope
 
 log = logging.getLogger(__name__)
@@ -125,7 +125,7 @@ class HydrateTool:
     """The ``hydrate_context`` tool of one turn: recall from ``memory`` for ``scope`` within
     the layers triage kept."""
 
-    memory: MemoryOrchestrator
+    memory: Memory
     settings: HydrateSettings
     scope: Scope
     session_id: str

@@ -10,22 +10,22 @@ import pytest
 
 from hippograph.agent import Agent, AgentConfig
 from hippograph.embeddings import HashingEmbeddings
-from hippograph.layers import MemoryOrchestrator
 from hippograph.llm.provider import ModelProvider
+from hippograph.memory import Memory
 from hippograph.store import GraphStore
 
 MakeAgent = Callable[..., Agent]
 
 
 @pytest.fixture
-async def memory(store: GraphStore) -> AsyncIterator[MemoryOrchestrator]:
-    orchestrator = MemoryOrchestrator(store, HashingEmbeddings())
+async def memory(store: GraphStore) -> AsyncIterator[Memory]:
+    orchestrator = Memory(store, HashingEmbeddings())
     yield orchestrator
     await orchestrator.engine.drain()
 
 
 @pytest.fixture
-async def make_agent(memory: MemoryOrchestrator) -> AsyncIterator[MakeAgent]:
+async def make_agent(memory: Memory) -> AsyncIterator[MakeAgent]:
     """``make_agent(model, config=None, **kwargs)``; every agent is drained afterwards."""
     agents: list[Agent] = []
 

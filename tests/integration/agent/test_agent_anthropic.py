@@ -18,9 +18,9 @@ from hippograph.agent.events import (
     ToolCallStart,
     ToolResult,
 )
-from hippograph.layers import MemoryOrchestrator
 from hippograph.llm import AnthropicModel, ModelError, TokenUsage
 from hippograph.llm.retry import Backoff
+from hippograph.memory import Memory
 from hippograph.models import Layer
 from hippograph.scope import Scope
 from tests.integration.agent.conftest import MakeAgent
@@ -73,7 +73,7 @@ def _jit_replies() -> list[FakeReply]:
 async def test_jit_turn_with_thinking_and_hydrate_context(
     streamed: bool,
     tenant: Scope,
-    memory: MemoryOrchestrator,
+    memory: Memory,
     make_agent: MakeAgent,
     claude: AnthropicModel,
     fake_anthropic: FakeAnthropic,  # noqa: F811
@@ -138,7 +138,7 @@ async def test_jit_turn_with_thinking_and_hydrate_context(
 
 async def test_run_sums_usage_and_reports_timings(
     tenant: Scope,
-    memory: MemoryOrchestrator,
+    memory: Memory,
     make_agent: MakeAgent,
     claude: AnthropicModel,
     fake_anthropic: FakeAnthropic,  # noqa: F811
@@ -160,7 +160,7 @@ async def test_run_sums_usage_and_reports_timings(
 
 async def test_full_prompt_carries_memory_after_the_cache_breakpoint(
     tenant: Scope,
-    memory: MemoryOrchestrator,
+    memory: Memory,
     make_agent: MakeAgent,
     claude: AnthropicModel,
     fake_anthropic: FakeAnthropic,  # noqa: F811
@@ -182,7 +182,7 @@ async def test_full_prompt_carries_memory_after_the_cache_breakpoint(
 
 async def test_a_failing_model_ends_the_turn_with_an_error_and_stores_nothing(
     tenant: Scope,
-    memory: MemoryOrchestrator,
+    memory: Memory,
     make_agent: MakeAgent,
     claude: AnthropicModel,
     fake_anthropic: FakeAnthropic,  # noqa: F811

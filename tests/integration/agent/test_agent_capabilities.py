@@ -9,8 +9,8 @@ from pydantic import JsonValue
 from hippograph.agent import AgentTool, MemoryTools, Tools
 from hippograph.agent.events import StageFailed
 from hippograph.errors import InvalidInputError
-from hippograph.layers import MemoryOrchestrator
 from hippograph.llm import ScriptedModel, ScriptedReply, ScriptedToolCall
+from hippograph.memory import Memory
 from hippograph.scope import Scope
 from tests.integration.agent.conftest import MakeAgent
 
@@ -20,7 +20,7 @@ def _call(name: str, **args: JsonValue) -> ScriptedReply:
 
 
 async def test_memory_tools_come_with_the_capability_and_stay_in_scope(
-    tenant: Scope, memory: MemoryOrchestrator, make_agent: MakeAgent
+    tenant: Scope, memory: Memory, make_agent: MakeAgent
 ) -> None:
     ana, bo = tenant.child("user", "ana"), tenant.child("user", "bo")
     await memory.remember(ana, "Ana's dog", "Ana's dog is called Rex.")
@@ -59,7 +59,7 @@ async def _echo(args: dict[str, JsonValue]) -> str:
 
 
 async def test_tool_names_are_unique_across_capabilities(
-    tenant: Scope, memory: MemoryOrchestrator, make_agent: MakeAgent
+    tenant: Scope, memory: Memory, make_agent: MakeAgent
 ) -> None:
     clash = Tools([AgentTool.of("recall_memory", "Another recall.", _echo)], name="other")
     model = ScriptedModel(["Hi."])

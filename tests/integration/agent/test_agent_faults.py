@@ -12,8 +12,8 @@ from hippograph.agent import AgentConfig, AgentHooksBase, RecordingHooks, demo_m
 from hippograph.agent.events import AgentEvent, MemoryExtracted, StageFailed
 from hippograph.consolidation import ConsolidationConfig, SleepConsolidator
 from hippograph.errors import StoreError
-from hippograph.layers import MemoryOrchestrator
 from hippograph.llm import ScriptedModel
+from hippograph.memory import Memory
 from hippograph.models import Layer
 from hippograph.retrieval import engine as engine_module
 from hippograph.scope import Scope
@@ -25,14 +25,14 @@ def _boom(*_: Any, **__: Any) -> Any:
     raise StoreError("injected failure", retryable=True)
 
 
-async def _seed(memory: MemoryOrchestrator, scope: Scope) -> None:
+async def _seed(memory: Memory, scope: Scope) -> None:
     await memory.remember(scope, "user's dog", "The user's dog is called Rex.")
     await memory.working.push(scope, "User: hello | Agent: hi there", kind="turn")
 
 
 async def test_recall_raising_still_replies_with_an_error_event_and_working_memory(
     tenant: Scope,
-    memory: MemoryOrchestrator,
+    memory: Memory,
     make_agent: MakeAgent,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -57,7 +57,7 @@ async def _late_boom(*_: Any, **__: Any) -> Any:
 
 async def test_hydration_reads_failing_together_are_reported_in_one_order(
     tenant: Scope,
-    memory: MemoryOrchestrator,
+    memory: Memory,
     make_agent: MakeAgent,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -80,7 +80,7 @@ async def test_hydration_reads_failing_together_are_reported_in_one_order(
 
 async def test_activation_raising_still_replies(
     tenant: Scope,
-    memory: MemoryOrchestrator,
+    memory: Memory,
     make_agent: MakeAgent,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -97,7 +97,7 @@ async def test_activation_raising_still_replies(
 
 async def test_consolidation_raising_is_reported_not_raised(
     tenant: Scope,
-    memory: MemoryOrchestrator,
+    memory: Memory,
     make_agent: MakeAgent,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -146,7 +146,7 @@ async def test_quick_nap_runs_every_n_turns_and_its_failure_is_reported(
 
 
 async def test_invalid_ops_are_reported_and_valid_ones_applied(
-    tenant: Scope, memory: MemoryOrchestrator, make_agent: MakeAgent
+    tenant: Scope, memory: Memory, make_agent: MakeAgent
 ) -> None:
     block = (
         '{"ops": [{"op": "upsert_node", "label": "city", "content": "Lisbon"},'
@@ -197,7 +197,7 @@ async def test_a_broken_hook_never_breaks_a_turn(tenant: Scope, make_agent: Make
 
 
 async def test_every_stage_can_be_switched_off(
-    tenant: Scope, memory: MemoryOrchestrator, make_agent: MakeAgent
+    tenant: Scope, memory: Memory, make_agent: MakeAgent
 ) -> None:
     await _seed(memory, tenant)
     config = AgentConfig.model_validate(

@@ -7,8 +7,8 @@ import asyncio
 from collections.abc import Sequence
 
 from hippograph.agent import demo_model
-from hippograph.layers import MemoryOrchestrator
-from hippograph.layers.capability import Exchange
+from hippograph.memory import Memory
+from hippograph.memory.capability import Exchange
 from hippograph.ops import MemoryOp, UpsertNode
 from hippograph.scope import Scope
 from tests.integration.agent.conftest import MakeAgent
@@ -28,7 +28,7 @@ class _GatedExtractor:
 
 
 async def test_forget_waits_for_the_turns_background_writes(
-    tenant: Scope, memory: MemoryOrchestrator, make_agent: MakeAgent
+    tenant: Scope, memory: Memory, make_agent: MakeAgent
 ) -> None:
     scope = tenant.child("user", "fran")
     sibling = tenant.child("user", "gus")
@@ -53,7 +53,7 @@ async def test_forget_waits_for_the_turns_background_writes(
 
 
 async def test_forget_of_an_unrelated_scope_does_not_wait(
-    tenant: Scope, memory: MemoryOrchestrator, make_agent: MakeAgent
+    tenant: Scope, memory: Memory, make_agent: MakeAgent
 ) -> None:
     extractor = _GatedExtractor()
     agent = make_agent(demo_model(), extractor=extractor)

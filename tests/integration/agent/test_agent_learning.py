@@ -7,8 +7,8 @@ from pydantic import JsonValue
 
 from hippograph.agent import AgentConfig, AgentTool
 from hippograph.consolidation import Phase, SleepConsolidator
-from hippograph.layers import MemoryOrchestrator
 from hippograph.llm import ScriptedModel, ScriptedReply, ScriptedToolCall
+from hippograph.memory import Memory
 from hippograph.models import Layer, Relationship
 from hippograph.scope import Scope
 from tests.integration.agent.conftest import MakeAgent
@@ -37,7 +37,7 @@ def _turn(service: str) -> list[ScriptedReply]:
 
 
 async def test_recurring_tool_calls_of_plain_chat_become_a_draft_skill(
-    tenant: Scope, memory: MemoryOrchestrator, make_agent: MakeAgent
+    tenant: Scope, memory: Memory, make_agent: MakeAgent
 ) -> None:
     user = tenant.child("user", "ops")
     services = ["billing", "search", "mail"]
@@ -70,7 +70,7 @@ async def test_recurring_tool_calls_of_plain_chat_become_a_draft_skill(
 
 
 async def test_turns_without_tools_record_no_action(
-    tenant: Scope, memory: MemoryOrchestrator, make_agent: MakeAgent
+    tenant: Scope, memory: Memory, make_agent: MakeAgent
 ) -> None:
     agent = make_agent(ScriptedModel([ScriptedReply(text="Hello!")]), AgentConfig(), tools=TOOLS)
     await agent.run(tenant, "Hi there")

@@ -13,8 +13,8 @@ from hippograph.agent.events import (
     MessageStart,
     TextDelta,
 )
-from hippograph.layers import MemoryOrchestrator
 from hippograph.llm import ScriptedModel, ScriptedReply
+from hippograph.memory import Memory
 from hippograph.models import Layer, Relationship
 from hippograph.scope import Scope
 from tests.integration.agent.conftest import MakeAgent
@@ -23,7 +23,7 @@ SECRET = "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789"
 
 
 async def test_fact_of_turn_one_is_in_the_prompt_of_turn_five_in_a_new_session(
-    tenant: Scope, memory: MemoryOrchestrator, make_agent: MakeAgent
+    tenant: Scope, memory: Memory, make_agent: MakeAgent
 ) -> None:
     alice = tenant.child("user", "alice")
     bob = tenant.child("user", "bob")
@@ -64,7 +64,7 @@ async def test_fact_of_turn_one_is_in_the_prompt_of_turn_five_in_a_new_session(
 
 
 async def test_consolidation_writes_the_turn_the_fact_and_their_link(
-    tenant: Scope, memory: MemoryOrchestrator, make_agent: MakeAgent
+    tenant: Scope, memory: Memory, make_agent: MakeAgent
 ) -> None:
     model = ScriptedModel(
         [
@@ -109,7 +109,7 @@ async def test_consolidation_writes_the_turn_the_fact_and_their_link(
 
 
 async def test_auto_approved_skills_are_active(
-    tenant: Scope, memory: MemoryOrchestrator, make_agent: MakeAgent
+    tenant: Scope, memory: Memory, make_agent: MakeAgent
 ) -> None:
     block = '{"ops": [{"op": "register_skill", "name": "deploy the app", "steps": ["build", "ship"]}]}'
     model = ScriptedModel([f"Sure.<MEMORY_EXTRACT>{block}</MEMORY_EXTRACT>"])
@@ -137,7 +137,7 @@ async def test_stream_order_and_text_without_the_block(tenant: Scope, make_agent
 
 
 async def test_credentials_never_reach_memory_or_the_next_prompt(
-    tenant: Scope, memory: MemoryOrchestrator, make_agent: MakeAgent
+    tenant: Scope, memory: Memory, make_agent: MakeAgent
 ) -> None:
     block = (
         '{"ops": [{"op": "upsert_node", "label": "deploy key ' + SECRET + '", '

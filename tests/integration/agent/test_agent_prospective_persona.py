@@ -15,10 +15,10 @@ from hippograph.agent.config import PersonaSettings
 from hippograph.agent.events import StageFailed, TriggerFired
 from hippograph.audit import list_audit
 from hippograph.consolidation import ConsolidationConfig, SleepConsolidator
-from hippograph.layers import MemoryOrchestrator
 from hippograph.layers.semantic import AGENT_IDENTITY
 from hippograph.llm import ScriptedModel
 from hippograph.llm.types import ModelRequest
+from hippograph.memory import Memory
 from hippograph.scope import Scope
 from hippograph.store import Neo4jConnection
 from tests.integration.agent.conftest import MakeAgent
@@ -31,7 +31,7 @@ def _block(*ops: str) -> str:
 
 
 async def test_a_due_time_trigger_and_a_named_condition_fire_into_the_prompt_and_the_stream(
-    tenant: Scope, memory: MemoryOrchestrator, make_agent: MakeAgent
+    tenant: Scope, memory: Memory, make_agent: MakeAgent
 ) -> None:
     pm = memory.prospective
     now = time.time()
@@ -58,7 +58,7 @@ async def test_a_due_time_trigger_and_a_named_condition_fire_into_the_prompt_and
 
 
 async def test_the_model_resolves_and_snoozes_triggers_by_handle_with_audit(
-    tenant: Scope, memory: MemoryOrchestrator, make_agent: MakeAgent, conn: Neo4jConnection
+    tenant: Scope, memory: Memory, make_agent: MakeAgent, conn: Neo4jConnection
 ) -> None:
     pm = memory.prospective
     past = time.time() - 60
@@ -83,7 +83,7 @@ async def test_the_model_resolves_and_snoozes_triggers_by_handle_with_audit(
 
 
 async def test_more_than_five_pending_triggers_are_ranked_not_cut_by_age(
-    tenant: Scope, memory: MemoryOrchestrator, make_agent: MakeAgent
+    tenant: Scope, memory: Memory, make_agent: MakeAgent
 ) -> None:
     pm = memory.prospective
     old = [await pm.set_trigger(tenant, f"someday {i}", f"idle task {i}", importance=3.0) for i in range(6)]
@@ -101,7 +101,7 @@ async def test_more_than_five_pending_triggers_are_ranked_not_cut_by_age(
 
 
 async def test_triggers_keep_to_their_own_scope(
-    tenant: Scope, memory: MemoryOrchestrator, make_agent: MakeAgent
+    tenant: Scope, memory: Memory, make_agent: MakeAgent
 ) -> None:
     child, sibling = tenant.child("user", "a"), tenant.child("user", "b")
     past = time.time() - 60
@@ -114,7 +114,7 @@ async def test_triggers_keep_to_their_own_scope(
 
 
 async def test_the_identity_is_seeded_at_the_turn_scope_by_default(
-    tenant: Scope, memory: MemoryOrchestrator, make_agent: MakeAgent
+    tenant: Scope, memory: Memory, make_agent: MakeAgent
 ) -> None:
     user = tenant.child("user", "solo")
     await make_agent(ScriptedModel(["Hi."], cycle=True)).run(user, "Hello there.")
@@ -123,7 +123,7 @@ async def test_the_identity_is_seeded_at_the_turn_scope_by_default(
 
 
 async def test_the_identity_is_seeded_once_per_scope_under_concurrency_and_rendered(
-    tenant: Scope, memory: MemoryOrchestrator, make_agent: MakeAgent
+    tenant: Scope, memory: Memory, make_agent: MakeAgent
 ) -> None:
     config = AgentConfig(
         agent_name="Juno", agent_description="A travel assistant.", persona=PersonaSettings(seed_at="root")
@@ -140,7 +140,7 @@ async def test_the_identity_is_seeded_once_per_scope_under_concurrency_and_rende
 
 
 async def test_a_profile_correction_op_reaches_the_soul_phase_and_the_next_prompt(
-    tenant: Scope, memory: MemoryOrchestrator, make_agent: MakeAgent, conn: Neo4jConnection
+    tenant: Scope, memory: Memory, make_agent: MakeAgent, conn: Neo4jConnection
 ) -> None:
     await memory.semantic.soul(tenant, "Juno", {"tone": "formal"})
     sleeper = SleepConsolidator(conn, ConsolidationConfig(soul_schema=("tone", "user_name")))

@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 
 from hippograph.agent import AgentConfig, SessionSettings
-from hippograph.layers import MemoryOrchestrator
 from hippograph.llm import ScriptedModel
+from hippograph.memory import Memory
 from hippograph.models import Layer, Relationship
 from hippograph.scope import Scope
 from tests.integration.agent.conftest import MakeAgent
@@ -18,7 +18,7 @@ def _echo() -> ScriptedModel:
 
 
 async def test_a_session_resumes_from_the_graph_after_a_restart(
-    tenant: Scope, memory: MemoryOrchestrator, make_agent: MakeAgent
+    tenant: Scope, memory: Memory, make_agent: MakeAgent
 ) -> None:
     alice = tenant.child("user", "alice")
     before = make_agent(_echo())
@@ -72,7 +72,7 @@ async def test_an_evicted_session_comes_back_from_the_graph(tenant: Scope, make_
 
 
 async def test_many_chats_per_scope_and_concurrent_turns_of_one_session_in_order(
-    tenant: Scope, memory: MemoryOrchestrator, make_agent: MakeAgent
+    tenant: Scope, memory: Memory, make_agent: MakeAgent
 ) -> None:
     model = ScriptedModel(lambda request: f"echo: {request.messages[-1].text}", delay=0.001)
     agent = make_agent(model)

@@ -19,8 +19,8 @@ from hippograph.agent.events import (
 )
 from hippograph.agent.fabrication import DEFAULT_SAFE_REPLY
 from hippograph.errors import InvalidInputError
-from hippograph.layers import MemoryOrchestrator
 from hippograph.llm import ScriptedModel, ScriptedReply, ScriptedToolCall
+from hippograph.memory import Memory
 from hippograph.scope import Scope
 from tests.integration.agent.conftest import MakeAgent
 
@@ -94,7 +94,7 @@ async def test_the_tool_loop_stops_at_the_round_cap(tenant: Scope, make_agent: M
     assert response.events[-1].type == "message_end"
 
 
-def test_tool_names_must_be_unique(memory: MemoryOrchestrator) -> None:
+def test_tool_names_must_be_unique(memory: Memory) -> None:
     from hippograph.agent import Agent
 
     with pytest.raises(InvalidInputError, match="taken"):
@@ -116,7 +116,7 @@ async def test_triage_observe_reports_and_changes_nothing(tenant: Scope, make_ag
 
 
 async def test_triage_enforce_narrows_tools_and_layers(
-    tenant: Scope, memory: MemoryOrchestrator, make_agent: MakeAgent
+    tenant: Scope, memory: Memory, make_agent: MakeAgent
 ) -> None:
     await memory.remember(tenant, "server", "The production server is called atlas.")
     await memory.prospective.set_trigger(tenant, "the user deploys", "remind them to tag the release")

@@ -11,8 +11,8 @@ import pytest
 from hippograph.agent import ModelExtractor, demo_extractor, demo_model
 from hippograph.consolidation import ConsolidationConfig, ConsolidationReport, SleepConsolidator
 from hippograph.errors import ConfigurationError, InvalidInputError, StoreError
-from hippograph.layers import Exchange, MemoryCapability, MemoryOrchestrator, RecordPolicy
 from hippograph.llm import ScriptedModel, ScriptedReply
+from hippograph.memory import Exchange, Memory, MemoryCapability, RecordPolicy
 from hippograph.ops import MemoryOp, UpsertNode
 from hippograph.scope import Scope
 from hippograph.store import Neo4jConnection
@@ -32,7 +32,7 @@ def _upsert(label: str, content: str) -> UpsertNode:
     return UpsertNode(op="upsert_node", label=label, content=content)
 
 
-async def test_recall_stays_within_the_utf8_byte_budget(tenant: Scope, memory: MemoryOrchestrator) -> None:
+async def test_recall_stays_within_the_utf8_byte_budget(tenant: Scope, memory: Memory) -> None:
     for label, content in CITIES:
         await memory.remember(tenant, f"{label} note", content)
     query = "Zürich 東京 Kraków Αθήνα"
@@ -55,7 +55,7 @@ async def test_recall_stays_within_the_utf8_byte_budget(tenant: Scope, memory: M
             assert found.ids == unbounded.ids and found.text == unbounded.text
 
 
-async def test_a_bound_scope_never_reads_a_sibling(tenant: Scope, memory: MemoryOrchestrator) -> None:
+async def test_a_bound_scope_never_reads_a_sibling(tenant: Scope, memory: Memory) -> None:
     alice = memory.for_scope(tenant.child("user", "alice"))
     bob = memory.for_scope(tenant.child("user", "bob"))
     await memory.remember(tenant, "office", "The team's office is in Porto.")
@@ -69,7 +69,7 @@ async def test_a_bound_scope_never_reads_a_sibling(tenant: Scope, memory: Memory
     assert alice.scope == tenant.child("user", "alice")
 
 
-async def test_a_recorded_exchange_is_recalled_on_the_next_turn(tenant: Scope, memory: MemoryOrchestrator) -> None:
+async def test_a_recorded_exchange_is_recalled_on_the_next_turn(tenant: Scope, memory: Memory) -> None:
     me = memory.for_scope(tenant.child("user", "carol"), budget=2_000)
     first = await me.recall("What is my cat called?")
     assert "Tom" not in first.text
@@ -94,7 +94,7 @@ class _Failing:
 
 
 async def test_the_extractor_runs_after_the_final_round_and_its_ops_are_written(
-    tenant: Scope, memory: MemoryOrchestrator
+    tenant: Scope, memory: Memory
 ) -> None:
     model = ScriptedModel(
         [
@@ -129,7 +129,7 @@ async def test_the_extractor_runs_after_the_final_round_and_its_ops_are_written(
 
 
 async def test_the_cadence_triggers_a_quick_nap(
-    tenant: Scope, memory: MemoryOrchestrator, conn: Neo4jConnection
+    tenant: Scope, memory: Memory, conn: Neo4jConnection
 ) -> None:
     consolidator = SleepConsolidator(conn, ConsolidationConfig(turns_between_naps=2))
     me = memory.for_scope(tenant, consolidation=consolidator)
@@ -141,7 +141,7 @@ async def test_the_cadence_triggers_a_quick_nap(
     assert not told.nap_due and told.nap is None
 
 
-async def test_forget_erases_the_scope_and_nothing_else(tenant: Scope, memory: MemoryOrchestrator) -> None:
+async def test_forget_erases_the_scope_and_nothing_else(tenant: Scope, memory: Memory) -> None:
     frank = memory.for_scope(tenant.child("user", "frank"))
     gina = memory.for_scope(tenant.child("user", "gina"))
     for me in (frank, gina):
@@ -151,7 +151,7 @@ async def test_forget_erases_the_scope_and_nothing_else(tenant: Scope, memory: M
     assert "Kiwi" in (await gina.recall("What is my bird called?")).text
 
 
-async def test_the_policy_decides_what_is_recorded(tenant: Scope, memory: MemoryOrchestrator) -> None:
+async def test_the_policy_decides_what_is_recorded(tenant: Scope, memory: Memory) -> None:
     policy = RecordPolicy(store_turn_episodic=False, store_turn_working=False, apply_ops=False)
     me = memory.for_scope(tenant, policy=policy)
     report = await me.record("My fish is Nemo.", "Nice.", ops=[_upsert("user's fish", "Nemo")])
@@ -159,7 +159,7 @@ async def test_the_policy_decides_what_is_recorded(tenant: Scope, memory: Memory
     assert await memory.store.query_subtree(tenant) == []
 
 
-async def test_bad_construction_and_input_are_refused(tenant: Scope, memory: MemoryOrchestrator) -> None:
+async def test_bad_construction_and_input_are_refused(tenant: Scope, memory: Memory) -> None:
     with pytest.raises(InvalidInputError, match="limit"):
         memory.for_scope(tenant, limit=0)
     with pytest.raises(InvalidInputError, match="budget"):

@@ -13,12 +13,12 @@ import pytest
 from hippograph.agent import Agent, AgentConfig
 from hippograph.agent.events import StageFailed
 from hippograph.errors import StoreError
-from hippograph.layers import MemoryOrchestrator
-from hippograph.layers import orchestrator as orchestrator_module
 from hippograph.layers.repository import LayerRepository
 from hippograph.layers.semantic import AGENT_IDENTITY, MAX_PERSONA_NODES, SOUL_PREFIX
 from hippograph.llm import ScriptedModel
 from hippograph.llm.types import ModelRequest
+from hippograph.memory import Memory
+from hippograph.memory import memory as orchestrator_module
 from hippograph.models import Layer
 from hippograph.scope import Scope
 from hippograph.store import Neo4jConnection
@@ -26,7 +26,7 @@ from hippograph.store.queries import MemoryQuery
 from tests.integration.agent.conftest import MakeAgent
 
 
-async def _seed(memory: MemoryOrchestrator, tenant: Scope) -> Scope:
+async def _seed(memory: Memory, tenant: Scope) -> Scope:
     """A chat under a user, with persona nodes on both, triggers, working memory and a sibling."""
     user = tenant.child("user", "u1")
     chat = user.child("chat", "c1")
@@ -44,7 +44,7 @@ async def _seed(memory: MemoryOrchestrator, tenant: Scope) -> Scope:
 
 
 async def test_the_combined_read_returns_exactly_the_rows_of_the_three_reads(
-    tenant: Scope, memory: MemoryOrchestrator
+    tenant: Scope, memory: Memory
 ) -> None:
     chat = await _seed(memory, tenant)
     repo = LayerRepository(memory.store)
@@ -109,7 +109,7 @@ def _statements(conn: Neo4jConnection, monkeypatch: pytest.MonkeyPatch) -> list[
 
 
 async def test_a_turn_builds_the_same_prompt_from_one_statement_as_from_the_parts_own_reads(
-    tenant: Scope, memory: MemoryOrchestrator, make_agent: MakeAgent, conn: Neo4jConnection,
+    tenant: Scope, memory: Memory, make_agent: MakeAgent, conn: Neo4jConnection,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:  # fmt: skip
     chat = await _seed(memory, tenant)
@@ -142,7 +142,7 @@ async def test_a_turn_builds_the_same_prompt_from_one_statement_as_from_the_part
 
 
 async def test_every_turn_reads_afresh_a_persona_or_trigger_written_between_turns_is_in_the_next_prompt(
-    tenant: Scope, memory: MemoryOrchestrator, make_agent: MakeAgent
+    tenant: Scope, memory: Memory, make_agent: MakeAgent
 ) -> None:
     chat = await _seed(memory, tenant)
     model = ScriptedModel(["Sure."], cycle=True)
@@ -159,7 +159,7 @@ async def test_every_turn_reads_afresh_a_persona_or_trigger_written_between_turn
 
 
 async def test_a_failing_combined_read_leaves_each_part_to_read_itself(
-    tenant: Scope, memory: MemoryOrchestrator, make_agent: MakeAgent, monkeypatch: pytest.MonkeyPatch
+    tenant: Scope, memory: Memory, make_agent: MakeAgent, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     chat = await _seed(memory, tenant)
     message = "What about the budget? And my dog?"
