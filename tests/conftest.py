@@ -50,7 +50,7 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     wanted = {name.strip() for name in str(config.getoption("markexpr") or "").split(" or ")}
     if not wanted or not wanted <= set(FOLDER_MARKERS):
         return None
-    if collection_path.parent == TESTS and collection_path.name in FOLDER_MARKERS:
+    if collection_path.resolve().parent == TESTS and collection_path.name in FOLDER_MARKERS:
         return collection_path.name not in wanted or None
     return None
 
