@@ -20,15 +20,40 @@ from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection, migrate
 from tests.support.servers import served
 
-_FOLDER_MARKERS = {"unit": "unit", "integration": "integration", "e2e": "e2e", "reliability": "reliability"}
+TESTS = Path(__file__).resolve().parent
+FOLDER_MARKERS = ("unit", "integration", "e2e", "reliability")
+"""One marker per folder: a test is marked by the folder it lives in (``pytest -m unit`` is the
+fast loop), and a marker of another folder on it is a mistake that collection refuses."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    misplaced: list[str] = []
     for item in items:
-        parts = Path(str(item.fspath)).parts
-        for folder, marker in _FOLDER_MARKERS.items():
-            if folder in parts:
-                item.add_marker(getattr(pytest.mark, marker))
+        if not item.path.resolve().is_relative_to(TESTS):
+            continue
+        relative = item.path.resolve().relative_to(TESTS)
+        folder = relative.parts[0] if len(relative.parts) > 1 else None
+        if folder not in FOLDER_MARKERS:
+            misplaced.append(f"{item.nodeid}: not in a folder of {', '.join(FOLDER_MARKERS)}")
+            continue
+        declared = {m.name for m in item.iter_markers() if m.name in FOLDER_MARKERS} - {folder}
+        if declared:
+            misplaced.append(f"{item.nodeid}: marked {', '.join(sorted(declared))} in tests/{folder}/")
+        item.add_marker(getattr(pytest.mark, folder))
+    if misplaced:
+        raise pytest.UsageError("tests whose marker disagrees with their folder:\n  " + "\n  ".join(misplaced))
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """With ``-m`` naming folder markers only (``-m unit``, ``-m "unit or e2e"``), the other folders
+    are not even imported: their markers cannot match, and importing them (the API, the servers)
+    would cost the fast loop most of its time."""
+    wanted = {name.strip() for name in str(config.getoption("markexpr") or "").split(" or ")}
+    if not wanted or not wanted <= set(FOLDER_MARKERS):
+        return None
+    if collection_path.resolve().parent == TESTS and collection_path.name in FOLDER_MARKERS:
+        return collection_path.name not in wanted or None
+    return None
 
 
 @pytest.fixture(scope="session")

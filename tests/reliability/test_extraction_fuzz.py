@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from hippograph.agent.extraction import extract_memory_ops
 from hippograph.ops import OP_NAMES
 
-pytestmark = pytest.mark.unit
+pytestmark = pytest.mark.reliability
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -14,7 +14,7 @@ pytest.importorskip("onnx")
 
 from hippograph.embeddings import EmbeddingProvider, OnnxMiniLMEmbeddings, SentenceTransformerEmbeddings
 
-pytestmark = pytest.mark.unit
+pytestmark = pytest.mark.integration
 
 TEXTS = [
     "",
