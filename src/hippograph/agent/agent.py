@@ -68,7 +68,7 @@ class Agent:
     Args:
         memory: The memory the agent recalls from and writes to.
         model: The model (``AnthropicModel``, ``ScriptedModel`` or any ``ModelProvider``).
-        config: Every stage's settings; the reference defaults when omitted.
+        config: Every stage's settings; the defaults when omitted.
         consolidator: Runs quick naps every N turns of a scope (N is the consolidator's
             ``turns_between_naps``); None: no naps.
         hooks: Observability callbacks (stage timings, usage, events).

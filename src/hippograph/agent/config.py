@@ -1,6 +1,6 @@
 """Agent settings: every stage of the turn can be switched and tuned here.
 
-Defaults are the reference system's: triage off, full prompt, 2,000-token memory context of
+Defaults: triage off, full prompt, 2,000-token memory context of
 the top 5 memories, fabrication check off (opt-in), extraction on, skills stored as drafts,
 thinking kept 24 h (≤ 500 characters), 10,000 sessions per tenant with the oldest 10 %
 evicted. Quick naps run every ``ConsolidationConfig.turns_between_naps`` turns of a scope
@@ -52,7 +52,7 @@ class _Settings(BaseModel):
 
 
 class TriageSettings(_Settings):
-    """Intent classification and tool routing (both off by default, as in the reference)."""
+    """Intent classification and tool routing (both off by default)."""
 
     intent_mode: TriageMode = TriageMode.OFF
     tool_routing_mode: TriageMode = TriageMode.OFF
@@ -76,7 +76,7 @@ class HydrateSettings(_Settings):
     token_budget: int = Field(default=2000, ge=50)
     top_k: int = Field(default=5, ge=1, le=100)
     include_working: bool = True
-    """The last turns of working memory, verbatim (reference: the last 2)."""
+    """The last turns of working memory, verbatim (by default the last 2)."""
     include_triggers: bool = True
     """Pending prospective triggers of the scope, when the verdict's layers include them."""
     max_triggers: int = Field(default=5, ge=0, le=50)
@@ -86,7 +86,7 @@ class HydrateSettings(_Settings):
     """Most nodes listed in one Activation event."""
     working_summary: SummaryMode = "off"
     """Working memory's older entries (before the last 2) as one summary line: ``off`` (the
-    reference's default), ``extractive`` or ``llm`` (the agent's model)."""
+    default), ``extractive`` or ``llm`` (the agent's model)."""
 
 
 class PersonaSettings(_Settings):
@@ -114,7 +114,7 @@ class ToolLoopSettings(_Settings):
 
 
 class FabricationSettings(_Settings):
-    """The fabrication check (off by default; the reference's check is opt-in).
+    """The fabrication check (off by default: the check is opt-in).
 
     With ``revise`` or ``refuse`` the reply's text is held back until it is checked, so it
     arrives in one piece after the model finishes instead of streaming token by token.
@@ -139,7 +139,7 @@ class ConsolidationSettings(_Settings):
     enabled: bool = True
     apply_ops: bool = True
     auto_approve_skills: bool = False
-    """Skills the model registers become active at once (reference: drafts for review)."""
+    """Skills the model registers become active at once (by default: drafts for review)."""
     skill_gate: GateMode = GateMode.OFF
     """The opt-in metacognitive gate: ``flag`` (kept as a draft, with the reason) or
     ``refuse`` a registered skill that contradicts the scope's core preferences."""
@@ -184,7 +184,7 @@ class SessionSettings(_Settings):
     compaction: SummaryMode = "off"
     """A long session's turns beyond ``history_turns`` are folded into a running summary
     sent before the kept turns: ``extractive`` or ``llm`` (the agent's model); ``off`` drops
-    them (the reference's default)."""
+    them (the default)."""
 
 
 class AgentConfig(_Settings):

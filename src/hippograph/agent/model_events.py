@@ -1,4 +1,4 @@
-"""The model-start and pre-call events of one model call (the reference's ``LLMStartEvent``,
+"""The model-start and pre-call events of one model call (``LLMStartEvent``,
 the engine's view, and ``LLMPreCallEvent``, the wire's view): what is asked and how much goes
 out, by size and digest — the prompt's text never leaves in an event."""
 

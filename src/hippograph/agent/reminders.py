@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 __all__ = ["PersonaSeeder", "Reminders", "identity_text", "reminders"]
 
 SEEDED_CACHE = 1_000
-"""Scopes remembered as seeded (the reference's seeded-tenant cache); beyond it, a seed is a read."""
+"""Scopes remembered as seeded (a seeded-tenant cache); beyond it, a seed is a read."""
 
 
 @dataclass

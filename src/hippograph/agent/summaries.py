@@ -1,7 +1,7 @@
 """Summaries of older turns for the prompt: working memory's older entries (``working_summary``)
 and the compaction of a long session (``sessions.compaction``).
 
-Mode ``extractive`` keeps the first and last sentence of each text (the reference's
+Mode ``extractive`` keeps the first and last sentence of each text (the
 extractive mode, no model call); ``llm`` asks the agent's model (any
 :class:`~hippograph.llm.provider.ModelProvider`: ``AnthropicModel`` on Claude,
 ``ScriptedModel`` offline) through the same protocol as a turn, and falls back to the

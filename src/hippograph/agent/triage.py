@@ -256,7 +256,7 @@ def _keeps(verdict: Intent, serves: Intent) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class TriageConfig:
-    """Triage settings; the defaults (all off) change nothing, as in the reference."""
+    """Triage settings; the defaults (all off) change nothing."""
 
     intent_mode: TriageMode = TriageMode.OFF
     tool_routing_mode: TriageMode = TriageMode.OFF

@@ -1,4 +1,4 @@
-"""Sleep consolidation: every phase of the reference's §6 as a Cypher batch job.
+"""Sleep consolidation: every phase as a Cypher batch job.
 
 ``SleepConsolidator(conn, config).run(scope)`` consolidates a scope and its subtree under a
 per-scope lease and returns a :class:`ConsolidationReport` (also stored as a

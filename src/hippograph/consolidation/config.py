@@ -1,4 +1,4 @@
-"""Every threshold of every phase, in one validated object, with the reference defaults."""
+"""Every threshold of every phase, in one validated object, with its defaults."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ DEFAULT_ACTION_SEPARATORS = (
 
 
 class ConsolidationConfig(BaseModel):
-    """Knobs of :class:`~hippograph.consolidation.SleepConsolidator`; defaults are the reference's.
+    """Knobs of :class:`~hippograph.consolidation.SleepConsolidator`, with their defaults.
 
     Times are seconds. Field names start with the phase they belong to.
     """
@@ -128,7 +128,7 @@ class ConsolidationConfig(BaseModel):
     episodic_fold_size: int = Field(default=50, ge=2)
     episodic_max_folds: int = Field(default=20, ge=1)
     """Folds per ``run`` (all scopes together): 1,000 events. A larger backlog (an imported
-    history) is folded over several runs; the reference folds 50 events per run."""
+    history) is folded over several runs, 50 events per fold."""
     episodic_fold_batch: int = Field(default=10, ge=1, le=1000)
     """Chunks folded per inner transaction."""
     quick_nap_max_folds: int = Field(default=1, ge=0)
@@ -152,7 +152,7 @@ class ConsolidationConfig(BaseModel):
     procedural_merge_similarity: float = Field(default=MERGE_SIMILARITY, gt=0, le=1)
     """A recurring action whose events' mean embedding has this cosine or more with a skill
     visible from its scope is that skill: merged into it when it is a draft of the same scope,
-    else not proposed again (the reference's skill dedup threshold, as the layer's)."""
+    else not proposed again (the layer's own skill dedup threshold)."""
 
     # -- 13 semantic_merge ---------------------------------------------------------------
     merge_min_cosine: float = Field(default=0.90, gt=0, le=1)

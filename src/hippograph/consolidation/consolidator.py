@@ -1,4 +1,4 @@
-"""The sleep consolidator: runs the phases of the reference's §6 over a scope and its subtree,
+"""The sleep consolidator: runs the consolidation phases over a scope and its subtree,
 under a per-scope lease, and records a report for each run."""
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ class SleepConsolidator:
 
     Args:
         conn: The Neo4j connection.
-        config: Thresholds of every phase; the reference's defaults when omitted.
+        config: Thresholds of every phase; the defaults when omitted.
         model: Optional hooks: a :class:`~hippograph.consolidation.Summarizer` writes episode
             summaries (phase 10), a :class:`~hippograph.consolidation.MergeJudge` confirms
             merges (phase 13). Without one, summaries are extractive and merges go by cosine.

@@ -10,7 +10,7 @@ from hippograph.models import new_id
 
 
 class Phase(StrEnum):
-    """The phases of the reference's §6; :attr:`number` is its numbering (6 and 7 are unused)."""
+    """The consolidation phases; :attr:`number` is the phase's number (6 and 7 are unused)."""
 
     STRENGTHEN = "strengthen"
     COOCCURRENCE = "cooccurrence"

@@ -1,4 +1,4 @@
-"""The uniform layer protocol (reference §1) and what every layer shares.
+"""The uniform layer protocol and what every layer shares.
 
 Every layer answers ``retrieve``, ``write``, ``summarize``, ``link``, ``delete`` and
 ``render_for_prompt``; an operation that means nothing for a layer is a no-op, never an error.
@@ -45,7 +45,7 @@ def make_node(layer: Layer, fields: Mapping[str, Any], field_prefix: str = "entr
 
 
 def extractive_summary(texts: Sequence[str], max_chars: int = 2000) -> str:
-    """First and last sentence of each text, joined — the reference's extractive mode."""
+    """First and last sentence of each text, joined — the extractive mode."""
     parts = []
     for text in texts:
         sentences = [s.strip() for s in _SENTENCE.split(text.strip()) if s.strip()]

@@ -10,7 +10,7 @@ of phrases) and, read from its text, what follows "never", "do not", "don't", "m
 those phrases appears in the skill's name, steps or context (content words compared by
 Porter stem, so "restarts production" matches "restart the production cluster").
 
-Modes (:class:`GateMode`): ``off`` (the default, as in the reference) stores every skill;
+Modes (:class:`GateMode`): ``off`` (the default) stores every skill;
 ``flag`` stores a contradicting skill as a draft — never auto-approved — with the reason in its
 ``metacognition`` property; ``refuse`` does not store it. Either way the op's result carries
 the reason and an audit entry (``skill.flag`` on the skill, ``skill.refuse`` on the preference

@@ -27,7 +27,7 @@ from hippograph.scope import Scope
 Progress = Callable[[int, int], None]
 TURN_IMPORTANCE = 3.0
 RESEMBLANCE_K = 3
-"""The k for opt-in resemblance links (``ingest(..., resemblance_links=k)``):
+"""The k measured for opt-in resemblance links (``ingest(..., resemblance_links=k)``):
 each ingested turn linked to its k most similar turns of other sessions. Off by default: on
 LoCoMo dev it buys multi-hop R@10 (+5) at open-domain's cost, leave-one-conversation-out does not
 pick it, and each turn is compared with every turn of its scope (ingest 1.3–3.4× slower)."""

@@ -1,11 +1,11 @@
-"""Spreading activation and N-hop hydration (reference §5) as parameterised Cypher.
+"""Spreading activation and N-hop hydration as parameterised Cypher.
 
 Two kinds of spreading, both one query per step:
 
 * over memory edges (``NEXT``, ``MENTIONS``, ``RELATES_TO`` …): from every seed, at most
   ``fan_out`` strongest neighbours per node, activation = parent × ``base_decay`` × edge
   factor per hop, breadth-first to ``max_hops`` hops (0 and 1: first-degree neighbours
-  only, as the reference's ``hydration_max_hops``), at most ``max_nodes`` new memories,
+  only, as ``hydration_max_hops`` means), at most ``max_nodes`` new memories,
   nothing below ``threshold``. A memory keeps the strongest activation that reaches it.
 * through shared cues (``(:Memory)-[:HAS_CUE]->(:Cue)<-[:HAS_CUE]-(:Memory)``): a session
   passes ``session_decay`` × its best member to every member; a keyword or name passes

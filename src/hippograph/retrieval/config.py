@@ -1,4 +1,4 @@
-"""Recall settings, with the reference system's defaults where it has them."""
+"""Recall settings and their defaults."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 class ScoreWeights(BaseModel):
-    """Weights of the four signals; they must sum to 1 (reference: 0.4 / 0.2 / 0.2 / 0.2).
-    ``relevance`` is the fused hybrid relevance (vector + fulltext), where the reference used
-    cosine alone."""
+    """Weights of the four signals; they must sum to 1 (default: 0.4 / 0.2 / 0.2 / 0.2).
+    ``relevance`` is the fused hybrid relevance (vector + fulltext), not cosine
+    alone."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -26,15 +26,15 @@ class ScoreWeights(BaseModel):
 
 
 class ActivationConfig(BaseModel):
-    """Spreading activation (reference §5): per-hop decay, fan-out and total caps."""
+    """Spreading activation: per-hop decay, fan-out and total caps."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     max_hops: int = Field(default=0, ge=0, le=4)
-    """The reference's meaning: 0 = first-degree neighbours only; N = breadth-first to N hops
-    (so 0 and 1 walk the same). Before issue 9, N walked N + 1 hops."""
+    """0 = first-degree neighbours only; N = breadth-first to N hops
+    (so 0 and 1 walk the same)."""
     base_decay: float = Field(default=0.5, gt=0, le=1)
-    """Activation passed per hop (reference: 0.5, 0.25, …)."""
+    """Activation passed per hop (default: 0.5, 0.25, …)."""
     fan_out: int = Field(default=5, ge=1, le=50)
     max_nodes: int = Field(default=50, ge=0, le=1000)
     """Most memories activation may add beyond the channels' candidates."""
@@ -69,7 +69,7 @@ class RecallConfig(BaseModel):
     "last week", …: :func:`~hippograph.retrieval.timeparse.asks_about_recent`); otherwise its
     weight goes to relevance. Recent turns are the session's working memory already; recall
     is asked about the whole history, where a 7-day half-life buries what is months old.
-    False weighs recency in every recall, as the reference does."""
+    False weighs recency in every recall."""
     frequency_saturation: int = Field(default=100, ge=1)
     scope_weighting: bool = True
     scope_floor: float = Field(default=0.0, ge=0, le=1)
@@ -77,7 +77,7 @@ class RecallConfig(BaseModel):
     hydration_threshold: float = Field(default=0.0, ge=0, le=10)
     """Minimum importance of a recalled memory."""
     min_relevance: float = Field(default=0.2, ge=0, le=1)
-    """Minimum cosine similarity of a direct hit (reference hydration_min_relevance)."""
+    """Minimum cosine similarity of a direct hit (``hydration_min_relevance``)."""
     episodic_raw_cap: int = Field(default=10, ge=0)
     candidates_per_channel: int = Field(default=100, ge=1, le=2000)
     vector_weight: float = Field(default=1.0, ge=0)

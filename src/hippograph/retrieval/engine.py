@@ -7,7 +7,7 @@
 3. Spreading activation from every candidate (shifted to be ≥ 0, scaled to [0, 1]): over
    memory edges (``NEXT``, ``MENTIONS`` …), then from the best sessions to their members,
    then from the best memories through shared keyword / name cues, weighted by rarity.
-4. Score: the four signals of the reference (relevance, recency, frequency, proximity) times
+4. Score: the four signals (relevance, recency, frequency, proximity) times
    the scope-distance, time-window and currency multipliers; gates; per-layer rules.
 
 Every item carries its channels, its score parts and the path that reached it.

@@ -1,4 +1,4 @@
-"""Per-layer recall rules (reference §3): working memory is seen only from its own scope;
+"""Per-layer recall rules: working memory is seen only from its own scope;
 procedural skills are recalled only when approved and active, and a deeper scope's skill of a
 name shadows shallower ones; at most ``episodic_raw_cap`` episodic items."""
 

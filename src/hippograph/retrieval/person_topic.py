@@ -15,8 +15,8 @@ units), and added to that person's candidates only:
   embedding model (no word list). Only its positive side counts.
 
 Added after spreading (the activation the statement and the stages deliver, in the same
-units), so both recall paths get the same. Measured on LoCoMo dev (issue 14, session 4,
-``benchmarks/locomo/research/entity.py``). No model calls beyond the embedder: one batch of
+units), so both recall paths get the same. Measured on the LoCoMo dev
+split. No model calls beyond the embedder: one batch of
 at most two short texts, only when the query names a person.
 """
 

@@ -1,4 +1,4 @@
-"""The four signals of reference §4 and the multipliers hippograph adds (scope distance,
+"""The four signals and the multipliers hippograph adds (scope distance,
 time match, currency), the evidence each candidate seeds activation with, and the final
 score — all pure functions; the recall engine only gathers their inputs."""
 
@@ -63,12 +63,12 @@ def for_query(config: RecallConfig, query: str) -> RecallConfig:
 
 
 def combine(config: RecallConfig, relevance: float, rec: float, freq: float, prox: float) -> float:
-    """The four signals, weighted as the reference weighs them, with relevance as the gate:
+    """The four signals, weighted, with relevance as the gate:
     ``relevance × (w_rel + (1 − w_rel) × m)`` where ``m`` is the weighted mean of recency,
-    frequency and proximity. With the reference weights a memory keeps 40–100 % of its
+    frequency and proximity. With the default weights a memory keeps 40–100 % of its
     relevance: among equally relevant memories the recent, often used, close ones win, but a
     recent, popular memory that does not answer the query cannot outrank one that does by
-    more than 2.5×. (The reference adds the four; then an irrelevant but fresh memory beats a
+    more than 2.5×. (Adding the four instead would let an irrelevant but fresh memory beat a
     relevant old one.)"""
     w = config.weights
     others = w.recency + w.frequency + w.proximity

@@ -102,7 +102,7 @@ class PendingConnection(BaseModel):
 
 
 class ActivationLog(BaseModel):
-    """Spreading activation's account of itself (reference §5): the seeds it started from,
+    """Spreading activation's account of itself: the seeds it started from,
     every memory it reached with the path that reached it, and the inferred links it leaves
     for consolidation."""
 

@@ -32,7 +32,7 @@ class NodeFilter(BaseModel):
         if isinstance(filters, NodeFilter):
             return filters
         data = dict(filters)
-        if "layer" in data:  # the reference's singular spelling
+        if "layer" in data:  # the singular spelling
             layer = data.pop("layer")
             data["layers"] = [layer] if layer is not None else None
         with validation_errors("filters", empty="filters"):

@@ -1,4 +1,4 @@
-"""The graph store: every operation of the reference's GraphBackend and VectorBackend
+"""The graph store: every operation of the GraphBackend and VectorBackend
 protocols over one Neo4j database, each one a catalogued query in a managed transaction.
 
 Visibility: a read at scope P returns memories whose ``scope_key`` is in

@@ -35,14 +35,14 @@ SCHEMA_STEPS: tuple[tuple[int, tuple[Q, ...]], ...] = (
         ),
     ),
     (
-        2,  # issue 9: fact-key write locks (one history per key under concurrency), erase markers
+        2,  # fact-key write locks (one history per key under concurrency), erase markers
         (
             Q.CREATE_CONSTRAINT_FACT_LOCK_KEY,
             Q.CREATE_CONSTRAINT_ERASURE_KEY,
         ),
     ),
     (
-        3,  # issue 11: range indexes no query plan uses cost every write; older databases drop them
+        3,  # range indexes no query plan uses cost every write; older databases drop them
         (
             Q.DROP_INDEX_MEMORY_CREATED_AT,
             Q.DROP_INDEX_MEMORY_OCCURRED_AT,
@@ -50,7 +50,7 @@ SCHEMA_STEPS: tuple[tuple[int, tuple[Q, ...]], ...] = (
         ),
     ),
     (
-        4,  # issue 11: the vector index filters by scope inside the index (Neo4j 2026.x, Cypher 25);
+        4,  # the vector index filters by scope inside the index (Neo4j 2026.x, Cypher 25);
         # an older database's index is dropped first and built again over its data (minutes at 1M)
         (
             Q.DROP_INDEX_MEMORY_EMBEDDING,
