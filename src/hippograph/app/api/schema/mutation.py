@@ -10,8 +10,8 @@ from typing import Annotated, Any
 import strawberry
 from strawberry.scalars import JSON
 
-from hippograph.app.api.auth import Role
-from hippograph.app.api.limits import BudgetExceededError
+from hippograph.app.access.keys import Role
+from hippograph.app.access.limits import BudgetExceededError
 from hippograph.app.api.schema.common import ctx
 from hippograph.app.api.schema.events import (
     ActivationEvent,
@@ -331,7 +331,7 @@ class Mutation:
         target = context.principal.target(scope, Role.ADMIN)
         if confirm != target.key:
             return ForgetError(message="confirm must repeat the scope key exactly; nothing was erased")
-        erased = await erase_scope(context.services.memory, context.services.repo, target)  # its keys go with it
+        erased = await erase_scope(context.services.memory, context.services.repo.keys, target)  # its keys go with it
         return ForgetSuccess(scope_key=target.key, erased=erased)
 
 

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 import strawberry
 from strawberry.scalars import JSON
 
-from hippograph.app.api.reach import Listing as _Listing
+from hippograph.app.access.reach import Listing as _Listing
 from hippograph.app.api.repository import LayerCount as _LayerCount
 from hippograph.app.api.repository import Neighbour as _Neighbour
 from hippograph.app.api.repository import ScopeRow, Subgraph
@@ -210,7 +210,7 @@ class MemoryConnection:
     @strawberry.field(description="Memories the listing selects in all (a separate count; ask only if needed).")
     async def total_count(self, info: strawberry.Info) -> int:
         listing, where = self.count_args
-        return int(await ctx(info).services.repo.memory_count(listing, where))
+        return int(await ctx(info).services.repo.memories.count(listing, where))
 
 
 @strawberry.type
@@ -292,7 +292,7 @@ class ScopeNode:
     async def children(self, info: strawberry.Info, first: int = 20, after: str | None = None) -> ScopeConnection:
         context = ctx(info)
         check_first(first, context.services.settings.max_first)
-        rows = await context.services.repo.scope_children(self.key, after, first + 1)
+        rows = await context.services.repo.scopes.children(self.key, after, first + 1)
         return ScopeConnection.page(rows, first, after)
 
     @strawberry.field(description="Memory counts: OWN (default) or the whole SUBTREE of this scope.")
@@ -311,7 +311,10 @@ class ScopeNode:
                     c
                     if old is None
                     else _LayerCount(
-                        c.layer, old.total + c.total, old.retracted + c.retracted, old.superseded + c.superseded
+                        layer=c.layer,
+                        total=old.total + c.total,
+                        retracted=old.retracted + c.retracted,
+                        superseded=old.superseded + c.superseded,
                     )
                 )
             return ScopeCounts.of(list(merged.values()))
@@ -586,5 +589,5 @@ class ScopeStats:
     async def growth(self, info: strawberry.Info, days: int = 30) -> list[DayCount]:
         check_first(days, 366, "days")
         since = time.time() - days * 86_400
-        rows = await ctx(info).services.repo.growth(self.scope_key, self.prefix, since)
+        rows = await ctx(info).services.repo.scopes.growth(self.scope_key, self.prefix, since)
         return [DayCount(day=datetime.fromtimestamp(d * 86_400, UTC).strftime("%Y-%m-%d"), created=n) for d, n in rows]
