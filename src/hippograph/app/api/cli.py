@@ -8,7 +8,6 @@ import json
 import os
 import sys
 from collections.abc import Awaitable, Callable
-from dataclasses import asdict
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, TypeVar
@@ -100,7 +99,7 @@ def keys_create(
     target = _scope(scope)
     record, token = _run(lambda conn: create_key(KeyRepository(conn), target, role, name=name, rate_limit=rate_limit))
     err.print(f"created key {record.id} ({record.role} of {record.scope_key}); the token is shown only now:")
-    typer.echo(json.dumps({**asdict(record), "token": token}) if as_json else token)
+    typer.echo(json.dumps({**record.model_dump(), "token": token}) if as_json else token)
 
 
 @keys_app.command("list")
@@ -116,7 +115,7 @@ def keys_list(
     target = _scope(scope) if scope else None
     records = _run(lambda conn: list_keys(KeyRepository(conn), target, include_revoked=revoked))
     if as_json:
-        typer.echo(json.dumps([asdict(r) for r in records]))
+        typer.echo(json.dumps([r.model_dump() for r in records]))
         return
     table = Table("id", "role", "scope", "name", "rate limit", "revoked")
     for r in records:
@@ -135,7 +134,7 @@ def keys_revoke(
 
     record = _run(lambda conn: revoke_key(KeyRepository(conn), key_id))
     if as_json:
-        typer.echo(json.dumps(asdict(record)))
+        typer.echo(json.dumps(record.model_dump()))
     else:
         console.print(f"revoked {record.id} ({record.role} of {record.scope_key})")
 

@@ -20,7 +20,7 @@ from hippograph.app.api.schema.events import (
     StageFailedEvent,
     to_graphql,
 )
-from hippograph.app.api.schema.types import AuditEntry, ConsolidationReport, Layer, Memory
+from hippograph.app.api.schema.types import AuditEntry, ConsolidationReport, Layer, Memory, derived
 from hippograph.app.api.turns import run_turn
 from hippograph.app.erase import erase_scope
 from hippograph.errors import AlreadyRunningError, ConflictError, InvalidInputError, NotFoundError
@@ -242,7 +242,7 @@ class Mutation:
         except (ConflictError, InvalidInputError) as exc:
             return RestoreError(code=RestoreErrorCode.NOT_RESTORABLE, message=str(exc))
         node = await context.loaders.memory.load(node_id)
-        return RestoreSuccess(memory=Memory.of(node) if node else None, audit=AuditEntry.of(entry))
+        return RestoreSuccess(memory=Memory.of(node) if node else None, audit=derived(AuditEntry, entry))
 
     @strawberry.mutation(description="Approve a draft procedure (it becomes active).")
     async def approve_procedure(self, info: strawberry.Info, scope: str, id: strawberry.ID) -> ProcedureResult:
