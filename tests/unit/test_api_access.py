@@ -40,7 +40,7 @@ def test_a_key_record_reads_a_stored_row_and_an_unnamed_key_is_named_empty() -> 
     record = KeyRecord.model_validate(row)
     assert record.name == "" and record.rate_limit is None and not hasattr(record, "hash")
     with pytest.raises(ValueError):
-        record.name = "renamed"  # type: ignore[misc]
+        record.name = "renamed"
 
 
 def test_a_principal_acts_below_its_scope_and_reaches_its_ancestors() -> None:
