@@ -37,7 +37,7 @@ from rich.console import Console
 from rich.table import Table
 
 from benchmarks._server import bench_store
-from hippograph.app.api.auth import Role, create_key
+from hippograph.app.access.keys import Role, create_key
 from hippograph.app.api.repository import ApiRepository
 from hippograph.cues import cues_of
 from hippograph.embeddings import HashingEmbeddings
@@ -124,7 +124,7 @@ async def main(size: int, requests: int, concurrency: int, out: Path | None) -> 
             console.print(f"wrote {size:,} memories in {time.perf_counter() - t0:.0f} s")
             repo = ApiRepository(conn)
             await repo.apply_schema()
-            _, token = await create_key(repo, org, Role.READER, name="bench")
+            _, token = await create_key(repo.keys, org, Role.READER, name="bench")
 
             await memory.recall(user, queries[0], top_k=10)  # warm up
             lib_lat, lib_wall, _ = await hammer(lambda q: _lib(memory, user, q), queries, concurrency)

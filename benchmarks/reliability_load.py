@@ -30,7 +30,7 @@ async def main(seconds: float, clients: int, users: int, out: Path | None) -> di
     from rich.console import Console
 
     from benchmarks.api_bench import _free_port, _wait_ready, start_server
-    from hippograph.app.api.auth import Role, create_key
+    from hippograph.app.access.keys import Role, create_key
     from hippograph.app.api.repository import ApiRepository
     from hippograph.dbms import LocalNeo4j
     from hippograph.scope import Scope
@@ -51,7 +51,7 @@ async def main(seconds: float, clients: int, users: int, out: Path | None) -> di
         await migrate(conn)
         repo = ApiRepository(conn)
         await repo.apply_schema()
-        _, token = await create_key(repo, org, Role.WRITER, name="load")
+        _, token = await create_key(repo.keys, org, Role.WRITER, name="load")
         port = _free_port()
         server = start_server(uri, password, port, tempfile.mkdtemp(prefix="hippograph-load-api-"))
         process = psutil.Process(server.pid)

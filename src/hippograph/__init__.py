@@ -17,8 +17,9 @@ imported on first use. Sub-packages keep their own, longer lists (``hippograph.m
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from hippograph._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from hippograph.agent import Agent, AgentConfig, demo_model
@@ -110,15 +111,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    try:
-        module, attr = _EXPORTS[name]
-    except KeyError:
-        raise AttributeError(f"module 'hippograph' has no attribute {name!r}") from None
-    value = getattr(import_module(module), attr)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(_EXPORTS)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -19,8 +19,8 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
-from hippograph.app.api.auth import create_key
-from hippograph.app.api.repository import ApiRepository
+from hippograph.app.access.keys import create_key
+from hippograph.app.access.repository import KeyRepository
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection
 from tests.e2e.api.harness import free_port
@@ -41,7 +41,7 @@ def stdio(token: str, env: dict[str, str]) -> Client:
 
 
 async def new_tenant(conn: Neo4jConnection, name: str, role: str = "writer") -> Tenant:
-    repo = ApiRepository(conn)
+    repo = KeyRepository(conn)
     await repo.apply_schema()
     scope = Scope.root("org", f"mcp-{name}-{uuid.uuid4().hex[:8]}").child("user", name)
     _, token = await create_key(repo, scope, role, name=f"mcp test {name}")

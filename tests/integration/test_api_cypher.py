@@ -1,7 +1,8 @@
-"""Every Cypher file of the API passes EXPLAIN on the real server, and its DDL is idempotent."""
+"""Every Cypher file of the API and the key store passes EXPLAIN on the real server, and its DDL is idempotent."""
 
 from __future__ import annotations
 
+from hippograph.app.access.queries import AccessQuery
 from hippograph.app.api.queries import ApiQuery
 from hippograph.app.api.repository import ApiRepository
 from hippograph.store import Neo4jConnection
@@ -10,8 +11,9 @@ from hippograph.store.catalog import catalog_files
 
 async def test_every_api_query_passes_explain(conn: Neo4jConnection) -> None:
     assert {q.path for q in ApiQuery} == {f for f in catalog_files() if f.startswith("api/")}
+    assert {q.path for q in AccessQuery} == {f for f in catalog_files() if f.startswith("access/")}
     async with conn.driver.session(database=conn.database) as session:
-        for query in ApiQuery:
+        for query in (*ApiQuery, *AccessQuery):
             summary = await (await session.run("EXPLAIN " + query.text)).consume()
             assert summary.plan is not None, query
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from hippograph.app.api.auth import Role, create_key
+from hippograph.app.access.keys import Role, create_key
 from hippograph.app.api.export import export_lines, import_records, parse_lines
 from hippograph.app.api.repository import ApiRepository
 from hippograph.consolidation import SleepConsolidator
@@ -48,7 +48,7 @@ async def _populate(memory: Memory, repo: ApiRepository, org: Scope) -> None:
         await memory.ingest(scope, turns)
     await memory.remember(org, "Office policy", "Dogs are welcome in the office.")
     await SleepConsolidator.for_store(memory.store).run(org)
-    await create_key(repo, org, Role.WRITER)
+    await create_key(repo.keys, org, Role.WRITER)
 
 
 async def _answers(memory: Memory, scope: Scope, now: float) -> list[list[tuple[str, float]]]:
@@ -81,7 +81,7 @@ async def test_erasing_one_tenant_leaves_every_other_byte_untouched(
     before = await full_dump(crash_conn)
     assert sum(c for line, c in before.items() if mentions(line, victim.key)) > 50
     await GraphStore(crash_conn).delete_subtree(victim)  # what the API's forget does: the memory's erase,
-    await ApiRepository(crash_conn).delete_keys(victim)  # then the tenant's keys
+    await ApiRepository(crash_conn).keys.delete_keys(victim)  # then the tenant's keys
     after = await full_dump(crash_conn)
     expected = Counter({line: c for line, c in before.items() if not mentions(line, victim.key)})
     tally["dump lines compared after an erase"] += sum(expected.values())
@@ -99,7 +99,7 @@ async def test_export_erase_import_gives_back_the_same_graph(
     memory = Memory(GraphStore(crash_conn), HashingEmbeddings())
     repo = ApiRepository(crash_conn)
     user = org.child("user", "ana").child("conversation", "c1")
-    exported = [line async for line in export_lines(repo, org, embeddings=True)]
+    exported = [line async for line in export_lines(repo.exports, org, embeddings=True)]
     await rebuild_fulltext_index(crash_conn)  # a clean index: its statistics count live documents only
     asked_at = time.time()
     answers = await _answers(memory, user, asked_at)
@@ -114,7 +114,7 @@ async def test_export_erase_import_gives_back_the_same_graph(
     report = await import_records(memory, nodes, edges)
     assert report.embedded == len([n for n in nodes if n.id in vectorless and n.text])
 
-    again = [line async for line in export_lines(repo, org, embeddings=True)]
+    again = [line async for line in export_lines(repo.exports, org, embeddings=True)]
     assert sorted(_without_embedding(again, vectorless)) == sorted(_without_embedding(exported, vectorless))
     assert _without_embedding_in_dump(await _memory_graph(crash_conn, org), vectorless) == _without_embedding_in_dump(
         graph, vectorless
@@ -129,7 +129,7 @@ async def test_export_erase_import_gives_back_the_same_graph(
     # memory embedded, gives exactly the scores of the first.
     assert [await raw_fulltext_scores(crash_conn, words, org.key) for words in WORDS] == bm25
     tally["recall score shift after import, max % (vectors added)"] = round(100 * _max_shift(answers, after), 2)
-    again_exported = [line async for line in export_lines(repo, org, embeddings=True)]
+    again_exported = [line async for line in export_lines(repo.exports, org, embeddings=True)]
     await memory.forget(org)
     await import_records(memory, *parse_lines(again_exported))
     assert await _answers(memory, user, asked_at) == after, "a second round trip moved the scores"

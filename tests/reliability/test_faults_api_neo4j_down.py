@@ -17,8 +17,8 @@ from typing import Any
 import httpx
 import pytest
 
-from hippograph.app.api.auth import Role, create_key
-from hippograph.app.api.repository import ApiRepository
+from hippograph.app.access.keys import Role, create_key
+from hippograph.app.access.repository import KeyRepository
 from hippograph.embeddings import HashingEmbeddings
 from hippograph.errors import StoreUnavailableError
 from hippograph.memory import Memory
@@ -89,7 +89,7 @@ async def test_api_answers_503_while_neo4j_is_down_and_recovers_by_itself(
 ) -> None:
     org = Scope.root("org", f"crash-api-{uuid.uuid4().hex[:8]}")
     user = org.child("user", "ana")
-    _, token = await create_key(ApiRepository(crash_conn), org, Role.WRITER)
+    _, token = await create_key(KeyRepository(crash_conn), org, Role.WRITER)
     server = start_server(
         (crashable.uri, crashable.password), tmp_path, store_retry_seconds=1.0, rate_limit_per_minute=1_000_000
     )

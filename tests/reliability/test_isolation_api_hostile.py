@@ -12,7 +12,7 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hippograph.app.api.auth import Role
+from hippograph.app.access.keys import Role
 from tests.e2e.api.harness import Tenant
 
 SECRET = "kestrel-vault-7731"

@@ -14,9 +14,9 @@ import pytest
 
 from hippograph.agent.background import MAX_REPORTS
 from hippograph.agent.reminders import SEEDED_CACHE
-from hippograph.app.api.auth import Role, create_key
+from hippograph.app.access.keys import Role, create_key
+from hippograph.app.access.repository import KeyRepository
 from hippograph.app.api.metrics import METHODS
-from hippograph.app.api.repository import ApiRepository
 from hippograph.app.api.services import ApiServices
 from hippograph.consolidation.consolidator import MAX_UNRELEASED
 from hippograph.consolidation.schedule import MAX_SCOPES
@@ -42,7 +42,7 @@ async def test_mixed_load_has_no_errors_and_bounded_tables(
     loaded_api: Server, conn: Neo4jConnection, store: GraphStore, tally: Counter[str]
 ) -> None:
     org = Scope.root("org", f"load-{uuid.uuid4().hex[:8]}")
-    _, token = await create_key(ApiRepository(conn), org, Role.WRITER)
+    _, token = await create_key(KeyRepository(conn), org, Role.WRITER)
     scopes = [org.child("user", f"u{i}").key for i in range(USERS)]
     try:
         report = await drive(loaded_api.url, token, scopes, seconds=SECONDS, clients=CLIENTS)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from hippograph.app.access.queries import AccessQuery
 from hippograph.app.api.queries import ApiQuery
 from hippograph.audit import AuditQuery
 from hippograph.consolidation.queries import ConsolidationQuery
@@ -16,6 +17,7 @@ QUERY_ENUMS: tuple[type[CypherQuery], ...] = (
     ConsolidationQuery,
     AuditQuery,
     ApiQuery,
+    AccessQuery,
 )
 
 

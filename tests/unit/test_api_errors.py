@@ -7,9 +7,9 @@ import logging
 import pytest
 from graphql import GraphQLError
 
-from hippograph.app.api.auth import PermissionDeniedError
+from hippograph.app.access.keys import PermissionDeniedError
+from hippograph.app.access.limits import RateLimitedError
 from hippograph.app.api.errors import MaskInternalErrors
-from hippograph.app.api.limits import RateLimitedError
 from hippograph.errors import InvalidInputError, NotFoundError, StoreError
 
 

@@ -169,7 +169,7 @@ def forget(
 ) -> None:
     """Erase a scope and everything below it — its memories and the API keys bound to it —
     completely and in batches (cannot be undone; run it again to finish an interrupted erase)."""
-    from hippograph.app.api.repository import ApiRepository
+    from hippograph.app.access.repository import KeyRepository
     from hippograph.app.erase import erase_scope
     from hippograph.app.runtime import open_memory
 
@@ -179,7 +179,7 @@ def forget(
 
     async def go() -> int:
         async with open_memory() as memory:
-            return await erase_scope(memory, ApiRepository(memory.store.conn), target)
+            return await erase_scope(memory, KeyRepository(memory.store.conn), target)
 
     erased = _run(go())
     if as_json:

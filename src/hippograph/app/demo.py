@@ -245,13 +245,13 @@ async def _consolidate(
 
 async def _dev_key(memory: Memory) -> str:
     """A fresh admin key of org:demo for the served API (earlier demo keys are revoked)."""
-    from hippograph.app.api.auth import create_key, list_keys, revoke_key
+    from hippograph.app.access.keys import create_key, list_keys, revoke_key
     from hippograph.app.api.repository import ApiRepository
 
     repo = ApiRepository(memory.store.conn)
     await repo.apply_schema()
-    for old in await list_keys(repo, DEMO_ORG):
+    for old in await list_keys(repo.keys, DEMO_ORG):
         if old.name == "hippograph demo":
-            await revoke_key(repo, old.id)
-    _, token = await create_key(repo, DEMO_ORG, "admin", name="hippograph demo")
+            await revoke_key(repo.keys, old.id)
+    _, token = await create_key(repo.keys, DEMO_ORG, "admin", name="hippograph demo")
     return token

@@ -5,14 +5,14 @@ scope (a scope re-created under the same key would open to it)."""
 
 from __future__ import annotations
 
-from hippograph.app.api.repository import ApiRepository
+from hippograph.app.access.repository import KeyRepository
 from hippograph.memory import Memory
 from hippograph.scope import Scope
 from hippograph.store.erase import EraseProgress
 
 
 async def erase_scope(
-    memory: Memory, keys: ApiRepository, scope: Scope, *, progress: EraseProgress | None = None
+    memory: Memory, keys: KeyRepository, scope: Scope, *, progress: EraseProgress | None = None
 ) -> int:
     """Delete the keys of ``scope``'s subtree first (a half-finished erase is then closed to them),
     then erase its memories; the number of memories deleted. Running it again finishes an

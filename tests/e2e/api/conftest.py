@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
-from hippograph.app.api.repository import ApiRepository
+from hippograph.app.access.repository import KeyRepository
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection
 from tests.e2e.api.harness import Server, Tenant, start_server
@@ -21,12 +21,12 @@ def api_server(neo4j_server: tuple[str, str], tmp_path_factory: pytest.TempPathF
 
 
 @pytest.fixture(scope="session")
-def api_repo(conn: Neo4jConnection) -> ApiRepository:
-    return ApiRepository(conn)
+def api_repo(conn: Neo4jConnection) -> KeyRepository:
+    return KeyRepository(conn)
 
 
 @pytest.fixture
-async def api_tenant(api_server: Server, api_repo: ApiRepository, store: GraphStore) -> AsyncIterator[Tenant]:
+async def api_tenant(api_server: Server, api_repo: KeyRepository, store: GraphStore) -> AsyncIterator[Tenant]:
     org = Scope.root("org", f"api-{uuid.uuid4().hex[:10]}")
     user = org.child("user", "ana")
     yield Tenant(org, user, user.child("conversation", "c1"), org.child("user", "bob"), api_server.url, api_repo)

@@ -14,9 +14,9 @@ import httpx
 import uvicorn
 from pydantic import SecretStr
 
+from hippograph.app.access.keys import Role, create_key
+from hippograph.app.access.repository import KeyRepository
 from hippograph.app.api.app import create_app
-from hippograph.app.api.auth import Role, create_key
-from hippograph.app.api.repository import ApiRepository
 from hippograph.app.api.settings import ApiSettings
 from hippograph.app.settings import Settings
 from hippograph.scope import Scope
@@ -94,7 +94,7 @@ class Tenant:
     conversation: Scope
     sibling: Scope
     url: str
-    repo: ApiRepository
+    repo: KeyRepository
 
     async def key(self, scope: Scope, role: Role | str, **kwargs: Any) -> str:
         _, token = await create_key(self.repo, scope, role, **kwargs)

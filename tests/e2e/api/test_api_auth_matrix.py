@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from hippograph.app.api.auth import Role
+from hippograph.app.access.keys import Role
 from tests.e2e.api.harness import Client, Tenant
 
 LIST = """query($s: String!) { memories(scope: $s, where: {listing: VISIBLE}, first: 50) {

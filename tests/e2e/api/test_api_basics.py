@@ -9,8 +9,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from hippograph.app.access.keys import Role, list_keys, revoke_key
 from hippograph.app.api.app import create_app
-from hippograph.app.api.auth import Role, list_keys, revoke_key
 from hippograph.app.api.settings import ApiSettings
 from hippograph.errors import ConfigurationError
 from tests.e2e.api.harness import Server, Tenant, start_server

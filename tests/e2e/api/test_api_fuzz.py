@@ -24,7 +24,7 @@ from graphql import (
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hippograph.app.api.auth import Role
+from hippograph.app.access.keys import Role
 from hippograph.app.api.schema.build import build_schema
 from tests.e2e.api.harness import Client, Tenant
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hippograph.app.api.auth import Role
+from hippograph.app.access.keys import Role
 from tests.e2e.api.harness import Client, Tenant
 
 REMEMBER = """

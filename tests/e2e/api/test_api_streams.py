@@ -12,7 +12,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from hippograph.app.api.auth import Role
+from hippograph.app.access.keys import Role
 from tests.e2e.api.harness import Server, Tenant
 
 TURN = """subscription($scope: String!, $message: String!) { turn(scope: $scope, message: $message) {

@@ -3,7 +3,7 @@ and those below it, never a sibling's or a parent's — keyset-paged by key."""
 
 from __future__ import annotations
 
-from hippograph.app.api.auth import Role
+from hippograph.app.access.keys import Role
 from tests.e2e.api.harness import Tenant
 from tests.e2e.api.test_api_graph import remember
 

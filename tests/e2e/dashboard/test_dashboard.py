@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from hippograph.app.api.auth import Role
+from hippograph.app.access.keys import Role
 from hippograph.app.api.dashboard import dashboard_dir
 from hippograph.app.demo import sample_turns
 from hippograph.embeddings.hashing import HashingEmbeddings

@@ -8,22 +8,19 @@ loads nothing heavy: FastAPI and Strawberry are imported by :mod:`hippograph.app
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from hippograph._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from hippograph.app.api.app import create_app
     from hippograph.app.api.settings import ApiSettings
 
+_EXPORTS: dict[str, tuple[str, str]] = {
+    "create_app": ("hippograph.app.api.app", "create_app"),
+    "ApiSettings": ("hippograph.app.api.settings", "ApiSettings"),
+}
+
 __all__ = ["ApiSettings", "create_app"]
 
-
-def __getattr__(name: str) -> Any:
-    if name == "create_app":
-        from hippograph.app.api.app import create_app
-
-        return create_app
-    if name == "ApiSettings":
-        from hippograph.app.api.settings import ApiSettings
-
-        return ApiSettings
-    raise AttributeError(f"module 'hippograph.app.api' has no attribute {name!r}")
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -8,7 +8,6 @@ import json
 import os
 import sys
 from collections.abc import Awaitable, Callable
-from dataclasses import asdict
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, TypeVar
@@ -94,13 +93,13 @@ def keys_create(
     as_json: bool = typer.Option(False, "--json", help="The key's record and its token as JSON."),
 ) -> None:
     """Create a key; its token is printed once and never stored."""
-    from hippograph.app.api.auth import create_key
-    from hippograph.app.api.repository import ApiRepository
+    from hippograph.app.access.keys import create_key
+    from hippograph.app.access.repository import KeyRepository
 
     target = _scope(scope)
-    record, token = _run(lambda conn: create_key(ApiRepository(conn), target, role, name=name, rate_limit=rate_limit))
+    record, token = _run(lambda conn: create_key(KeyRepository(conn), target, role, name=name, rate_limit=rate_limit))
     err.print(f"created key {record.id} ({record.role} of {record.scope_key}); the token is shown only now:")
-    typer.echo(json.dumps({**asdict(record), "token": token}) if as_json else token)
+    typer.echo(json.dumps({**record.model_dump(), "token": token}) if as_json else token)
 
 
 @keys_app.command("list")
@@ -110,13 +109,13 @@ def keys_list(
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """List keys (never their tokens)."""
-    from hippograph.app.api.auth import list_keys
-    from hippograph.app.api.repository import ApiRepository
+    from hippograph.app.access.keys import list_keys
+    from hippograph.app.access.repository import KeyRepository
 
     target = _scope(scope) if scope else None
-    records = _run(lambda conn: list_keys(ApiRepository(conn), target, include_revoked=revoked))
+    records = _run(lambda conn: list_keys(KeyRepository(conn), target, include_revoked=revoked))
     if as_json:
-        typer.echo(json.dumps([asdict(r) for r in records]))
+        typer.echo(json.dumps([r.model_dump() for r in records]))
         return
     table = Table("id", "role", "scope", "name", "rate limit", "revoked")
     for r in records:
@@ -130,12 +129,12 @@ def keys_revoke(
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Revoke a key at once (every worker checks Neo4j on each request)."""
-    from hippograph.app.api.auth import revoke_key
-    from hippograph.app.api.repository import ApiRepository
+    from hippograph.app.access.keys import revoke_key
+    from hippograph.app.access.repository import KeyRepository
 
-    record = _run(lambda conn: revoke_key(ApiRepository(conn), key_id))
+    record = _run(lambda conn: revoke_key(KeyRepository(conn), key_id))
     if as_json:
-        typer.echo(json.dumps(asdict(record)))
+        typer.echo(json.dumps(record.model_dump()))
     else:
         console.print(f"revoked {record.id} ({record.role} of {record.scope_key})")
 
@@ -151,7 +150,7 @@ def export(
 ) -> None:
     """Export a scope subtree as JSON lines or GraphML (memories, edges), ids kept."""
     from hippograph.app.api.export import export_lines, parse_lines
-    from hippograph.app.api.repository import ApiRepository
+    from hippograph.app.api.repository import ExportRepository
 
     target = _scope(scope)
     fmt = fmt or (ExportFormat.GRAPHML if out and out.suffix.lower() == ".graphml" else ExportFormat.JSONL)
@@ -165,12 +164,12 @@ def export(
         if graphml_out is not None:
             from hippograph.app.api.graphml import write_graphml
 
-            collected = [line async for line in export_lines(ApiRepository(conn), target, embeddings=embeddings)]
+            collected = [line async for line in export_lines(ExportRepository(conn), target, embeddings=embeddings)]
             write_graphml(target, *parse_lines(collected), graphml_out)
             return len(collected)
         stream = out.open("w", encoding="utf-8") if out else sys.stdout
         try:
-            async for line in export_lines(ApiRepository(conn), target, embeddings=embeddings):
+            async for line in export_lines(ExportRepository(conn), target, embeddings=embeddings):
                 stream.write(line)
                 lines += 1
         finally:

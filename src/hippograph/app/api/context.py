@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from strawberry.fastapi import BaseContext
 
-from hippograph.app.api.auth import ApiAuthError, Principal
+from hippograph.app.access.keys import ApiAuthError, Principal
 from hippograph.app.api.loaders import Loaders
 from hippograph.app.api.services import ApiServices
 

@@ -13,8 +13,8 @@ from typing import Any
 from graphql.error import GraphQLError
 from strawberry.extensions import MaskErrors
 
-from hippograph.app.api.auth import ApiAuthError, PermissionDeniedError
-from hippograph.app.api.limits import BudgetExceededError, RateLimitedError
+from hippograph.app.access.keys import ApiAuthError, PermissionDeniedError
+from hippograph.app.access.limits import BudgetExceededError, RateLimitedError
 from hippograph.errors import ConflictError, InvalidInputError, NotFoundError, StoreError
 
 log = logging.getLogger("hippograph.api")

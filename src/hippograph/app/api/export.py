@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
-from hippograph.app.api.repository import ApiRepository
+from hippograph.app.api.repository import ExportRepository
 from hippograph.errors import InvalidInputError
 from hippograph.memory import Memory
 from hippograph.models import MemoryEdge, MemoryNode
@@ -22,13 +22,13 @@ BATCH = 500
 
 
 async def export_lines(
-    repo: ApiRepository, scope: Scope, *, embeddings: bool = False, batch: int = BATCH
+    repo: ExportRepository, scope: Scope, *, embeddings: bool = False, batch: int = BATCH
 ) -> AsyncIterator[str]:
     """JSON lines of the subtree: header, memories, edges (each line ends with a newline)."""
     yield json.dumps({"type": "header", "format": FORMAT, "scope": scope.key, "embeddings": embeddings}) + "\n"
     after: str | None = None
     while True:
-        nodes = await repo.export_memories(scope.key, scope.subtree_prefix, after, batch, embeddings)
+        nodes = await repo.memories(scope.key, scope.subtree_prefix, after, batch, embeddings)
         for node in nodes:
             yield json.dumps({"type": "memory", "memory": node.model_dump(mode="json")}) + "\n"
         if len(nodes) < batch:
@@ -36,7 +36,7 @@ async def export_lines(
         after = nodes[-1].id
     after = None
     while True:
-        edges = await repo.export_edges(scope.key, scope.subtree_prefix, after, batch)
+        edges = await repo.edges(scope.key, scope.subtree_prefix, after, batch)
         for edge in edges:
             yield json.dumps({"type": "edge", "edge": edge.model_dump(mode="json")}) + "\n"
         if len(edges) < batch:

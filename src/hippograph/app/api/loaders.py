@@ -8,13 +8,12 @@ from collections.abc import Sequence
 
 from strawberry.dataloader import DataLoader
 
-from hippograph.app.api.reach import Reach
-from hippograph.app.api.repository import ApiRepository, LayerCount, Neighbour
+from hippograph.app.access.reach import Reach
+from hippograph.app.api.repository import ApiRepository, LayerCount, Neighbour, ScopeCountKey
 from hippograph.audit import AuditEntry
 from hippograph.models import MemoryNode
 
 AUDIT_PER_MEMORY = 50
-ScopeCountKey = tuple[str, str | None]
 
 
 class Loaders:
@@ -31,21 +30,21 @@ class Loaders:
         self.counts: DataLoader[ScopeCountKey, list[LayerCount]] = DataLoader(self._counts, cache=cache)
 
     async def _memories(self, ids: Sequence[str]) -> list[MemoryNode | None]:
-        found = await self.repo.memories(self.reach, ids)
+        found = await self.repo.memories.by_ids(self.reach, ids)
         return [found.get(i) for i in ids]
 
     async def _neighbours(self, ids: Sequence[str]) -> list[list[Neighbour]]:
-        found = await self.repo.neighbours(self.reach, ids, self.neighbours_limit)
+        found = await self.repo.graph.neighbours(self.reach, ids, self.neighbours_limit)
         return [found.get(i, []) for i in ids]
 
     async def _chains(self, ids: Sequence[str]) -> list[list[MemoryNode]]:
-        found = await self.repo.supersession_chains(self.reach, ids)
+        found = await self.repo.graph.supersession_chains(self.reach, ids)
         return [found.get(i, []) for i in ids]
 
     async def _audit(self, ids: Sequence[str]) -> list[list[AuditEntry]]:
-        found = await self.repo.audit_entries(self.reach, ids, AUDIT_PER_MEMORY)
+        found = await self.repo.memories.audit_entries(self.reach, ids, AUDIT_PER_MEMORY)
         return [found.get(i, []) for i in ids]
 
     async def _counts(self, keys: Sequence[ScopeCountKey]) -> list[list[LayerCount]]:
-        found = await self.repo.scope_counts(keys)
+        found = await self.repo.scopes.counts(keys)
         return [found[k] for k in keys]

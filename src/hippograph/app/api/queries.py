@@ -1,7 +1,7 @@
-"""The API's own Cypher (``cypher/api/``): API keys, the request ledger, token budgets, and the
-reads a dashboard needs that the library does not offer (keyset pages, neighbourhoods,
-paths, supersession chains, audit per memory, scope counts, export). Run only by
-:mod:`hippograph.app.api.repository`."""
+"""The API's own Cypher (``cypher/api/``): the reads a dashboard needs that the library does not
+offer (keyset pages, neighbourhoods, paths, supersession chains, audit per memory, scope
+counts, export). Run only by :mod:`hippograph.app.api.repository`; the key store's queries
+are :class:`hippograph.app.access.queries.AccessQuery`."""
 
 from __future__ import annotations
 
@@ -16,18 +16,7 @@ class ApiQuery(CypherQuery):
     folder = nonmember("api")
 
     # schema
-    CREATE_CONSTRAINT_API_KEY_ID = auto()
-    CREATE_CONSTRAINT_API_KEY_HASH = auto()
-    CREATE_CONSTRAINT_TOKEN_BUDGET_ID = auto()
     CREATE_INDEX_AUDIT_ENTRY_TARGET = auto()
-    # keys, ledger, budgets
-    UPSERT_API_KEY = auto()
-    SEARCH_API_KEYS = auto()
-    UPDATE_API_KEY_REVOKED = auto()
-    UPDATE_API_KEY_USAGE = auto()
-    DELETE_SCOPE_API_KEYS = auto()
-    GET_TOKEN_BUDGET = auto()
-    UPDATE_TOKEN_BUDGET = auto()
     # memories
     SEARCH_MEMORIES_DESC = auto()
     SEARCH_MEMORIES_ASC = auto()
@@ -50,10 +39,5 @@ class ApiQuery(CypherQuery):
     SEARCH_EXPORT_EDGES = auto()
 
 
-SCHEMA_QUERIES: tuple[ApiQuery, ...] = (
-    ApiQuery.CREATE_CONSTRAINT_API_KEY_ID,
-    ApiQuery.CREATE_CONSTRAINT_API_KEY_HASH,
-    ApiQuery.CREATE_CONSTRAINT_TOKEN_BUDGET_ID,
-    ApiQuery.CREATE_INDEX_AUDIT_ENTRY_TARGET,
-)
-"""DDL the API applies at start-up (all ``IF NOT EXISTS``)."""
+SCHEMA_QUERIES: tuple[ApiQuery, ...] = (ApiQuery.CREATE_INDEX_AUDIT_ENTRY_TARGET,)
+"""DDL the API applies at start-up besides the key store's (all ``IF NOT EXISTS``)."""

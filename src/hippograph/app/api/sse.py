@@ -11,9 +11,9 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from hippograph.app.api.auth import Principal, Role
+from hippograph.app.access.keys import Principal, Role
+from hippograph.app.access.limits import BudgetExceededError
 from hippograph.app.api.export import export_lines, import_records, parse_lines
-from hippograph.app.api.limits import BudgetExceededError
 from hippograph.app.api.services import ApiServices
 from hippograph.app.api.turns import check_turn, stream_turn
 from hippograph.errors import InvalidInputError
@@ -72,7 +72,7 @@ def http_router(principal_dep: Any, services_dep: Any) -> APIRouter:
         """The scope's subtree as JSON lines (header, memories, edges); ids kept."""
         target = principal.target(scope, Role.READER)
         return StreamingResponse(
-            export_lines(services.repo, target, embeddings=embeddings), media_type="application/x-ndjson"
+            export_lines(services.repo.exports, target, embeddings=embeddings), media_type="application/x-ndjson"
         )
 
     @router.post("/import")

@@ -8,8 +8,8 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from hippograph.agent import AgentResponse
-from hippograph.app.api.auth import Principal
-from hippograph.app.api.limits import Budget
+from hippograph.app.access.keys import Principal
+from hippograph.app.access.limits import Budget
 from hippograph.app.api.services import ApiServices
 from hippograph.errors import InvalidInputError
 from hippograph.models import check_id
@@ -19,7 +19,7 @@ MAX_MESSAGE = 20_000
 
 
 def _budget(services: ApiServices, principal: Principal, scope: Scope) -> Budget:
-    return Budget(services.repo, Budget.charged_scope(principal, scope), services.settings.daily_token_budget)
+    return Budget(services.repo.keys, Budget.charged_scope(principal, scope), services.settings.daily_token_budget)
 
 
 def check_turn(message: str, session_id: str | None) -> None:

@@ -9,17 +9,15 @@ at once and a key of one tenant never reaches another. ``hippograph mcp --key â€
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from hippograph._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from hippograph.app.mcp.server import build_server
 
+_EXPORTS: dict[str, tuple[str, str]] = {"build_server": ("hippograph.app.mcp.server", "build_server")}
+
 __all__ = ["build_server"]
 
-
-def __getattr__(name: str) -> Any:
-    if name == "build_server":
-        from hippograph.app.mcp.server import build_server
-
-        return build_server
-    raise AttributeError(f"module 'hippograph.app.mcp' has no attribute {name!r}")
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -1,8 +1,8 @@
 """The one API key an MCP server acts for: its memory, its consolidator and the key store.
 
 The token is kept in memory only (never logged, never in a tool's output). Every tool call
-authenticates it again through the API's key store — revocation and the key's rate limit
-apply at once — and resolves the scope the call names with the API's own rule
+authenticates it again through the key store the API shares — revocation and the key's rate
+limit apply at once — and resolves the scope the call names with the same rule as the API
 (:meth:`Principal.target`): the key's scope or a scope below it; anything else is *not found*.
 """
 
@@ -12,9 +12,9 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
-from hippograph.app.api.auth import Principal, Role
-from hippograph.app.api.limits import authenticate
-from hippograph.app.api.repository import ApiRepository
+from hippograph.app.access.keys import Principal, Role
+from hippograph.app.access.limits import authenticate
+from hippograph.app.access.repository import KeyRepository
 from hippograph.app.runtime import open_memory
 from hippograph.app.settings import Settings
 from hippograph.consolidation import SleepConsolidator
@@ -27,7 +27,7 @@ from hippograph.scope import Scope
 class KeyBinding:
     memory: Memory
     consolidator: SleepConsolidator
-    repo: ApiRepository
+    repo: KeyRepository
     token: str
     rate_limit: int
 
@@ -46,10 +46,10 @@ class KeyBinding:
 async def open_binding(
     token: str, settings: Settings | None = None, *, embedder: EmbeddingProvider | None = None, rate_limit: int = 600
 ) -> AsyncIterator[KeyBinding]:
-    """Connect (the configured Neo4j, else the local one), apply the schemas, check the key once
+    """Connect (the configured Neo4j, else the local one), apply the key store's schema, check the key once
     up front (an unknown or revoked key fails here, before anything is served)."""
     async with open_memory(settings, embedder=embedder) as memory:
-        repo = ApiRepository(memory.store.conn)
+        repo = KeyRepository(memory.store.conn)
         await repo.apply_schema()
         binding = KeyBinding(memory, SleepConsolidator.for_store(memory.store), repo, token, rate_limit)
         await binding.principal()

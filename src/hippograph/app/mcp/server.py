@@ -14,7 +14,7 @@ from typing import Any
 
 from mcp.server.mcpserver import MCPServer
 
-from hippograph.app.api.auth import bearer_token
+from hippograph.app.access.keys import bearer_token
 from hippograph.app.mcp.binding import KeyBinding, open_binding
 from hippograph.app.mcp.tools import TOOLS
 from hippograph.app.runtime import freeze_startup_objects

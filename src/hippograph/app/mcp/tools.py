@@ -17,7 +17,7 @@ from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, Field
 
-from hippograph.app.api.auth import Role
+from hippograph.app.access.keys import Role
 from hippograph.app.mcp.answers import PendingTrigger, PendingTriggers, RecallAnswer, StoredMemory
 from hippograph.app.mcp.binding import KeyBinding
 from hippograph.app.recall_view import path_labels

@@ -10,8 +10,8 @@ from typing import Annotated, Any
 import strawberry
 from strawberry.scalars import JSON
 
-from hippograph.app.api.auth import Role
-from hippograph.app.api.limits import BudgetExceededError
+from hippograph.app.access.keys import Role
+from hippograph.app.access.limits import BudgetExceededError
 from hippograph.app.api.schema.common import ctx
 from hippograph.app.api.schema.events import (
     ActivationEvent,
@@ -20,7 +20,7 @@ from hippograph.app.api.schema.events import (
     StageFailedEvent,
     to_graphql,
 )
-from hippograph.app.api.schema.types import AuditEntry, ConsolidationReport, Layer, Memory
+from hippograph.app.api.schema.types import AuditEntry, ConsolidationReport, Layer, Memory, derived
 from hippograph.app.api.turns import run_turn
 from hippograph.app.erase import erase_scope
 from hippograph.errors import (
@@ -261,7 +261,7 @@ class Mutation:
         except (ConflictError, InvalidInputError) as exc:
             return RestoreError(code=RestoreErrorCode.NOT_RESTORABLE, message=str(exc))
         node = await context.loaders.memory.load(node_id)
-        return RestoreSuccess(memory=Memory.of(node) if node else None, audit=AuditEntry.of(entry))
+        return RestoreSuccess(memory=Memory.of(node) if node else None, audit=derived(AuditEntry, entry))
 
     @strawberry.mutation(description="Approve a draft procedure (it becomes active).")
     async def approve_procedure(self, info: strawberry.Info, scope: str, id: strawberry.ID) -> ProcedureResult:
@@ -353,7 +353,7 @@ class Mutation:
         target = context.principal.target(scope, Role.ADMIN)
         if confirm != target.key:
             return ForgetError(message="confirm must repeat the scope key exactly; nothing was erased")
-        erased = await erase_scope(context.services.memory, context.services.repo, target)  # its keys go with it
+        erased = await erase_scope(context.services.memory, context.services.repo.keys, target)  # its keys go with it
         return ForgetSuccess(scope_key=target.key, erased=erased)
 
 

@@ -12,8 +12,8 @@ from typing import Annotated
 
 import strawberry
 
-from hippograph.app.api.reach import Listing as _Listing
-from hippograph.app.api.reach import Reach
+from hippograph.app.access.reach import Listing as _Listing
+from hippograph.app.access.reach import Reach
 from hippograph.app.api.repository import MemoryFilter as _MemoryFilter
 from hippograph.app.api.repository import ScopeRow
 from hippograph.app.api.schema.common import check_first, ctx
@@ -103,9 +103,10 @@ class Query:
         target = Scope.parse(key)
         if not principal.acts_on(target):
             return None
-        row = await context.services.repo.scope(target.key)
+        row = await context.services.repo.scopes.get(target.key)
         if row is None:
-            return ScopeNode.of(ScopeRow(target.key, target.kind, target.id, target.depth), exists=False)
+            missing = ScopeRow(key=target.key, kind=target.kind, id=target.id, depth=target.depth)
+            return ScopeNode.of(missing, exists=False)
         return ScopeNode.of(row)
 
     @strawberry.field(description="Memories of a scope as a Relay connection, keyset-paged by (createdAt, id).")
@@ -125,7 +126,7 @@ class Query:
         listing = Reach.listing(target, _Listing(where.listing))
         flt = where.to_filter()
         cursor = decode_cursor(after) if after else None
-        nodes = await context.services.repo.memory_page(
+        nodes = await context.services.repo.memories.page(
             listing, flt, ascending=sort is MemorySort.CREATED_ASC, after=cursor, limit=first + 1
         )
         page = nodes[:first]
@@ -145,7 +146,7 @@ class Query:
     async def neighbourhood(self, info: strawberry.Info, id: strawberry.ID, hops: int = 1) -> GraphView | None:
         context = ctx(info)
         check_first(hops, MAX_HOPS, "hops")
-        graph = await context.services.repo.neighbourhood(
+        graph = await context.services.repo.graph.neighbourhood(
             context.principal.reach, check_id(str(id), "id"), hops, NEIGHBOURHOOD_LIMIT
         )
         return GraphView.of(graph) if graph else None
@@ -162,7 +163,7 @@ class Query:
         context = ctx(info)
         check_first(max_hops, MAX_PATH_HOPS, "maxHops")
         check_first(first, context.services.settings.max_first)
-        graphs = await context.services.repo.paths(
+        graphs = await context.services.repo.graph.paths(
             context.principal.reach, check_id(str(from_), "from"), check_id(str(to), "to"), max_hops, first
         )
         return [GraphView.of(g) for g in graphs]
@@ -245,7 +246,7 @@ class Query:
         context = ctx(info)
         target = context.principal.target(scope)
         counts = await context.loaders.counts.load((target.key, target.subtree_prefix))
-        pending = await context.services.repo.pending_links(target.key, target.subtree_prefix)
+        pending = await context.services.repo.scopes.pending_links(target.key, target.subtree_prefix)
         return ScopeStats(
             scope_key=target.key, counts=ScopeCounts.of(counts), pending_links=pending, prefix=target.subtree_prefix
         )

@@ -10,8 +10,8 @@ from collections.abc import AsyncGenerator
 
 import strawberry
 
-from hippograph.app.api.auth import Role
-from hippograph.app.api.limits import BudgetExceededError
+from hippograph.app.access.keys import Role
+from hippograph.app.access.limits import BudgetExceededError
 from hippograph.app.api.schema.common import ctx
 from hippograph.app.api.schema.events import BudgetExceeded, TurnEvent, to_graphql
 from hippograph.app.api.schema.types import ConsolidationReport

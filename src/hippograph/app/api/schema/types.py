@@ -1,17 +1,23 @@
 # mypy: disable-error-code="untyped-decorator"
-"""GraphQL types and their small explicit mappings from the library's models."""
+"""GraphQL types of the library's models: derived from the pydantic models with Strawberry's
+pydantic integration (``from_model.type``, converted by :func:`derived`) where that keeps the
+served schema as it is, else a small explicit mapping (``.of``). The integration puts fields
+that are not the model's (resolvers, extra fields) first and takes each description from the
+model, so the types with resolvers or descriptions of their own are written out."""
 
 from __future__ import annotations
 
 import time
 from datetime import UTC, datetime
 from enum import Enum
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import strawberry
+from pydantic import BaseModel
+from strawberry.experimental import pydantic as from_model
 from strawberry.scalars import JSON
 
-from hippograph.app.api.reach import Listing as _Listing
+from hippograph.app.access.reach import Listing as _Listing
 from hippograph.app.api.repository import LayerCount as _LayerCount
 from hippograph.app.api.repository import Neighbour as _Neighbour
 from hippograph.app.api.repository import ScopeRow, Subgraph
@@ -21,10 +27,20 @@ from hippograph.consolidation import ConsolidationReport as _Report
 from hippograph.consolidation import PhaseReport as _PhaseReport
 from hippograph.models import Layer as _Layer
 from hippograph.models import MemoryEdge, MemoryNode
+from hippograph.retrieval import types as _recall
 from hippograph.retrieval.context import MemoryContext as _MemoryContext
 from hippograph.retrieval.types import Channel as _Channel
 from hippograph.retrieval.types import RecallItem as _RecallItem
 from hippograph.retrieval.types import RecallResult as _RecallResult
+
+T = TypeVar("T")
+
+
+def derived(edge_type: type[T], value: BaseModel) -> T:
+    """The GraphQL value of a domain model, for a type built from it with ``from_model.type``."""
+    converted: T = edge_type.from_pydantic(value)  # type: ignore[attr-defined]
+    return converted
+
 
 Layer = strawberry.enum(_Layer, name="Layer", description="The five memory layers.")
 Channel = strawberry.enum(_Channel, name="Channel", description="Which retrieval channel found a memory.")
@@ -37,56 +53,19 @@ class MemorySort(Enum):
     CREATED_ASC = "created_asc"
 
 
-@strawberry.type(description="A weighted, typed link between two memories.")
+@from_model.type(MemoryEdge, all_fields=True, description="A weighted, typed link between two memories.")
 class Edge:
     id: strawberry.ID
     source: strawberry.ID
     target: strawberry.ID
-    relationship: str
-    weight: float
+    relationship: str  # a StrEnum member is its value
     provenance: str
-    uses: int
-    created_at: float
-    source_episodic_ids: list[str]
-    scope_key: str
-
-    @classmethod
-    def of(cls, e: MemoryEdge) -> Edge:
-        return cls(
-            id=strawberry.ID(e.id),
-            source=strawberry.ID(e.source),
-            target=strawberry.ID(e.target),
-            relationship=e.relationship.value,
-            weight=e.weight,
-            provenance=e.provenance.value,
-            uses=e.uses,
-            created_at=e.created_at,
-            source_episodic_ids=list(e.source_episodic_ids),
-            scope_key=e.scope_key,
-        )
 
 
-@strawberry.type(description="A recorded decision (approve, reject, toggle, restore …).")
+@from_model.type(_AuditEntry, all_fields=True, description="A recorded decision (approve, reject, toggle, restore …).")
 class AuditEntry:
     id: strawberry.ID
-    scope_key: str
-    actor: str
-    action: str
-    target: str
-    at: float
     detail: JSON
-
-    @classmethod
-    def of(cls, a: _AuditEntry) -> AuditEntry:
-        return cls(
-            id=strawberry.ID(a.id),
-            scope_key=a.scope_key,
-            actor=a.actor,
-            action=a.action,
-            target=a.target,
-            at=a.at,
-            detail=JSON(a.detail),
-        )
 
 
 @strawberry.type(description="A neighbour of a memory and the edge that links them.")
@@ -97,7 +76,7 @@ class Neighbour:
 
     @classmethod
     def of(cls, n: _Neighbour) -> Neighbour:
-        return cls(memory=Memory.of(n.node), edge=Edge.of(n.edge), direction="OUT" if n.outgoing else "IN")
+        return cls(memory=Memory.of(n.node), edge=derived(Edge, n.edge), direction="OUT" if n.outgoing else "IN")
 
 
 @strawberry.type(description="One memory of one layer, with its detail resolved on demand.")
@@ -174,7 +153,7 @@ class Memory:
     @strawberry.field(description="Decisions recorded about this memory, newest first.")
     async def audit_entries(self, info: strawberry.Info) -> list[AuditEntry]:
         entries = await ctx(info).loaders.audit.load(self.node.id)
-        return [AuditEntry.of(a) for a in entries]
+        return [derived(AuditEntry, a) for a in entries]
 
 
 @strawberry.type
@@ -210,19 +189,12 @@ class MemoryConnection:
     @strawberry.field(description="Memories the listing selects in all (a separate count; ask only if needed).")
     async def total_count(self, info: strawberry.Info) -> int:
         listing, where = self.count_args
-        return int(await ctx(info).services.repo.memory_count(listing, where))
+        return int(await ctx(info).services.repo.memories.count(listing, where))
 
 
-@strawberry.type
+@from_model.type(_LayerCount, all_fields=True)
 class LayerCount:
-    layer: Layer  # type: ignore[valid-type]
-    total: int
-    retracted: int
-    superseded: int
-
-    @classmethod
-    def of(cls, c: _LayerCount) -> LayerCount:
-        return cls(layer=c.layer, total=c.total, retracted=c.retracted, superseded=c.superseded)
+    pass
 
 
 @strawberry.type
@@ -238,7 +210,7 @@ class ScopeCounts:
             total=sum(c.total for c in counts),
             retracted=sum(c.retracted for c in counts),
             superseded=sum(c.superseded for c in counts),
-            by_layer=[LayerCount.of(c) for c in sorted(counts, key=lambda c: c.layer.value)],
+            by_layer=[derived(LayerCount, c) for c in sorted(counts, key=lambda c: c.layer.value)],
         )
 
 
@@ -292,7 +264,7 @@ class ScopeNode:
     async def children(self, info: strawberry.Info, first: int = 20, after: str | None = None) -> ScopeConnection:
         context = ctx(info)
         check_first(first, context.services.settings.max_first)
-        rows = await context.services.repo.scope_children(self.key, after, first + 1)
+        rows = await context.services.repo.scopes.children(self.key, after, first + 1)
         return ScopeConnection.page(rows, first, after)
 
     @strawberry.field(description="Memory counts: OWN (default) or the whole SUBTREE of this scope.")
@@ -311,7 +283,10 @@ class ScopeNode:
                     c
                     if old is None
                     else _LayerCount(
-                        c.layer, old.total + c.total, old.retracted + c.retracted, old.superseded + c.superseded
+                        layer=c.layer,
+                        total=old.total + c.total,
+                        retracted=old.retracted + c.retracted,
+                        superseded=old.superseded + c.superseded,
                     )
                 )
             return ScopeCounts.of(list(merged.values()))
@@ -325,10 +300,12 @@ class GraphView:
 
     @classmethod
     def of(cls, g: Subgraph) -> GraphView:
-        return cls(nodes=[Memory.of(n) for n in g.nodes], edges=[Edge.of(e) for e in g.edges])
+        return cls(nodes=[Memory.of(n) for n in g.nodes], edges=[derived(Edge, e) for e in g.edges])
 
 
 # -- recall and context --------------------------------------------------------------------
+# Written out: Strawberry's pydantic integration takes each field's description from the
+# pydantic model, which would drop the two below.
 @strawberry.type(description="How a memory's score came about (see the library's ScoreParts).")
 class ScoreParts:
     relevance: float
@@ -362,10 +339,9 @@ class ChannelRank:
     rank: int
 
 
-@strawberry.type
+@from_model.type(_recall.PathStep, all_fields=True)
 class PathStep:
     node_id: strawberry.ID
-    relationship: str | None
 
 
 @strawberry.type(description="One recalled memory and why.")
@@ -385,43 +361,31 @@ class RecallItem:
             score=item.score,
             parts=ScoreParts(**item.parts.model_dump()),
             channels=[ChannelRank(channel=c, rank=r) for c, r in sorted(item.channels.items())],
-            path=[PathStep(node_id=strawberry.ID(s.node_id), relationship=s.relationship) for s in item.path],
+            path=[derived(PathStep, s) for s in item.path],
             scope_distance=item.scope_distance,
             explanation=item.explain(),
         )
 
 
-@strawberry.type
+@from_model.type(_recall.ActivatedNode, all_fields=True)
 class ActivatedNode:
     id: strawberry.ID
-    activation: float
-    hop: int
-    path: list[PathStep]
 
 
-@strawberry.type
+@from_model.type(_recall.PendingConnection, all_fields=True)
 class PendingConnection:
     source: strawberry.ID
     target: strawberry.ID
-    score: float
-    hops: int
 
 
-@strawberry.type(description="Spreading activation's account of itself.")
+@from_model.type(_recall.ActivationLog, all_fields=True, description="Spreading activation's account of itself.")
 class ActivationLog:
     seeds: list[strawberry.ID]
-    activated: list[ActivatedNode]
-    pending: list[PendingConnection]
-    capped: bool
 
 
-@strawberry.type(description="Milliseconds per recall stage.")
+@from_model.type(_recall.RecallTimings, all_fields=True, description="Milliseconds per recall stage.")
 class RecallTimings:
-    embed_ms: float
-    candidates_ms: float
-    activation_ms: float
-    scoring_ms: float
-    total_ms: float
+    pass
 
 
 @strawberry.type
@@ -434,31 +398,12 @@ class RecallResult:
 
     @classmethod
     def of(cls, r: _RecallResult) -> RecallResult:
-        log = r.activation
         return cls(
             query=r.query,
             scope_key=r.scope_key,
             items=[RecallItem.of(i) for i in r.items],
-            activation=ActivationLog(
-                seeds=[strawberry.ID(s) for s in log.seeds],
-                activated=[
-                    ActivatedNode(
-                        id=strawberry.ID(a.id),
-                        activation=a.activation,
-                        hop=a.hop,
-                        path=[PathStep(node_id=strawberry.ID(s.node_id), relationship=s.relationship) for s in a.path],
-                    )
-                    for a in log.activated
-                ],
-                pending=[
-                    PendingConnection(
-                        source=strawberry.ID(p.source), target=strawberry.ID(p.target), score=p.score, hops=p.hops
-                    )
-                    for p in log.pending
-                ],
-                capped=log.capped,
-            ),
-            timings=RecallTimings(**r.timings.model_dump()),
+            activation=derived(ActivationLog, r.activation),
+            timings=derived(RecallTimings, r.timings),
         )
 
 
@@ -586,5 +531,5 @@ class ScopeStats:
     async def growth(self, info: strawberry.Info, days: int = 30) -> list[DayCount]:
         check_first(days, 366, "days")
         since = time.time() - days * 86_400
-        rows = await ctx(info).services.repo.growth(self.scope_key, self.prefix, since)
+        rows = await ctx(info).services.repo.scopes.growth(self.scope_key, self.prefix, since)
         return [DayCount(day=datetime.fromtimestamp(d * 86_400, UTC).strftime("%Y-%m-%d"), created=n) for d, n in rows]

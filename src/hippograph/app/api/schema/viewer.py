@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import strawberry
 
-from hippograph.app.api.auth import Principal
+from hippograph.app.access.keys import Principal
 from hippograph.app.api.schema.common import check_first, ctx
 from hippograph.app.api.schema.types import ScopeConnection
 
@@ -38,5 +38,5 @@ class Viewer:
         check_first(first, context.services.settings.max_first)
         scope = context.principal.scope
         key, prefix = (scope.key, scope.subtree_prefix) if scope else ("", "")
-        rows = await context.services.repo.scopes(key, prefix, after, first + 1)
+        rows = await context.services.repo.scopes.within(key, prefix, after, first + 1)
         return ScopeConnection.page(rows, first, after)

@@ -17,8 +17,8 @@ import secrets
 from dataclasses import dataclass
 from enum import StrEnum
 
-from hippograph.app.api.reach import Reach
-from hippograph.app.api.repository import ApiRepository, KeyRecord
+from hippograph.app.access.reach import Reach
+from hippograph.app.access.repository import KeyRecord, KeyRepository
 from hippograph.errors import HippographError, InvalidInputError, NotFoundError
 from hippograph.models import new_id, now
 from hippograph.scope import Scope
@@ -96,7 +96,7 @@ class Principal:
 
 
 async def create_key(
-    repo: ApiRepository, scope: Scope, role: Role | str, *, name: str = "", rate_limit: int | None = None
+    repo: KeyRepository, scope: Scope, role: Role | str, *, name: str = "", rate_limit: int | None = None
 ) -> tuple[KeyRecord, str]:
     """Store a new key; return its record and the token (shown once, never stored)."""
     try:
@@ -123,7 +123,7 @@ async def create_key(
 
 
 async def list_keys(
-    repo: ApiRepository, scope: Scope | None = None, *, include_revoked: bool = False
+    repo: KeyRepository, scope: Scope | None = None, *, include_revoked: bool = False
 ) -> list[KeyRecord]:
     """Keys bound to ``scope`` or below (all keys when None), never their hashes."""
     if scope is None:
@@ -131,7 +131,7 @@ async def list_keys(
     return await repo.list_keys(scope.key, scope.subtree_prefix, include_revoked)
 
 
-async def revoke_key(repo: ApiRepository, key_id: str) -> KeyRecord:
+async def revoke_key(repo: KeyRepository, key_id: str) -> KeyRecord:
     record = await repo.revoke_key(key_id, now())
     if record is None:
         raise NotFoundError(f"no API key {key_id}")

@@ -10,8 +10,8 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from hippograph.app.api.auth import ApiAuthError, Principal, hash_token
-from hippograph.app.api.repository import ApiRepository
+from hippograph.app.access.keys import ApiAuthError, Principal, hash_token
+from hippograph.app.access.repository import KeyRepository
 from hippograph.errors import HippographError
 from hippograph.scope import Scope
 
@@ -34,7 +34,7 @@ class BudgetExceededError(HippographError):
         super().__init__(f"daily token budget of {scope_key} spent ({used}/{budget}); retry after {retry_after} s")
 
 
-async def authenticate(repo: ApiRepository, token: str | None, *, default_limit: int) -> Principal:
+async def authenticate(repo: KeyRepository, token: str | None, *, default_limit: int) -> Principal:
     """The principal of a token, counted against its key's rate limit.
 
     Raises:
@@ -59,7 +59,7 @@ async def authenticate(repo: ApiRepository, token: str | None, *, default_limit:
 class Budget:
     """The daily token ledger of the scope a principal's turns are charged to."""
 
-    repo: ApiRepository
+    repo: KeyRepository
     scope_key: str
     limit: int
 

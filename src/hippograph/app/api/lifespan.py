@@ -1,0 +1,90 @@
+"""The app's lifespan: it owns the Neo4j connection, the memory, the consolidator and the agent,
+built once at start-up into :class:`ApiServices` and closed at shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+
+from fastapi import FastAPI
+
+from hippograph.agent import Agent, AgentConfig, demo_model
+from hippograph.app.api.metrics import ApiMetrics, CountingConnection
+from hippograph.app.api.repository import ApiRepository
+from hippograph.app.api.services import ApiServices
+from hippograph.app.api.settings import ApiSettings
+from hippograph.app.runtime import consolidation_model
+from hippograph.app.settings import Settings
+from hippograph.consolidation import SleepConsolidator
+from hippograph.embeddings.base import EmbeddingProvider
+from hippograph.llm.provider import ModelProvider
+from hippograph.memory import Memory
+from hippograph.store import GraphStore, migrate
+
+log = logging.getLogger("hippograph.api")
+
+ModelFactory = Callable[[Settings], ModelProvider]
+Lifespan = Callable[[FastAPI], AbstractAsyncContextManager[None]]
+
+
+def default_model(settings: Settings) -> ModelProvider:
+    """Claude when an Anthropic key is configured, else the offline demo model."""
+    if settings.anthropic_api_key:
+        from hippograph.llm.anthropic_model import AnthropicModel
+
+        return AnthropicModel(api_key=settings.anthropic_api_key.get_secret_value(), model=settings.anthropic_model)
+    return demo_model()
+
+
+def _embedder(api: ApiSettings) -> EmbeddingProvider:
+    if api.embedder == "hashing":
+        from hippograph.embeddings import HashingEmbeddings
+
+        return HashingEmbeddings()
+    from hippograph.embeddings import default_embedder
+
+    return default_embedder()
+
+
+def lifespan(settings: Settings, api: ApiSettings, metrics: ApiMetrics, model_factory: ModelFactory) -> Lifespan:
+    """The lifespan of an app: connects to Neo4j (the configured one, else the local one),
+    applies the library's and the API's schema and puts the services on ``app.state``."""
+
+    @asynccontextmanager
+    async def run(app: FastAPI) -> AsyncIterator[None]:
+        from hippograph.app.runtime import freeze_startup_objects, neo4j_target
+
+        uri, password = await asyncio.to_thread(neo4j_target, settings)
+        conn = await CountingConnection.connect(
+            uri,
+            user=settings.neo4j_user,
+            password=password,
+            database=settings.neo4j_database,
+            retry_time=api.store_retry_seconds,
+        )
+        memory: Memory | None = None
+        agent: Agent | None = None
+        try:
+            await migrate(conn)
+            repo = ApiRepository(conn)
+            await repo.apply_schema()
+            memory = Memory(GraphStore(conn), _embedder(api))
+            consolidator = SleepConsolidator(conn, model=consolidation_model(settings))
+            agent = Agent(memory, model_factory(settings), AgentConfig(), consolidator=consolidator)
+            app.state.services = ApiServices(memory, consolidator, agent, repo, api, metrics)
+            freeze_startup_objects()
+            yield
+        finally:
+            if agent is not None:
+                try:
+                    await agent.drain()
+                except Exception:
+                    log.warning("background work failed at shutdown", exc_info=True)
+            if memory is not None:
+                await memory.close()
+            else:
+                await conn.close()
+
+    return run

@@ -1,0 +1,146 @@
+"""The app's routes: GraphQL (GraphiQL at ``/graphql``, subscriptions over graphql-transport-ws
+only), the plain-HTTP routes, health, readiness and Prometheus metrics, and the error handlers
+that turn the library's errors into HTTP statuses."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from typing import Any
+
+from fastapi import Depends, FastAPI, Request
+from fastapi.responses import JSONResponse, Response
+from starlette.requests import HTTPConnection
+from strawberry.exceptions import ConnectionRejectionError
+from strawberry.fastapi import GraphQLRouter
+from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
+from strawberry.types.unset import UNSET, UnsetType
+
+from hippograph.app.access.keys import ApiAuthError, PermissionDeniedError, Principal
+from hippograph.app.access.limits import BudgetExceededError, RateLimitedError
+from hippograph.app.api.context import ApiContext
+from hippograph.app.api.errors import (
+    RETRY_AFTER_SECONDS,
+    UNAVAILABLE,
+    UNAVAILABLE_MESSAGE,
+    code_of,
+    is_unavailable,
+    unavailable_in,
+)
+from hippograph.app.api.metrics import ApiMetrics
+from hippograph.app.api.schema.build import build_schema
+from hippograph.app.api.security import authenticate, services_of, token_of, wants_ide
+from hippograph.app.api.services import ApiServices
+from hippograph.app.api.settings import ApiSettings
+from hippograph.app.api.sse import http_router
+from hippograph.errors import ConflictError, HippographError, InvalidInputError, NotFoundError, StoreError
+
+log = logging.getLogger("hippograph.api")
+UNSET_ACK: UnsetType = UNSET
+
+
+async def principal_of(request: Request) -> Principal:
+    """The asker of a plain HTTP request (a FastAPI dependency)."""
+    return await authenticate(request)
+
+
+async def context_of(connection: HTTPConnection, services: ApiServices = Depends(services_of)) -> ApiContext:
+    """The GraphQL context: a WebSocket authenticates in its connect message; GraphiQL's page
+    opens without a key."""
+    if connection.scope["type"] == "websocket":
+        return ApiContext(services, None, websocket=True)
+    if not services.settings.dev_mode and wants_ide(connection) and token_of(connection) is None:
+        return ApiContext(services, None)
+    return ApiContext(services, await authenticate(connection))
+
+
+class ApiGraphQLRouter(GraphQLRouter[ApiContext, None]):
+    async def on_ws_connect(self, context: ApiContext) -> UnsetType | dict[str, object] | None:
+        assert context.request is not None  # set by the router before the connect message
+        try:
+            principal = await authenticate(context.request, context.connection_params)
+        except (ApiAuthError, RateLimitedError) as exc:
+            raise ConnectionRejectionError({"message": str(exc), "code": code_of(exc)}) from None
+        context.authenticate(principal)
+        return UNSET_ACK
+
+    def create_response(self, response_data: Any, sub_response: Response) -> Response:
+        response = super().create_response(response_data, sub_response)
+        if unavailable_in(response_data):  # the database is down: 503, and when to retry
+            response.status_code = 503
+            response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
+
+
+def install_routes(app: FastAPI, api: ApiSettings, metrics: ApiMetrics) -> None:
+    graphql = ApiGraphQLRouter(
+        build_schema(api),
+        context_getter=context_of,
+        subscription_protocols=[GRAPHQL_TRANSPORT_WS_PROTOCOL],
+        graphql_ide="graphiql",
+    )
+    app.include_router(graphql, prefix="/graphql")
+    app.include_router(http_router(principal_of, services_of))
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, str]:
+        """The process is up (does not touch Neo4j)."""
+        return {"status": "ok"}
+
+    @app.get("/readyz")
+    async def readyz(services: ApiServices = Depends(services_of)) -> Response:
+        """Ready when Neo4j answers a query."""
+        try:
+            await services.repo.ping()
+        except HippographError as exc:
+            log.warning("not ready: %s", type(exc).__name__)
+            headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+            return JSONResponse({"status": "unavailable", "neo4j": "unreachable"}, status_code=503, headers=headers)
+        return JSONResponse({"status": "ready", "neo4j": "ok"})
+
+    @app.get("/metrics")
+    async def prometheus() -> Response:
+        return metrics.render()
+
+    _install_error_handlers(app)
+
+
+_STATUS: tuple[tuple[type[Exception], int], ...] = (
+    (ApiAuthError, 401),
+    (PermissionDeniedError, 403),
+    (NotFoundError, 404),
+    (ConflictError, 409),
+    (InvalidInputError, 400),
+    (RateLimitedError, 429),
+    (BudgetExceededError, 429),
+)
+
+
+def _install_error_handlers(app: FastAPI) -> None:
+    async def known(request: Request, exc: Exception) -> Response:
+        status = next(code for cls, code in _STATUS if isinstance(exc, cls))
+        headers: dict[str, str] = {}
+        retry = getattr(exc, "retry_after", None)
+        if retry is not None:
+            headers["Retry-After"] = str(retry)
+        if status == 401:
+            headers["WWW-Authenticate"] = "Bearer"
+        body: dict[str, Any] = {"error": {"code": code_of(exc), "message": str(exc)}}
+        return JSONResponse(body, status_code=status, headers=headers)
+
+    async def unknown(request: Request, exc: Exception) -> Response:
+        error_id = uuid.uuid4().hex[:12]
+        log.error("internal error %s on %s", error_id, request.url.path, exc_info=exc)
+        return JSONResponse({"error": {"code": "INTERNAL", "message": f"Internal error (id {error_id})."}}, 500)
+
+    async def store(request: Request, exc: Exception) -> Response:
+        if not is_unavailable(exc):
+            return await unknown(request, exc)
+        log.warning("database unavailable on %s: %s", request.url.path, type(exc).__name__)
+        body = {"error": {"code": UNAVAILABLE, "message": UNAVAILABLE_MESSAGE}}
+        return JSONResponse(body, status_code=503, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+
+    for cls, _ in _STATUS:
+        app.add_exception_handler(cls, known)
+    app.add_exception_handler(StoreError, store)
+    app.add_exception_handler(Exception, unknown)
