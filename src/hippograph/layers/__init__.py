@@ -5,10 +5,7 @@ in :mod:`hippograph.memory`; its names are still found here under their earlier 
 
 from __future__ import annotations
 
-import warnings
-from importlib import import_module
-from typing import Any
-
+from hippograph._lazy import lazy_exports
 from hippograph.layers.base import MemoryLayer, MemoryServices
 from hippograph.layers.episodic import ActionCall, EpisodicMemory
 from hippograph.layers.metacognition import GateMode, MetacognitiveGate
@@ -46,12 +43,6 @@ MOVED: dict[str, str] = {
 """Names that moved out of this package: {earlier name: its new ``module:attribute``}."""
 
 
-def __getattr__(name: str) -> Any:
-    """An earlier name, from where it lives now, with a ``DeprecationWarning`` naming it."""
-    try:
-        target = MOVED[name]
-    except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    module, attr = target.split(":")
-    warnings.warn(f"hippograph.layers.{name} is deprecated: use {module}.{attr}", DeprecationWarning, stacklevel=2)
-    return getattr(import_module(module), attr)
+__getattr__, _ = lazy_exports(
+    __name__, {}, moved={old: (target.split(":")[0], target.split(":")[1]) for old, target in MOVED.items()}
+)

@@ -6,22 +6,27 @@ never dropped without a word."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import Protocol, TypeVar
 
 from hippograph.errors import ConflictError
 from hippograph.scope import Scope
 
-if TYPE_CHECKING:
-    from hippograph.store.graph_store import GraphStore
-
 T = TypeVar("T")
+
+
+class ScopeKeeper(Protocol):
+    """What :func:`write_into` needs of the store: its cache of scopes known to exist."""
+
+    async def ensure_scope(self, scope: Scope) -> None: ...
+
+    def forget_known(self, scope: Scope) -> None: ...
 
 
 class ScopeGoneError(Exception):
     """Raised inside a write transaction that found no Scope node for its scope."""
 
 
-async def write_into(store: GraphStore, scope: Scope, write: Callable[[], Awaitable[T]]) -> T:
+async def write_into(store: ScopeKeeper, scope: Scope, write: Callable[[], Awaitable[T]]) -> T:
     """Ensure ``scope`` exists, run ``write``; if the scope turned out erased, create it again
     and run ``write`` once more."""
     await store.ensure_scope(scope)
