@@ -61,9 +61,7 @@ class UpsertNode(_Op):
     content: str = Field(default="", max_length=MAX_TEXT)
     properties: dict[str, JsonValue] = Field(default_factory=dict)
     importance: Importance = 5.0
-    relationships: list[RelationshipSpec] = Field(
-        default_factory=list, max_length=MAX_RELATIONSHIPS
-    )
+    relationships: list[RelationshipSpec] = Field(default_factory=list, max_length=MAX_RELATIONSHIPS)
     key: str | None = None
     """A stable subject key: a new fact with the same key supersedes the current one."""
 
@@ -152,9 +150,7 @@ class RegisterSkill(_Op):
 
     op: Literal["register_skill"]
     name: str = Field(min_length=1, max_length=MAX_LABEL)
-    steps: list[Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]] = Field(
-        min_length=1, max_length=MAX_STEPS
-    )
+    steps: list[Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]] = Field(min_length=1, max_length=MAX_STEPS)
     context: str = Field(default="", max_length=MAX_TEXT)
     importance: Importance = 5.0
     properties: dict[str, JsonValue] = Field(default_factory=dict)

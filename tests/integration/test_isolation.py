@@ -45,9 +45,7 @@ def expected_subtree(at: Scope, written: dict[str, Scope]) -> set[str]:
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(
-    parents=trees, names=ids, writes=st.lists(st.integers(0, 8), min_size=1, max_size=25), data=st.data()
-)
+@given(parents=trees, names=ids, writes=st.lists(st.integers(0, 8), min_size=1, max_size=25), data=st.data())
 async def test_reads_see_exactly_own_and_ancestor_memories(
     store: GraphStore, parents: tuple[int, ...], names: list[str], writes: list[int], data: st.DataObject
 ) -> None:

@@ -184,9 +184,7 @@ class FakeAnthropic:
             return _error(FakeError.invalid_request("request body is not valid JSON"), "0")
         n = next(self._ids)
         with self._lock:
-            self._requests.append(
-                RecordedRequest("POST", request.url.path, dict(request.headers), body)
-            )
+            self._requests.append(RecordedRequest("POST", request.url.path, dict(request.headers), body))
             item = self._queue.popleft() if self._queue else None
         request_id = f"req_fake_{n:04d}"
         if not request.headers.get("x-api-key") and not request.headers.get("authorization"):
@@ -269,18 +267,14 @@ def _chunks(text: str, size: int) -> list[str]:
 
 def _block_events(block: FakeBlock, message_id: str, index: int, size: int) -> Iterator[bytes]:
     def delta(payload: JsonDict) -> bytes:
-        return _event(
-            "content_block_delta", {"type": "content_block_delta", "index": index, "delta": payload}
-        )
+        return _event("content_block_delta", {"type": "content_block_delta", "index": index, "delta": payload})
 
     if isinstance(block, FakeText):
         start: JsonDict = {"type": "text", "text": ""}
         deltas = [delta({"type": "text_delta", "text": c}) for c in _chunks(block.text, size)]
     elif isinstance(block, FakeThinking):
         start = {"type": "thinking", "thinking": "", "signature": ""}
-        deltas = [
-            delta({"type": "thinking_delta", "thinking": c}) for c in _chunks(block.thinking, size)
-        ]
+        deltas = [delta({"type": "thinking_delta", "thinking": c}) for c in _chunks(block.thinking, size)]
         deltas.append(delta({"type": "signature_delta", "signature": block.signature}))
     else:
         start = {
@@ -291,9 +285,7 @@ def _block_events(block: FakeBlock, message_id: str, index: int, size: int) -> I
         }
         raw = json.dumps(block.input)
         deltas = [delta({"type": "input_json_delta", "partial_json": ""})]
-        deltas += [
-            delta({"type": "input_json_delta", "partial_json": c}) for c in _chunks(raw, size)
-        ]
+        deltas += [delta({"type": "input_json_delta", "partial_json": c}) for c in _chunks(raw, size)]
     yield _event(
         "content_block_start",
         {"type": "content_block_start", "index": index, "content_block": start},
@@ -316,9 +308,7 @@ def _message_start(message_id: str, model: str, usage: JsonDict) -> bytes:
     return _event("message_start", {"type": "message_start", "message": message})
 
 
-async def _sse(
-    item: FakeReply | FakeStreamError, *, message_id: str, model: str
-) -> AsyncIterator[bytes]:
+async def _sse(item: FakeReply | FakeStreamError, *, message_id: str, model: str) -> AsyncIterator[bytes]:
     if isinstance(item, FakeStreamError):
         usage = {"input_tokens": 1, "output_tokens": 1}
         yield _message_start(message_id, model, usage)

@@ -13,27 +13,17 @@ from hippograph.scrub import REDACTED
 HEADER = "Associated Context:"
 
 
-def item(
-    text: str, score: float, *, layer: Layer = Layer.SEMANTIC, activated: bool = False
-) -> RecallItem:
+def item(text: str, score: float, *, layer: Layer = Layer.SEMANTIC, activated: bool = False) -> RecallItem:
     node = MemoryNode(layer=layer, content=text)
     channels = {Channel.ACTIVATION: 1} if activated else {Channel.VECTOR: 1, Channel.FULLTEXT: 2}
-    path = (
-        [PathStep(node_id="seed"), PathStep(node_id=node.id, relationship="NEXT")]
-        if activated
-        else []
-    )
-    return RecallItem(
-        node=node, score=score, parts=ScoreParts(relevance=score), channels=channels, path=path
-    )
+    path = [PathStep(node_id="seed"), PathStep(node_id=node.id, relationship="NEXT")] if activated else []
+    return RecallItem(node=node, score=score, parts=ScoreParts(relevance=score), channels=channels, path=path)
 
 
 RENDER = {layer: (lambda i, layer=layer: f"[{layer.value}] {i.node.content}") for layer in Layer}
 
 
-@pytest.mark.parametrize(
-    ("text", "tokens"), [("", 0), ("a", 1), ("abcd", 1), ("abcde", 2), ("x" * 400, 100)]
-)
+@pytest.mark.parametrize(("text", "tokens"), [("", 0), ("a", 1), ("abcd", 1), ("abcde", 2), ("x" * 400, 100)])
 def test_approx_tokens(text: str, tokens: int) -> None:
     assert approx_tokens(text) == tokens
 
@@ -81,9 +71,7 @@ def test_working_memory_comes_first_then_direct_hits_then_associated_context() -
 
 
 def test_no_header_when_no_associated_item_fits() -> None:
-    ctx = assemble(
-        [item("direct", 0.9)], RENDER, budget=20, associated=[item("x " * 200, 0.5, activated=True)]
-    )
+    ctx = assemble([item("direct", 0.9)], RENDER, budget=20, associated=[item("x " * 200, 0.5, activated=True)])
     assert HEADER not in ctx.text and len(ctx.dropped) == 1
 
 

@@ -74,9 +74,7 @@ def test_cues_of_a_turn_name_its_speaker_session_entities_and_keywords() -> None
 
 
 def test_cues_of_fall_back_to_the_label_and_ignore_a_non_string_speaker() -> None:
-    node = MemoryNode(
-        layer=Layer.SEMANTIC, label="Favourite painter Monet", properties={"speaker": 42}
-    )
+    node = MemoryNode(layer=Layer.SEMANTIC, label="Favourite painter Monet", properties={"speaker": 42})
     kinds = {c.kind for c in cues_of(node)}
     assert CueKind.PERSON not in kinds and CueKind.SESSION not in kinds
     assert {c.key for c in cues_of(node) if c.kind is CueKind.KEYWORD} == {
@@ -88,9 +86,7 @@ def test_cues_of_fall_back_to_the_label_and_ignore_a_non_string_speaker() -> Non
 
 def test_cues_are_capped_in_number_and_key_length() -> None:
     text = " ".join(f"word{chr(97 + i % 26)}{chr(97 + i // 26)}xyz" for i in range(200))
-    node = MemoryNode(
-        layer=Layer.EPISODIC, content=text, session_id="s" * 128, properties={"speaker": "p" * 100}
-    )
+    node = MemoryNode(layer=Layer.EPISODIC, content=text, session_id="s" * 128, properties={"speaker": "p" * 100})
     cues = cues_of(node)
     assert len(cues) == MAX_CUES
     assert all(len(c.key) <= MAX_KEY_CHARS for c in cues)

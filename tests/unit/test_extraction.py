@@ -37,10 +37,7 @@ def _payload(*ops: object) -> str:
 
 
 def test_xml_block_is_found_stripped_and_every_op_kind_validated() -> None:
-    text = (
-        "Nice to meet Rex!\n\n"
-        f"<MEMORY_EXTRACT>{_payload(FACT, EVENT, TRIGGER, SKILL, RETRACT)}</MEMORY_EXTRACT>"
-    )
+    text = f"Nice to meet Rex!\n\n<MEMORY_EXTRACT>{_payload(FACT, EVENT, TRIGGER, SKILL, RETRACT)}</MEMORY_EXTRACT>"
     result = extract_memory_ops(text)
 
     assert result.reply == "Nice to meet Rex!"

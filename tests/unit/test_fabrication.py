@@ -49,12 +49,7 @@ def test_claims_supported_by_tool_results_memory_or_user_are_not_findings() -> N
     tool = f"deploy_service: api deployed to staging; run {RUN_ID}; build 3f2a9c1; replicas=3"
     memory = "commit 9b8c7d6e5f4a3b2c1d0e is the release"
     user = "is the status green?"
-    assert (
-        find_unsupported_claims(
-            DRAFT, tool_results=[tool], memory_context=memory, user_message=user
-        )
-        == []
-    )
+    assert find_unsupported_claims(DRAFT, tool_results=[tool], memory_context=memory, user_message=user) == []
 
 
 def test_ids_match_case_and_dash_insensitively() -> None:
@@ -112,9 +107,7 @@ def test_refuse_swaps_in_the_safe_reply_at_high_confidence_only() -> None:
 
 
 def test_refuse_threshold_and_safe_reply_are_configurable() -> None:
-    checker = FabricationChecker(
-        FabricationMode.REFUSE, refuse_min_confidence=0.5, safe_reply="Not sure."
-    )
+    checker = FabricationChecker(FabricationMode.REFUSE, refuse_min_confidence=0.5, safe_reply="Not sure.")
     assert checker.check("All set, status=green.").reply == "Not sure."
     with pytest.raises(ValueError):
         FabricationChecker(FabricationMode.REFUSE, refuse_min_confidence=1.5)
@@ -122,7 +115,5 @@ def test_refuse_threshold_and_safe_reply_are_configurable() -> None:
 
 def test_a_clean_draft_passes_in_every_mode() -> None:
     for mode in FabricationMode:
-        report = FabricationChecker(mode).check(
-            "Your dog is called Rex.", memory_context="dog: Rex"
-        )
+        report = FabricationChecker(mode).check("Your dog is called Rex.", memory_context="dog: Rex")
         assert (report.action, report.reply) == ("none", "Your dog is called Rex.")

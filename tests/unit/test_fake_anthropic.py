@@ -43,9 +43,7 @@ def test_stream_has_the_real_event_sequence(fake_anthropic: FakeAnthropic) -> No
             chunk_size=100,
         )
     )
-    response = httpx.post(
-        f"{fake_anthropic.base_url}/v1/messages", json={**BODY, "stream": True}, headers=HEADERS
-    )
+    response = httpx.post(f"{fake_anthropic.base_url}/v1/messages", json={**BODY, "stream": True}, headers=HEADERS)
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/event-stream")
     events = _sse(response.text)

@@ -37,9 +37,7 @@ def test_zscores_are_invariant_to_positive_affine_rescaling() -> None:
     rescaled = {k: (1 + v) / 2 for k, v in raw.items()}  # Neo4j's (1 + cos) / 2
     for k, v in zscores(raw, ids).items():
         assert math.isclose(v, zscores(rescaled, ids)[k], rel_tol=1e-9)
-        assert math.isclose(
-            v, zscores({i: 37 * x + 5 for i, x in raw.items()}, ids)[k], rel_tol=1e-9
-        )
+        assert math.isclose(v, zscores({i: 37 * x + 5 for i, x in raw.items()}, ids)[k], rel_tol=1e-9)
 
 
 def test_zscores_count_missing_ids_at_the_missing_value() -> None:
@@ -70,9 +68,7 @@ def test_frequency_is_log_scaled_capped_and_counts_spreading_visits_half() -> No
     assert math.isclose(scoring.frequency(fact(access_count=100), 100), 1.0)
     assert scoring.frequency(fact(access_count=5000), 100) == 1.0
     assert math.isclose(scoring.frequency(fact(access_count=9), 100), math.log(10) / math.log(101))
-    assert scoring.frequency(fact(spreading_access_count=2), 100) == scoring.frequency(
-        fact(access_count=1), 100
-    )
+    assert scoring.frequency(fact(spreading_access_count=2), 100) == scoring.frequency(fact(access_count=1), 100)
 
 
 @pytest.mark.parametrize(("hops", "expected"), [(None, 0.0), (0, 1.0), (1, 0.5), (3, 0.25)])
@@ -91,12 +87,8 @@ def test_time_match_keeps_memories_of_the_window_and_lowers_the_others() -> None
     window = (NOW - 2 * DAY, NOW)
     assert scoring.time_match(fact(), None) == 1.0
     assert scoring.time_match(fact(), window) == 1.0  # created a day ago
-    assert (
-        scoring.time_match(fact(occurred_at=NOW - 10 * DAY), window) == scoring.OUT_OF_WINDOW_FACTOR
-    )
-    assert (
-        scoring.time_match(fact(occurred_at=NOW), window) == scoring.OUT_OF_WINDOW_FACTOR
-    )  # end is open
+    assert scoring.time_match(fact(occurred_at=NOW - 10 * DAY), window) == scoring.OUT_OF_WINDOW_FACTOR
+    assert scoring.time_match(fact(occurred_at=NOW), window) == scoring.OUT_OF_WINDOW_FACTOR  # end is open
 
 
 def test_combine_gives_one_for_a_perfect_memory_and_grows_with_every_signal() -> None:

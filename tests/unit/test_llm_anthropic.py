@@ -212,9 +212,7 @@ async def test_tool_loop_messages_go_back_in_wire_format(
         FakeReply.of_text("Rex."),
     )
     first = await model.complete(_request(tools=[SEARCH]))
-    follow_up = ChatMessage(
-        role="user", content=[ToolResultBlock(tool_use_id="toolu_07", content="dog: Rex")]
-    )
+    follow_up = ChatMessage(role="user", content=[ToolResultBlock(tool_use_id="toolu_07", content="dog: Rex")])
     request = _request(
         tools=[SEARCH],
         messages=[_request().messages[0], first.as_message(), follow_up],
@@ -352,9 +350,7 @@ async def test_error_mid_stream_after_output_is_raised_not_replayed(
 
 async def test_connection_refused_is_retried_then_reported() -> None:
     sleeps = SleepRecorder()
-    model = AnthropicModel(
-        api_key="sk-test", base_url="http://127.0.0.1:9", max_retries=1, sleep=sleeps
-    )
+    model = AnthropicModel(api_key="sk-test", base_url="http://127.0.0.1:9", max_retries=1, sleep=sleeps)
     try:
         with pytest.raises(ModelRetriesExhaustedError, match="connection failed"):
             await model.complete(_request())

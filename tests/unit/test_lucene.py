@@ -15,9 +15,7 @@ from hippograph.store.mapping import scope_tag
 
 VISIBLE = ["org:acme", "org:acme/user:bob"]
 SPECIAL = set('+-&|!(){}[]^"~*?:\\/')
-_BODY = re.compile(
-    r"^\((?P<body>.*)\) AND \(scope_tag:\((?P<tags>[0-9 OR]+)\)\)\^0(?P<rest>.*)$", re.S
-)
+_BODY = re.compile(r"^\((?P<body>.*)\) AND \(scope_tag:\((?P<tags>[0-9 OR]+)\)\)\^0(?P<rest>.*)$", re.S)
 
 
 def unescaped_specials(term: str) -> list[str]:
@@ -59,12 +57,9 @@ def test_query_restricts_to_the_visible_scope_tags_and_layers_with_zero_boost() 
     query = build_query("harbor lantern", VISIBLE, [Layer.SEMANTIC, Layer.EPISODIC])
     tags = " OR ".join(scope_tag(k) for k in VISIBLE)
     assert query == (
-        f"(search_text:harbor OR search_text:lantern) AND (scope_tag:({tags}))^0"
-        " AND (layer:(semantic OR episodic))^0"
+        f"(search_text:harbor OR search_text:lantern) AND (scope_tag:({tags}))^0 AND (layer:(semantic OR episodic))^0"
     )
-    assert (
-        build_query("harbor", VISIBLE, None) == f"(search_text:harbor) AND (scope_tag:({tags}))^0"
-    )
+    assert build_query("harbor", VISIBLE, None) == f"(search_text:harbor) AND (scope_tag:({tags}))^0"
 
 
 def test_scope_tags_are_digits_only_and_differ_per_scope() -> None:

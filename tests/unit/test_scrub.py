@@ -20,12 +20,7 @@ SECRETS = [
 @pytest.mark.parametrize("secret", SECRETS)
 def test_well_known_key_formats_are_masked_wherever_they_appear(secret: str) -> None:
     out = scrub_text(f"use {secret} for the deploy")
-    assert (
-        secret not in out
-        and REDACTED in out
-        and out.startswith("use ")
-        and out.endswith(" for the deploy")
-    )
+    assert secret not in out and REDACTED in out and out.startswith("use ") and out.endswith(" for the deploy")
 
 
 def test_private_key_blocks_are_masked_whole() -> None:
@@ -45,11 +40,7 @@ def test_private_key_blocks_are_masked_whole() -> None:
 def test_bearer_and_basic_tokens_are_masked(text: str) -> None:
     out = scrub_text(text)
     assert REDACTED in out
-    assert (
-        "abcdef0123456789" not in out
-        and "dXNlcjpwYXNzd29yZA" not in out
-        and "0123456789abcdefXYZ" not in out
-    )
+    assert "abcdef0123456789" not in out and "dXNlcjpwYXNzd29yZA" not in out and "0123456789abcdefXYZ" not in out
 
 
 @pytest.mark.parametrize(
@@ -114,15 +105,11 @@ def test_secret_looking_keys_are_dropped_at_every_depth() -> None:
 
 
 def test_secret_looking_values_are_masked_under_innocent_keys() -> None:
-    out = scrub_properties(
-        {"note": "Bearer abcdefghijklmnop", "tags": ["sk-ant-0123456789abcdefgh", 3]}
-    )
+    out = scrub_properties({"note": "Bearer abcdefghijklmnop", "tags": ["sk-ant-0123456789abcdefgh", 3]})
     assert out == {"note": f"Bearer {REDACTED}", "tags": [REDACTED, 3]}
 
 
-@pytest.mark.parametrize(
-    "key", ["author", "authored", "shipping_address", "opinion", "spinach", "topic", "passenger"]
-)
+@pytest.mark.parametrize("key", ["author", "authored", "shipping_address", "opinion", "spinach", "topic", "passenger"])
 def test_innocent_keys_that_merely_contain_a_secret_word_are_kept(key: str) -> None:
     # "author" is not "auth", "shipping" is not a PIN: dropping them loses data for nothing.
     assert scrub_properties({key: "value"}) == {key: "value"}
@@ -130,8 +117,4 @@ def test_innocent_keys_that_merely_contain_a_secret_word_are_kept(key: str) -> N
 
 def test_scrubbing_is_idempotent_and_keeps_non_strings() -> None:
     once = scrub_properties({"a": 1, "b": None, "c": True, "d": "password=hunter2"})
-    assert (
-        scrub_properties(once)
-        == once
-        == {"a": 1, "b": None, "c": True, "d": f"password={REDACTED}"}
-    )
+    assert scrub_properties(once) == once == {"a": 1, "b": None, "c": True, "d": f"password={REDACTED}"}

@@ -35,17 +35,13 @@ def test_windows(query: str, start: float, end: float) -> None:
     assert time_window(query, NOW) == (start, end)
 
 
-@pytest.mark.parametrize(
-    "query", ["last week", "this week", "past month", "last year", "a month ago"]
-)
+@pytest.mark.parametrize("query", ["last week", "this week", "past month", "last year", "a month ago"])
 def test_relative_windows_end_by_tomorrow_and_cover_their_span(query: str) -> None:
     window = time_window(query, NOW)
     assert window is not None
     start, end = window
     assert start < end <= ts(2024, 6, 16)
-    span_days = {"week": 7, "month": 30, "year": 365}[
-        query.split()[-1] if "ago" not in query else "month"
-    ]
+    span_days = {"week": 7, "month": 30, "year": 365}[query.split()[-1] if "ago" not in query else "month"]
     assert end - start >= span_days * 86_400
 
 

@@ -65,10 +65,7 @@ def test_result_explains_itself() -> None:
 def test_word_lists_and_margin_are_configurable() -> None:
     custom = IntentClassifier(action_verbs={"Frobnicate"}, margin=5.0)
     assert custom.classify("frobnicate the widget").verdict is Intent.AMBIGUOUS
-    assert (
-        IntentClassifier(action_verbs={"Frobnicate"}).classify("frobnicate the widget").verdict
-        is Intent.ACTION
-    )
+    assert IntentClassifier(action_verbs={"Frobnicate"}).classify("frobnicate the widget").verdict is Intent.ACTION
 
 
 def test_routing_off_sends_everything() -> None:

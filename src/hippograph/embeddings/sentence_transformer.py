@@ -86,9 +86,7 @@ class SentenceTransformerEmbeddings:
                 path = self._model_path
                 if not path.is_dir():
                     raise ConfigurationError(f"no sentence-transformers model at {path}")
-                self._model = SentenceTransformer(
-                    str(path), device=self._device, local_files_only=True
-                )
+                self._model = SentenceTransformer(str(path), device=self._device, local_files_only=True)
                 get_dims = getattr(self._model, "get_embedding_dimension", None) or (
                     self._model.get_sentence_embedding_dimension
                 )

@@ -154,8 +154,7 @@ class AnthropicModel:
         status, error_type = _status(err), _error_type(err)
         if attempt >= self._max_retries:
             raise ModelRetriesExhaustedError(
-                f"Anthropic API still failing ({_describe(err)}) after {attempt + 1} "
-                f"attempts; giving up",
+                f"Anthropic API still failing ({_describe(err)}) after {attempt + 1} attempts; giving up",
                 attempts=attempt + 1,
                 status_code=status,
                 error_type=error_type,

@@ -196,10 +196,6 @@ class StreamMapper:
         self._usage = TokenUsage(
             input_tokens=delta.input_tokens or self._usage.input_tokens,
             output_tokens=delta.output_tokens or self._usage.output_tokens,
-            cache_creation_input_tokens=(
-                delta.cache_creation_input_tokens or self._usage.cache_creation_input_tokens
-            ),
-            cache_read_input_tokens=(
-                delta.cache_read_input_tokens or self._usage.cache_read_input_tokens
-            ),
+            cache_creation_input_tokens=(delta.cache_creation_input_tokens or self._usage.cache_creation_input_tokens),
+            cache_read_input_tokens=(delta.cache_read_input_tokens or self._usage.cache_read_input_tokens),
         )

@@ -106,14 +106,7 @@ class MessageEnd(BaseModel):
 
 
 ModelEvent = Annotated[
-    MessageStart
-    | ThinkingDelta
-    | ThinkingSignature
-    | TextDelta
-    | ToolCallStart
-    | ToolCallDelta
-    | Usage
-    | MessageEnd,
+    MessageStart | ThinkingDelta | ThinkingSignature | TextDelta | ToolCallStart | ToolCallDelta | Usage | MessageEnd,
     Field(discriminator="type"),
 ]
 """Any event a :class:`~hippograph.llm.provider.ModelProvider` streams."""

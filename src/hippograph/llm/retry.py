@@ -25,9 +25,7 @@ class Backoff:
         if self.base < 0 or self.cap < 0:
             raise ValueError("backoff base and cap must be non-negative")
 
-    def delay(
-        self, attempt: int, *, retry_after: float | None = None, rng: random.Random | None = None
-    ) -> float:
+    def delay(self, attempt: int, *, retry_after: float | None = None, rng: random.Random | None = None) -> float:
         """Seconds to wait before retry ``attempt``."""
         if retry_after is not None and retry_after >= 0:
             return min(retry_after, self.cap)

@@ -175,11 +175,7 @@ def _estimate_usage(request: ModelRequest, reply: ScriptedReply) -> TokenUsage:
     prompt = (request.system.full_text if request.system else "") + "".join(
         m.model_dump_json() for m in request.messages
     )
-    out = (
-        len(reply.text)
-        + len(reply.thinking or "")
-        + sum(len(json.dumps(c.input)) for c in reply.tool_calls)
-    )
+    out = len(reply.text) + len(reply.thinking or "") + sum(len(json.dumps(c.input)) for c in reply.tool_calls)
     return TokenUsage(
         input_tokens=max(1, len(prompt) // CHARS_PER_TOKEN),
         output_tokens=max(1, out // CHARS_PER_TOKEN),

@@ -55,9 +55,7 @@ class ToolResultBlock(BaseModel):
     is_error: bool = False
 
 
-ContentBlock = Annotated[
-    TextBlock | ThinkingBlock | ToolUseBlock | ToolResultBlock, Field(discriminator="type")
-]
+ContentBlock = Annotated[TextBlock | ThinkingBlock | ToolUseBlock | ToolResultBlock, Field(discriminator="type")]
 
 
 class ChatMessage(BaseModel):
@@ -147,9 +145,7 @@ class TokenUsage(BaseModel):
         return TokenUsage(
             input_tokens=self.input_tokens + other.input_tokens,
             output_tokens=self.output_tokens + other.output_tokens,
-            cache_creation_input_tokens=(
-                self.cache_creation_input_tokens + other.cache_creation_input_tokens
-            ),
+            cache_creation_input_tokens=(self.cache_creation_input_tokens + other.cache_creation_input_tokens),
             cache_read_input_tokens=self.cache_read_input_tokens + other.cache_read_input_tokens,
         )
 
