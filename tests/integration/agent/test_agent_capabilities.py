@@ -58,9 +58,7 @@ async def _echo(args: dict[str, JsonValue]) -> str:
     return "echo"
 
 
-async def test_tool_names_are_unique_across_capabilities(
-    tenant: Scope, memory: Memory, make_agent: MakeAgent
-) -> None:
+async def test_tool_names_are_unique_across_capabilities(tenant: Scope, memory: Memory, make_agent: MakeAgent) -> None:
     clash = Tools([AgentTool.of("recall_memory", "Another recall.", _echo)], name="other")
     model = ScriptedModel(["Hi."])
     response = await make_agent(model, capabilities=[MemoryTools(memory), clash]).run(tenant, "hi")

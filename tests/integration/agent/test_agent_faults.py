@@ -196,9 +196,7 @@ async def test_a_broken_hook_never_breaks_a_turn(tenant: Scope, make_agent: Make
     assert response.errors == []
 
 
-async def test_every_stage_can_be_switched_off(
-    tenant: Scope, memory: Memory, make_agent: MakeAgent
-) -> None:
+async def test_every_stage_can_be_switched_off(tenant: Scope, memory: Memory, make_agent: MakeAgent) -> None:
     await _seed(memory, tenant)
     config = AgentConfig.model_validate(
         {"hydrate": {"enabled": False}, "extraction": {"enabled": False},

@@ -52,9 +52,7 @@ async def test_forget_waits_for_the_turns_background_writes(
     assert memory.pending.within(tenant) == []
 
 
-async def test_forget_of_an_unrelated_scope_does_not_wait(
-    tenant: Scope, memory: Memory, make_agent: MakeAgent
-) -> None:
+async def test_forget_of_an_unrelated_scope_does_not_wait(tenant: Scope, memory: Memory, make_agent: MakeAgent) -> None:
     extractor = _GatedExtractor()
     agent = make_agent(demo_model(), extractor=extractor)
     await agent.run(tenant.child("user", "hal"), "Hello there, my favourite colour is teal.")

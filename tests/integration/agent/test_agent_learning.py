@@ -69,9 +69,7 @@ async def test_recurring_tool_calls_of_plain_chat_become_a_draft_skill(
     assert await memory.procedural.query_skills(user) == []  # never active without approval
 
 
-async def test_turns_without_tools_record_no_action(
-    tenant: Scope, memory: Memory, make_agent: MakeAgent
-) -> None:
+async def test_turns_without_tools_record_no_action(tenant: Scope, memory: Memory, make_agent: MakeAgent) -> None:
     agent = make_agent(ScriptedModel([ScriptedReply(text="Hello!")]), AgentConfig(), tools=TOOLS)
     await agent.run(tenant, "Hi there")
     await agent.drain()

@@ -108,9 +108,7 @@ async def test_consolidation_writes_the_turn_the_fact_and_their_link(
     assert [n.session_id for n in working] == ["chat-1", "chat-1"]
 
 
-async def test_auto_approved_skills_are_active(
-    tenant: Scope, memory: Memory, make_agent: MakeAgent
-) -> None:
+async def test_auto_approved_skills_are_active(tenant: Scope, memory: Memory, make_agent: MakeAgent) -> None:
     block = '{"ops": [{"op": "register_skill", "name": "deploy the app", "steps": ["build", "ship"]}]}'
     model = ScriptedModel([f"Sure.<MEMORY_EXTRACT>{block}</MEMORY_EXTRACT>"])
     config = AgentConfig(consolidation=ConsolidationSettings(auto_approve_skills=True))

@@ -100,9 +100,7 @@ async def test_more_than_five_pending_triggers_are_ranked_not_cut_by_age(
     assert old[-1].id[:8] not in context
 
 
-async def test_triggers_keep_to_their_own_scope(
-    tenant: Scope, memory: Memory, make_agent: MakeAgent
-) -> None:
+async def test_triggers_keep_to_their_own_scope(tenant: Scope, memory: Memory, make_agent: MakeAgent) -> None:
     child, sibling = tenant.child("user", "a"), tenant.child("user", "b")
     past = time.time() - 60
     await memory.prospective.set_trigger(sibling, "on the 3rd", "sibling's reminder", due_at=past)

@@ -93,9 +93,7 @@ class _Failing:
         raise StoreError("extraction model down")
 
 
-async def test_the_extractor_runs_after_the_final_round_and_its_ops_are_written(
-    tenant: Scope, memory: Memory
-) -> None:
+async def test_the_extractor_runs_after_the_final_round_and_its_ops_are_written(tenant: Scope, memory: Memory) -> None:
     model = ScriptedModel(
         [
             ScriptedReply(
@@ -128,9 +126,7 @@ async def test_the_extractor_runs_after_the_final_round_and_its_ops_are_written(
     assert failed.turn_event_id is not None and failed.working_ids, "the exchange is still recorded"
 
 
-async def test_the_cadence_triggers_a_quick_nap(
-    tenant: Scope, memory: Memory, conn: Neo4jConnection
-) -> None:
+async def test_the_cadence_triggers_a_quick_nap(tenant: Scope, memory: Memory, conn: Neo4jConnection) -> None:
     consolidator = SleepConsolidator(conn, ConsolidationConfig(turns_between_naps=2))
     me = memory.for_scope(tenant, consolidation=consolidator)
     reports = [await me.record(f"Message {i}.", f"Reply {i}.") for i in range(4)]

@@ -43,9 +43,7 @@ async def _seed(memory: Memory, tenant: Scope) -> Scope:
     return chat
 
 
-async def test_the_combined_read_returns_exactly_the_rows_of_the_three_reads(
-    tenant: Scope, memory: Memory
-) -> None:
+async def test_the_combined_read_returns_exactly_the_rows_of_the_three_reads(tenant: Scope, memory: Memory) -> None:
     chat = await _seed(memory, tenant)
     repo = LayerRepository(memory.store)
     for scope in (chat, tenant.child("user", "u1"), tenant):

@@ -87,9 +87,7 @@ def full_system_prompt(
         now: The current time (default: now, UTC), shown with the memory context.
         cache: Ask the provider to cache the instructions.
     """
-    instructions = render(
-        "system", agent_name=agent_name, agent_description=agent_description, scope=scope
-    )
+    instructions = render("system", agent_name=agent_name, agent_description=agent_description, scope=scope)
     context = render(
         "memory_context",
         now=(now or datetime.now(UTC)).isoformat(timespec="minutes"),
