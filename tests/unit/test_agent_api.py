@@ -6,8 +6,8 @@ import pytest
 
 import hippograph.agent as agent_pkg
 from hippograph.agent import AgentConfig
-from hippograph.agent.fabrication import FabricationMode
-from hippograph.agent.triage import TriageMode
+from hippograph.agent.findings import FabricationMode
+from hippograph.agent.intent import TriageMode
 from hippograph.llm import ModelRequest
 
 pytestmark = pytest.mark.unit

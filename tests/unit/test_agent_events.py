@@ -9,8 +9,10 @@ from pydantic import ValidationError
 
 from hippograph.agent import events as ev
 from hippograph.agent.extraction import extract_memory_ops
-from hippograph.agent.fabrication import FabricationChecker, FabricationMode
-from hippograph.agent.triage import Intent, IntentClassifier, TriageMode, route_tools
+from hippograph.agent.fabrication import FabricationChecker
+from hippograph.agent.findings import FabricationMode
+from hippograph.agent.intent import Intent, TriageMode
+from hippograph.agent.triage import IntentClassifier, route_tools
 from hippograph.llm.types import ToolSpec
 from hippograph.ops import UpsertNode
 
@@ -46,7 +48,6 @@ SAMPLES: list[ev.AgentEvent] = [
     ev.MessageEnd(message_id="msg_1", stop_reason="end_turn"),
     ev.StageFailed(stage="recall", error_type="StoreError", message="boom"),
     ev.TriggerFired(id="t1", handle="t1", reason="condition", condition="Bob", task="ask", matched=["Bob"]),
-
     ev.ModelStart(call=1, model="claude"),
     ev.ModelPreCall(
         call=1,

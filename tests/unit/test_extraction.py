@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from hippograph.agent.extraction import ExtractionStrategy, InvalidOp, extract_memory_ops
+from hippograph.agent.extracted import ExtractionStrategy, InvalidOp
+from hippograph.agent.extraction import extract_memory_ops
 from hippograph.models import Layer, Relationship
 from hippograph.ops import (
     CreateEvent,

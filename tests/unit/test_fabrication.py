@@ -4,13 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from hippograph.agent.fabrication import (
-    DEFAULT_SAFE_REPLY,
-    FabricationChecker,
-    FabricationMode,
-    FindingKind,
-    find_unsupported_claims,
-)
+from hippograph.agent.fabrication import FabricationChecker, find_unsupported_claims
+from hippograph.agent.findings import DEFAULT_SAFE_REPLY, FabricationMode, FindingKind
 
 pytestmark = pytest.mark.unit
 

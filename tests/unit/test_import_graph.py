@@ -43,12 +43,6 @@ def test_the_check_finds_a_circle_between_packages_and_within_one() -> None:
     assert [line.split(":")[0] for line in circles(graph)] == ["in pkg", "in pkg.b"]
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="the circles retrieval <-> analysis, layers.capability <-> layers.orchestrator, "
-    "app.erase <-> app.api and agent.stages <-> agent.turn_state go away with the facade, store, "
-    "edge and agent moves; this mark goes when they are merged",
-)
 def test_no_circle_among_packages_or_within_one() -> None:
     assert Path(hippograph.__file__).resolve().parent == SRC / "hippograph", "run the tests on this checkout's src/"
     graph = grimp.build_graph("hippograph", cache_dir=None)

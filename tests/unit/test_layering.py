@@ -23,12 +23,6 @@ def _env() -> dict[str, str]:
     return env
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="the contracts describe the structure after the facade (hippograph.memory), store "
-    "(hippograph.dbms, no retrieval -> analysis import) and edge (hippograph.app.access, hippograph._lazy) "
-    "moves; this mark goes when they are merged",
-)
 def test_import_contracts_hold() -> None:
     code = "from importlinter.cli import lint_imports; raise SystemExit(lint_imports(no_cache=True))"
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=_env(), capture_output=True, text=True)

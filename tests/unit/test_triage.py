@@ -4,17 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from hippograph.agent.triage import (
-    DEFAULT_ALWAYS_INCLUDE_TOOLS,
-    Intent,
-    IntentClassifier,
-    TriageConfig,
-    TriageMode,
-    enabled_layers,
-    normalize,
-    route_tools,
-    triage,
-)
+from hippograph.agent.intent import DEFAULT_ALWAYS_INCLUDE_TOOLS, Intent, TriageConfig, TriageMode
+from hippograph.agent.triage import IntentClassifier, enabled_layers, normalize, route_tools, triage
 from hippograph.llm.types import ToolSpec
 from hippograph.models import Layer
 

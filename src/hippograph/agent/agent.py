@@ -34,6 +34,7 @@ from hippograph.agent.events import AgentEvent, StageFailed
 from hippograph.agent.extraction import settle_ops
 from hippograph.agent.fabrication import HOLDING_MODES, Checked, FabricationChecker, check_draft
 from hippograph.agent.hydrate import Prompt, build_prompt
+from hippograph.agent.intent import TriageMode
 from hippograph.agent.model_loop import Draft, ModelCaller, run_model_loop
 from hippograph.agent.observability import AgentHooks, HookSet, StageClock
 from hippograph.agent.prompts.sections import PromptSections
@@ -44,7 +45,7 @@ from hippograph.agent.stages import Out, Stage, StageError
 from hippograph.agent.summaries import TurnSummarizer
 from hippograph.agent.telemetry import TelemetrySink
 from hippograph.agent.tools import AgentTool, HydrateTool, by_name
-from hippograph.agent.triage import IntentClassifier, Triaged, TriageMode, run_triage
+from hippograph.agent.triage import IntentClassifier, Triaged, run_triage
 from hippograph.agent.turn import TurnLog
 from hippograph.errors import InvalidInputError
 from hippograph.llm.events import MessageEnd, Usage

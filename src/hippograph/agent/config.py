@@ -16,13 +16,13 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from hippograph.agent.fabrication import (
+from hippograph.agent.findings import (
     DEFAULT_REFUSE_MIN_CONFIDENCE,
     DEFAULT_SAFE_REPLY,
     FabricationMode,
 )
+from hippograph.agent.intent import DEFAULT_ALWAYS_INCLUDE_TOOLS, Intent, TriageConfig, TriageMode
 from hippograph.agent.prompts import DEFAULT_AGENT_NAME
-from hippograph.agent.triage import DEFAULT_ALWAYS_INCLUDE_TOOLS, Intent, TriageConfig, TriageMode
 from hippograph.layers.metacognition import GateMode
 from hippograph.llm.types import MIN_THINKING_BUDGET
 from hippograph.memory.capability import RecordPolicy

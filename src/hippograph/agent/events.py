@@ -28,9 +28,9 @@ from hippograph.llm.events import (
 from hippograph.ops import MemoryOp
 
 if TYPE_CHECKING:
-    from hippograph.agent.extraction import ExtractionResult
-    from hippograph.agent.fabrication import FabricationReport
-    from hippograph.agent.triage import IntentResult, ToolRouting, TriageMode
+    from hippograph.agent.extracted import ExtractionResult
+    from hippograph.agent.findings import FabricationReport
+    from hippograph.agent.intent import IntentResult, ToolRouting, TriageMode
 
 __all__ = [
     "AGENT_EVENT_ADAPTER",

@@ -21,13 +21,13 @@ import json
 import logging
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from enum import StrEnum
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
 from hippograph.agent.events import MemoryExtracted
+from hippograph.agent.extracted import ExtractionResult, ExtractionStrategy, InvalidOp
 from hippograph.agent.stages import Stage
 from hippograph.ops import MEMORY_OP_ADAPTER, OP_NAMES, MemoryOp
 
@@ -49,42 +49,6 @@ _FENCE_START = re.compile(r"```json", re.I)
 _TRAILING_FENCE = re.compile(r"```json[^\S\n]*\n?(.*?)```\s*", re.S | re.I)
 _BLANK_LINES = re.compile(r"\n{3,}")
 _DECODER = json.JSONDecoder()
-
-
-class ExtractionStrategy(StrEnum):
-    """Which strategy found the block."""
-
-    MEMORY_EXTRACT = "memory_extract"
-    GRAPH_OPERATIONS = "graph_operations"
-    JSON_FENCE = "json_fence"
-    BARE_JSON = "bare_json"
-
-
-@dataclass(frozen=True, slots=True)
-class InvalidOp:
-    """An op that was skipped: its position in the payload and why."""
-
-    index: int
-    reason: str
-
-
-@dataclass(frozen=True)
-class ExtractionResult:
-    """What extraction found.
-
-    Attributes:
-        reply: The user-visible reply, with the block removed.
-        ops: The valid ops, in payload order.
-        invalid: The skipped ops as ``(index, reason)``.
-        strategy: The strategy that found a block, or None.
-        reason: Why ``ops`` is empty (no block, bad JSON, ...); None when ops were found.
-    """
-
-    reply: str
-    ops: list[MemoryOp] = field(default_factory=list)
-    invalid: list[InvalidOp] = field(default_factory=list)
-    strategy: ExtractionStrategy | None = None
-    reason: str | None = None
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,8 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from hippograph.agent.extraction import ExtractionResult, extract_memory_ops
+from hippograph.agent.extracted import ExtractionResult
+from hippograph.agent.extraction import extract_memory_ops
 from hippograph.llm.provider import ModelProvider
 from hippograph.llm.types import ChatMessage, ModelRequest, SystemPrompt
 from hippograph.memory.capability import Exchange

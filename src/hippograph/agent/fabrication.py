@@ -21,12 +21,20 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass, field
-from enum import StrEnum
-from typing import TYPE_CHECKING, Literal
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from hippograph.agent.events import AgentEvent, FabricationDetected
-from hippograph.agent.extraction import ExtractionResult, parse_reply
+from hippograph.agent.extracted import ExtractionResult
+from hippograph.agent.extraction import parse_reply
+from hippograph.agent.findings import (
+    DEFAULT_REFUSE_MIN_CONFIDENCE,
+    DEFAULT_SAFE_REPLY,
+    FabricationFinding,
+    FabricationMode,
+    FabricationReport,
+    FindingKind,
+)
 from hippograph.agent.model_loop import Call, Draft, ModelCaller, assistant
 from hippograph.agent.stages import Out, Stage
 from hippograph.llm.events import MessageEnd, TextDelta
@@ -34,13 +42,6 @@ from hippograph.llm.types import ChatMessage, TextBlock
 
 if TYPE_CHECKING:
     from hippograph.agent.observability import StageClock
-
-DEFAULT_REFUSE_MIN_CONFIDENCE = 0.8
-DEFAULT_SAFE_REPLY = (
-    "I can't confirm that: my draft contained details (identifiers or actions) that no "
-    "tool result or memory supports, so I won't state them. Could you tell me what you "
-    "need, or let me check with the right tool?"
-)
 
 _ACTION_PAST = (
     "ran|run|executed|deployed|created|made|sent|emailed|deleted|removed|updated|"
@@ -72,59 +73,6 @@ _STOPWORDS = frozenset(
     {"the", "and", "for", "with", "that", "this", "your", "you", "from", "into", "onto"}
     | {"then", "them", "have", "has", "its", "it's", "all", "new", "now", "just", "also"}
 )
-
-
-class FabricationMode(StrEnum):
-    """What the check does with its findings."""
-
-    OFF = "off"
-    OBSERVE = "observe"
-    REVISE = "revise"
-    REFUSE = "refuse"
-
-
-class FindingKind(StrEnum):
-    """The kind of unsupported claim."""
-
-    UUID = "uuid"
-    HEX_ID = "hex_id"
-    SHORT_HEX_NEAR_VERB = "short_hex_near_verb"
-    SHORT_HEX_NEAR_KEY = "short_hex_near_key"
-    KV = "kv"
-    VERB_CLAIM = "verb_claim"
-
-
-@dataclass(frozen=True, slots=True)
-class FabricationFinding:
-    """One claim that nothing supports; ``start``/``end`` locate it in the draft."""
-
-    kind: FindingKind
-    text: str
-    confidence: float
-    start: int
-    end: int
-
-
-@dataclass(frozen=True, slots=True)
-class FabricationReport:
-    """The outcome of one check.
-
-    Attributes:
-        reply: The reply to show: the draft, or the safe reply when refused.
-        action: ``none`` (nothing found or mode off), ``observed``, ``revise`` or ``refused``.
-        revision_instructions: For ``revise``: what a second draft must fix.
-    """
-
-    mode: FabricationMode
-    findings: list[FabricationFinding] = field(default_factory=list)
-    action: Literal["none", "observed", "revise", "refused"] = "none"
-    reply: str = ""
-    revision_instructions: str | None = None
-
-    @property
-    def max_confidence(self) -> float:
-        """The highest finding confidence, 0 when there are none."""
-        return max((f.confidence for f in self.findings), default=0.0)
 
 
 def _fold(text: str) -> str:

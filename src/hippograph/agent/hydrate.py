@@ -43,8 +43,8 @@ from hippograph.scrub import scrub_text
 
 if TYPE_CHECKING:
     from hippograph.agent.config import AgentConfig, HydrateSettings
+    from hippograph.agent.intent import TriageDecision
     from hippograph.agent.observability import StageClock
-    from hippograph.agent.triage import TriageDecision
     from hippograph.layers.turn_reads import TurnReads
     from hippograph.memory import Memory
     from hippograph.scope import Scope

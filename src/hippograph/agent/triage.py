@@ -17,12 +17,20 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from enum import StrEnum
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from hippograph.agent.capabilities import ToolCapability, tools_for
 from hippograph.agent.events import AgentEvent, IntentClassified, StageFailed, ToolRoutingDecision
+from hippograph.agent.intent import (
+    DEFAULT_ALWAYS_INCLUDE_TOOLS,
+    Intent,
+    IntentResult,
+    ToolRouting,
+    TriageConfig,
+    TriageDecision,
+    TriageMode,
+)
 from hippograph.agent.prompts import HYDRATE_CONTEXT_TOOL_NAME, hydrate_context_tool
 from hippograph.agent.stages import Out, Stage
 from hippograph.agent.tools import AgentTool
@@ -32,22 +40,6 @@ from hippograph.models import Layer
 if TYPE_CHECKING:
     from hippograph.agent.observability import StageClock
     from hippograph.scope import Scope
-
-
-class Intent(StrEnum):
-    """What the user wants: to know something, to get something done, or unclear."""
-
-    KNOWLEDGE = "knowledge"
-    ACTION = "action"
-    AMBIGUOUS = "ambiguous"
-
-
-class TriageMode(StrEnum):
-    """How much a verdict changes the turn."""
-
-    OFF = "off"
-    OBSERVE = "observe"
-    ENFORCE = "enforce"
 
 
 def _wordset(text: str) -> frozenset[str]:
@@ -95,7 +87,6 @@ KEYWORD_WEIGHT = 1.0
 IMPERATIVE_BONUS = 1.0
 QUESTION_BONUS = 1.5
 DEFAULT_MARGIN = 1.0
-DEFAULT_ALWAYS_INCLUDE_TOOLS: tuple[str, ...] = ("hydrate_context",)
 
 _WORD = re.compile(r"\w+(?:['\u2019]\w+)?")
 _POLITE_OPENERS = frozenset({"please", "kindly", "now", "then", "ok", "okay", "hey"})
@@ -109,17 +100,6 @@ def normalize(text: str) -> str:
 def words(text: str) -> list[str]:
     """The words of already-normalised text."""
     return _WORD.findall(text)
-
-
-@dataclass(frozen=True, slots=True)
-class IntentResult:
-    """A verdict with the evidence behind it."""
-
-    verdict: Intent
-    knowledge_score: float
-    action_score: float
-    matched_knowledge: tuple[str, ...] = ()
-    matched_action: tuple[str, ...] = ()
 
 
 class IntentClassifier:
@@ -195,23 +175,6 @@ def enabled_layers(verdict: Intent | None, mode: TriageMode) -> frozenset[Layer]
     return frozenset(Layer)
 
 
-@dataclass(frozen=True, slots=True)
-class ToolRouting:
-    """Which tools go to the model.
-
-    Attributes:
-        tools: The tools to send (all of them unless the mode is ``enforce``).
-        kept: Names the verdict keeps.
-        dropped: Names the verdict drops (sent anyway under ``observe``).
-    """
-
-    verdict: Intent | None
-    mode: TriageMode
-    tools: list[ToolSpec]
-    kept: tuple[str, ...] = ()
-    dropped: tuple[str, ...] = ()
-
-
 def route_tools(
     tools: Sequence[ToolSpec],
     verdict: Intent | None,
@@ -252,31 +215,6 @@ def _tool_intent(tool: ToolSpec, classifier: IntentClassifier) -> Intent:
 
 def _keeps(verdict: Intent, serves: Intent) -> bool:
     return verdict is Intent.AMBIGUOUS or serves is Intent.AMBIGUOUS or serves is verdict
-
-
-@dataclass(frozen=True, slots=True)
-class TriageConfig:
-    """Triage settings; the defaults (all off) change nothing."""
-
-    intent_mode: TriageMode = TriageMode.OFF
-    tool_routing_mode: TriageMode = TriageMode.OFF
-    always_include_tools: tuple[str, ...] = DEFAULT_ALWAYS_INCLUDE_TOOLS
-    tool_intents: Mapping[str, Intent] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class TriageDecision:
-    """The outcome of triage for one turn."""
-
-    intent: IntentResult | None
-    intent_mode: TriageMode
-    routing: ToolRouting
-    layers: frozenset[Layer]
-
-    @property
-    def verdict(self) -> Intent | None:
-        """The verdict, or None when the classifier is off."""
-        return self.intent.verdict if self.intent else None
 
 
 def triage(

@@ -17,7 +17,7 @@ from hippograph.agent.events import (
     TextDelta,
     ToolRoutingDecision,
 )
-from hippograph.agent.fabrication import DEFAULT_SAFE_REPLY
+from hippograph.agent.findings import DEFAULT_SAFE_REPLY
 from hippograph.errors import InvalidInputError
 from hippograph.llm import ScriptedModel, ScriptedReply, ScriptedToolCall
 from hippograph.memory import Memory
@@ -115,9 +115,7 @@ async def test_triage_observe_reports_and_changes_nothing(tenant: Scope, make_ag
     assert response.activations, "all layers hydrated"
 
 
-async def test_triage_enforce_narrows_tools_and_layers(
-    tenant: Scope, memory: Memory, make_agent: MakeAgent
-) -> None:
+async def test_triage_enforce_narrows_tools_and_layers(tenant: Scope, memory: Memory, make_agent: MakeAgent) -> None:
     await memory.remember(tenant, "server", "The production server is called atlas.")
     await memory.prospective.set_trigger(tenant, "the user deploys", "remind them to tag the release")
     model = ScriptedModel(["On it."], cycle=True)
