@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from enum import Enum
 from typing import Annotated, Any
 
@@ -33,7 +33,16 @@ from hippograph.errors import (
 from hippograph.memory.commit import AUTHORED_TRIGGER_IMPORTANCE
 from hippograph.models import Layer as _Layer
 from hippograph.models import MemoryNode, check_id
-from hippograph.ops import CreateEvent, MemoryOp, RegisterSkill, RetractNode, SetTrigger, UpsertNode
+from hippograph.ops import (
+    CreateEvent,
+    MemoryOp,
+    RegisterSkill,
+    ResolveTrigger,
+    RetractNode,
+    SetTrigger,
+    SnoozeTrigger,
+    UpsertNode,
+)
 from hippograph.scope import Scope
 
 
@@ -315,21 +324,15 @@ class Mutation:
     async def resolve_trigger(
         self, info: strawberry.Info, scope: str, id: strawberry.ID, outcome: str = ""
     ) -> TriggerResult:
-        context = ctx(info)
-        target = context.principal.target(scope, Role.WRITER)
-        prospective = context.services.memory.prospective
-        return await _procedure(
-            prospective.resolve_trigger(target, check_id(str(id), "id"), outcome=outcome, actor=context.principal.label)
+        node_id = check_id(str(id), "id")
+        return await _write_stored(
+            info, scope, lambda: ResolveTrigger(op="resolve_trigger", id=node_id, outcome=outcome)
         )
 
     @strawberry.mutation(description="Keep a trigger of exactly this scope from firing before `until` (epoch s).")
     async def snooze_trigger(self, info: strawberry.Info, scope: str, id: strawberry.ID, until: float) -> TriggerResult:
-        context = ctx(info)
-        target = context.principal.target(scope, Role.WRITER)
-        prospective = context.services.memory.prospective
-        return await _procedure(
-            prospective.snooze_trigger(target, check_id(str(id), "id"), until, actor=context.principal.label)
-        )
+        node_id = check_id(str(id), "id")
+        return await _write_stored(info, scope, lambda: SnoozeTrigger(op="snooze_trigger", id=node_id, until=until))
 
     @strawberry.mutation(description="Consolidate a scope's subtree now (QUICK nap or FULL run); the report.")
     async def consolidate(
@@ -355,6 +358,23 @@ class Mutation:
             return ForgetError(message="confirm must repeat the scope key exactly; nothing was erased")
         erased = await erase_scope(context.services.memory, context.services.repo.keys, target)  # its keys go with it
         return ForgetSuccess(scope_key=target.key, erased=erased)
+
+
+async def _write_stored(
+    info: strawberry.Info, scope: str, build: Callable[[], MemoryOp]
+) -> MemoryPayload | NotFound | InputError:
+    """Build one memory op (its validation errors become ``InputError``) and write it to
+    ``scope`` through the one commit path, as the caller."""
+    context = ctx(info)
+    target = context.principal.target(scope, Role.WRITER)
+
+    async def write() -> MemoryNode:
+        with validation_errors():
+            op = build()
+        written = await context.services.memory.write(target, op, actor=context.principal.label)
+        return written.stored
+
+    return await _procedure(write())
 
 
 async def _procedure(work: Awaitable[MemoryNode]) -> MemoryPayload | NotFound | InputError:
