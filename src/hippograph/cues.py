@@ -71,7 +71,7 @@ def keywords(text: str) -> list[str]:
 def _keyword(raw: str) -> str | None:
     """One token's keyword stem (None: not a keyword), remembered: words repeat, and the
     pure-Python Porter stemmer and the checks around it cost more per memory than the rest of
-    a write's Python (benchmarks/notes/writes.md)."""
+    a write's Python."""
     tok = raw.lower().replace("\u2019", "'")
     if tok.endswith("'s"):
         tok = tok[:-2]

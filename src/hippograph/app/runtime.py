@@ -18,7 +18,7 @@ from hippograph.memory import Memory
 def freeze_startup_objects() -> None:
     """Keep what start-up built (modules, models, the driver: ≈ 67,000 objects in a served
     agent) out of Python's full collections, which otherwise walk all of it — 40–150 ms each, one
-    in every 15–30 turns, inside the turn (``benchmarks/notes/tail-5.md``). Garbage is collected
+    in every 15–30 turns, inside the turn. Garbage is collected
     first so that nothing unreachable is kept for good; objects made afterwards are collected as
     usual. For a long-running process that owns its interpreter (the API and MCP servers), once,
     when start-up is done."""

@@ -52,7 +52,7 @@ GC_FLAGS = ("-XX:+UseG1GC", "-XX:MaxTenuringThreshold=1")
 """G1, objects promoted after surviving one young collection. With G1's default (promotion after
 up to 15) every young collection copied the same ≈ 25 MB of middle-aged objects again (≈ 90 % of
 the pause), stopping the server 30–70 ms every few seconds of recall traffic: one recall in 30–50
-waited behind a pause. Promoted at once, they are copied once (``benchmarks/notes/tail-5.md``)."""
+waited behind a pause. Promoted at once, they are copied once."""
 
 
 def default_cache_dir() -> Path:

@@ -24,7 +24,7 @@ index (whose global top-k would mostly belong to other scopes) and exact by cons
 SEARCH_PER_KEY = 4
 """Above the threshold each visible scope key is searched inside the vector index for this many
 times the candidates wanted: at 1M (a 1 % scope) 2× found 0.67 of the exact top 100, 4× 0.84,
-at the same latency (benchmarks/notes/neo4j-2026.md)."""
+at the same latency."""
 
 PopulationKey = tuple[str, tuple[str, ...]]
 
