@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 
 import psutil
 
-from hippograph.dbms import LocalNeo4j
 from hippograph.store import GraphStore, Neo4jConnection, migrate
 
 
@@ -47,6 +46,10 @@ async def bench_store(heap: str = "2g", pagecache_mb: int = 1024) -> AsyncIterat
     if uri:
         password = os.environ.get("HIPPOGRAPH_NEO4J_PASSWORD")
     else:
+        # imported here: the A/B harnesses import this module beside older trees, whose
+        # local-server code lived in another package
+        from hippograph.dbms import LocalNeo4j
+
         folder = tempfile.mkdtemp(prefix="hippograph-bench-")
         server = LocalNeo4j(folder, heap=heap, pagecache_mb=pagecache_mb, stop_with_parent=True)
         status = server.start(timeout=300)
