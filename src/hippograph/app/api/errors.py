@@ -1,13 +1,15 @@
 """Which errors a client may read. The library's caller errors (bad input, not found, conflict)
 and the API's own (auth, role, rate limit, budget) pass through with their message and a code;
-a database that is down (a retryable store error) is ``UNAVAILABLE`` with a fixed message and a
-retry delay (HTTP 503 with ``Retry-After``); everything else is replaced by "Internal error
-(id …)" and logged under that id."""
+a database that is down (a retryable store error) is ``UNAVAILABLE`` and a database that failed
+inside itself (a full disk: :class:`~hippograph.errors.StoreFailedError`) is ``STORE_FAILED``,
+each with a fixed message and a retry delay (HTTP 503 with ``Retry-After``); everything else is
+replaced by "Internal error (id …)" and logged under that id."""
 
 from __future__ import annotations
 
 import logging
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from graphql.error import GraphQLError
@@ -15,7 +17,7 @@ from strawberry.extensions import MaskErrors
 
 from hippograph.app.access.keys import ApiAuthError, PermissionDeniedError
 from hippograph.app.access.limits import BudgetExceededError, RateLimitedError
-from hippograph.errors import ConflictError, InvalidInputError, NotFoundError, StoreError
+from hippograph.errors import ConflictError, InvalidInputError, NotFoundError, StoreError, StoreFailedError
 
 log = logging.getLogger("hippograph.api")
 
@@ -34,16 +36,38 @@ UNAVAILABLE = "UNAVAILABLE"
 UNAVAILABLE_MESSAGE = "The database is unavailable; retry shortly."
 RETRY_AFTER_SECONDS = 5
 """What ``Retry-After`` tells a client while the database is down."""
+STORE_FAILED = "STORE_FAILED"
+STORE_FAILED_MESSAGE = (
+    "The database cannot store data until an operator frees space and restarts it; "
+    "a write in flight is either wholly applied or absent afterwards: retry later."
+)
+STORE_FAILED_RETRY_SECONDS = 60
+"""What ``Retry-After`` tells a client while the database refuses every transaction."""
 
 
-def is_unavailable(exc: BaseException | None) -> bool:
-    """A store fault that a retry may cure (the database is down or restarting)."""
-    return isinstance(exc, StoreError) and exc.retryable
+@dataclass(frozen=True, slots=True)
+class Outage:
+    """How the API answers a store fault that is the database's, not the request's: a code,
+    a fixed message (no internals) and how long a client should wait (HTTP 503)."""
+
+    code: str
+    message: str
+    retry_after: int
+
+
+def outage_of(exc: BaseException | None) -> Outage | None:
+    """The outage a store fault means: the database down or restarting (a retry may cure it),
+    or failed inside itself (an operator must act); None for every other error."""
+    if isinstance(exc, StoreFailedError):
+        return Outage(STORE_FAILED, STORE_FAILED_MESSAGE, STORE_FAILED_RETRY_SECONDS)
+    if isinstance(exc, StoreError) and exc.retryable:
+        return Outage(UNAVAILABLE, UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS)
+    return None
 
 
 def code_of(exc: BaseException | None) -> str | None:
-    if is_unavailable(exc):
-        return UNAVAILABLE
+    if outage := outage_of(exc):
+        return outage.code
     for cls, code in ERROR_CODES:
         if isinstance(exc, cls):
             return code
@@ -87,32 +111,47 @@ class MaskInternalErrors(MaskErrors):
 
     def _process_errors(self, errors: list[GraphQLError]) -> list[GraphQLError]:
         processed = super()._process_errors(errors)
-        return [_unavailable(e) if is_unavailable(e.original_error) else _with_code(e) for e in processed]
+        return [_outage(e, outage) if (outage := outage_of(e.original_error)) else _with_code(e) for e in processed]
 
 
-def _unavailable(error: GraphQLError) -> GraphQLError:
-    log.warning("database unavailable: %s", type(error.original_error).__name__)
+def log_outage(exc: BaseException, where: str) -> None:
+    """A failed database needs an operator (an error); one that is down comes back (a warning)."""
+    if isinstance(exc, StoreFailedError):
+        log.error("database failed%s: %s", where, exc)
+    else:
+        log.warning("database unavailable%s: %s", where, type(exc).__name__)
+
+
+def _outage(error: GraphQLError, outage: Outage) -> GraphQLError:
+    assert error.original_error is not None
+    log_outage(error.original_error, "")
     return GraphQLError(
-        message=UNAVAILABLE_MESSAGE,
+        message=outage.message,
         nodes=error.nodes,
         source=error.source,
         positions=error.positions,
         path=error.path,
         original_error=None,
-        extensions={"code": UNAVAILABLE, "retryAfter": RETRY_AFTER_SECONDS},
+        extensions={"code": outage.code, "retryAfter": outage.retry_after},
     )
 
 
-def unavailable_in(response: object) -> bool:
-    """True when a GraphQL response (or batch) carries an ``UNAVAILABLE`` error: it is answered 503."""
+OUTAGE_CODES = frozenset({UNAVAILABLE, STORE_FAILED})
+
+
+def retry_after_in(response: object) -> int | None:
+    """The longest retry delay among a GraphQL response's (or batch's) outage errors, or None
+    when it carries none: a response with one is answered 503 with ``Retry-After``."""
     bodies = response if isinstance(response, list) else [response]
-    return any(
-        (err.get("extensions") or {}).get("code") == UNAVAILABLE
+    delays = [
+        int(ext.get("retryAfter") or RETRY_AFTER_SECONDS)
         for body in bodies
         if isinstance(body, dict)
         for err in body.get("errors") or []
         if isinstance(err, dict)
-    )
+        if (ext := err.get("extensions") or {}).get("code") in OUTAGE_CODES
+    ]
+    return max(delays, default=None)
 
 
 def _with_code(error: GraphQLError) -> GraphQLError:

@@ -19,14 +19,7 @@ from strawberry.types.unset import UNSET, UnsetType
 from hippograph.app.access.keys import ApiAuthError, PermissionDeniedError, Principal
 from hippograph.app.access.limits import BudgetExceededError, RateLimitedError
 from hippograph.app.api.context import ApiContext
-from hippograph.app.api.errors import (
-    RETRY_AFTER_SECONDS,
-    UNAVAILABLE,
-    UNAVAILABLE_MESSAGE,
-    code_of,
-    is_unavailable,
-    unavailable_in,
-)
+from hippograph.app.api.errors import RETRY_AFTER_SECONDS, code_of, log_outage, outage_of, retry_after_in
 from hippograph.app.api.metrics import ApiMetrics
 from hippograph.app.api.schema.build import build_schema
 from hippograph.app.api.security import authenticate, services_of, token_of, wants_ide
@@ -66,9 +59,9 @@ class ApiGraphQLRouter(GraphQLRouter[ApiContext, None]):
 
     def create_response(self, response_data: Any, sub_response: Response) -> Response:
         response = super().create_response(response_data, sub_response)
-        if unavailable_in(response_data):  # the database is down: 503, and when to retry
+        if (retry := retry_after_in(response_data)) is not None:  # the database is down or failed
             response.status_code = 503
-            response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+            response.headers["Retry-After"] = str(retry)
         return response
 
 
@@ -134,11 +127,12 @@ def _install_error_handlers(app: FastAPI) -> None:
         return JSONResponse({"error": {"code": "INTERNAL", "message": f"Internal error (id {error_id})."}}, 500)
 
     async def store(request: Request, exc: Exception) -> Response:
-        if not is_unavailable(exc):
+        outage = outage_of(exc)
+        if outage is None:
             return await unknown(request, exc)
-        log.warning("database unavailable on %s: %s", request.url.path, type(exc).__name__)
-        body = {"error": {"code": UNAVAILABLE, "message": UNAVAILABLE_MESSAGE}}
-        return JSONResponse(body, status_code=503, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+        log_outage(exc, f" on {request.url.path}")
+        body = {"error": {"code": outage.code, "message": outage.message}}
+        return JSONResponse(body, status_code=503, headers={"Retry-After": str(outage.retry_after)})
 
     for cls, _ in _STATUS:
         app.add_exception_handler(cls, known)
