@@ -5,6 +5,9 @@
 // scope ("ours"): an id already used in another scope is reported, never overwritten, and
 // then no cue is written (the caller rolls the transaction back). Only memories this call
 // created get cues; cues are shared per scope, created on first use and hung off the scope.
+// The cue_key constraint makes that MERGE take a lock, so concurrent writers of a new cue meet
+// on one node; cues are merged in (kind, key) order, so two writers never wait on each other's
+// cues in opposite orders.
 // $tx_token marks what this call created (removed in the same statement, so never stored; a
 // node this call created has no IN_SCOPE yet: CREATE, not MERGE). $now: the cues' created_at.
 // Embeddings are stored as float32 arrays (db.create.setNodeVectorProperty), written once (not
@@ -37,6 +40,7 @@ CALL (s, written) {
   UNWIND w.cues AS i
   WITH s, i, collect(w.m) AS members
   WITH s, members, $cues[i] AS cue
+  ORDER BY cue.kind, cue.key
   MERGE (c:Cue {scope_key: $scope_key, kind: cue.kind, key: cue.key})
     ON CREATE SET c.name = cue.name, c.created_at = $now, c._created_by_tx = $tx_token
   FOREACH (_ IN CASE WHEN c._created_by_tx = $tx_token THEN [1] ELSE [] END |

@@ -2,7 +2,8 @@
 
 Each step is a list of DDL queries (all ``IF NOT EXISTS`` / ``IF EXISTS``; a step that drops
 an index is paired with removing its creation from the earlier step, so a fresh database never
-builds it). :func:`migrate` runs every step,
+builds it) and, where a constraint needs its data repaired first, a batched data query before
+it that is idempotent and runs only while that constraint is missing. :func:`migrate` runs every step,
 waits for the indexes to come online and records the version on a ``HippographSchema`` node.
 Running it twice changes nothing the second time.
 """
@@ -27,7 +28,6 @@ SCHEMA_STEPS: tuple[tuple[int, tuple[Q, ...]], ...] = (
             Q.CREATE_INDEX_MEMORY_UPDATED_AT,
             Q.CREATE_INDEX_MEMORY_LABEL,
             Q.CREATE_INDEX_MEMORY_SESSION_ID,
-            Q.CREATE_INDEX_CUE_SCOPE_KIND_KEY,
             Q.CREATE_INDEX_PENDING_LINK_SCOPE,
             Q.CREATE_INDEX_CONSOLIDATION_LEASE_SCOPE,
             Q.CREATE_INDEX_AUDIT_ENTRY_SCOPE,
@@ -57,7 +57,20 @@ SCHEMA_STEPS: tuple[tuple[int, tuple[Q, ...]], ...] = (
             Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING_SCOPED,
         ),
     ),
+    (
+        5,  # one Cue per (scope, kind, key) under concurrency: an older database's duplicate cues
+        # are folded into one first (their constraint could not be built over them), then the
+        # lookup index gives way to a uniqueness constraint over the same properties
+        (
+            Q.MERGE_DUPLICATE_CUES,
+            Q.DROP_INDEX_CUE_SCOPE_KIND_KEY,
+            Q.CREATE_CONSTRAINT_CUE_KEY,
+        ),
+    ),
 )
+UNTIL_CONSTRAINT: dict[Q, str] = {Q.MERGE_DUPLICATE_CUES: "cue_key"}
+"""Data steps that run only while the named constraint is missing: once it exists, what the
+step repairs can no longer occur, and a large store skips the scan on every later start."""
 SCHEMA_VERSION = SCHEMA_STEPS[-1][0]
 MIN_NEO4J_VERSION = (2026, 8)
 """The oldest Neo4j the queries are written for: the vector index's filter properties and the
@@ -74,9 +87,11 @@ async def schema_version(conn: Neo4jConnection) -> int | None:
 async def migrate(conn: Neo4jConnection, *, await_seconds: int = 300) -> int:
     """Apply every schema step (idempotent), wait for indexes, record the version."""
     steps = 0
+    constraints = {r["name"] for r in await conn.read(Q.GET_CONSTRAINTS)}
     for _version, queries in SCHEMA_STEPS:
         for query in queries:
-            await conn.run_autocommit(query)
+            if UNTIL_CONSTRAINT.get(query) not in constraints:
+                await conn.run_autocommit(query)
             steps += 1
     await conn.run_autocommit(Q.AWAIT_INDEXES, seconds=await_seconds)
     current = await schema_version(conn)
