@@ -29,12 +29,29 @@ def _line(value: Any) -> str:
     return json.dumps(value, sort_keys=True, default=repr)
 
 
-async def full_dump(conn: Neo4jConnection) -> Counter[str]:
-    nodes = {r["eid"]: {"labels": sorted(r["labels"]), "props": r["props"]} for r in await _run(conn, "get_all_nodes")}
+async def graph_rows(conn: Neo4jConnection) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Every node (``eid``, ``labels``, ``props``) and every relationship (``source``, ``type``,
+    ``props``, ``target``; the ends are element ids), as the test-only statements return them."""
+    return await _run(conn, "get_all_nodes"), await _run(conn, "get_all_relationships")
+
+
+def canonical_dump(node_rows: list[dict[str, Any]], relationship_rows: list[dict[str, Any]]) -> Counter[str]:
+    """The multiset of canonical lines of :func:`graph_rows`' rows."""
+    nodes = {r["eid"]: {"labels": sorted(r["labels"]), "props": r["props"]} for r in node_rows}
     dump: Counter[str] = Counter(_line(node) for node in nodes.values())
-    for r in await _run(conn, "get_all_relationships"):
+    for r in relationship_rows:
         dump[_line({"type": r["type"], "props": r["props"], "from": nodes[r["source"]], "to": nodes[r["target"]]})] += 1
     return dump
+
+
+async def full_dump(conn: Neo4jConnection) -> Counter[str]:
+    return canonical_dump(*await graph_rows(conn))
+
+
+async def index_ids(conn: Neo4jConnection) -> list[tuple[str, int, str]]:
+    """(name, id, state) of every index, constraints' own indexes included: an index dropped and
+    built again comes back under a new id."""
+    return [(r["name"], r["id"], r["state"]) for r in await _run(conn, "get_index_ids")]
 
 
 def mentions(line: str, key: str) -> bool:
