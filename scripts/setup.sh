@@ -70,6 +70,9 @@ import tempfile
 print("setup: Neo4j launcher at", LocalNeo4j(tempfile.mkdtemp()).build())
 PYEOF
 
+# Export the embedder to ONNX now (cached under ~/.cache/hippograph), not during the first demo.
+HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 "$VENV/bin/hippograph" prepare-embedder
+
 # Build the dashboard (dashboard/: TypeScript + vite) into the package, where the API serves it
 # at /; skipped when the build is newer than every source file. Without Node.js 20.19+ the API
 # still runs, and / says how to build it.

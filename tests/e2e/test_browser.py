@@ -10,6 +10,7 @@ no browser download). Screenshots go to ``$HIPPOGRAPH_TEST_ARTIFACTS`` (default
 from __future__ import annotations
 
 import asyncio
+import io
 import os
 import re
 import subprocess
@@ -20,9 +21,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 
 from hippograph.analysis.browser import recall_query, saved_queries, style_json
 from hippograph.app.demo import sample_turns
+from hippograph.app.demo_serve import browser_address
+from hippograph.app.settings import Settings
 from hippograph.embeddings.hashing import HashingEmbeddings
 from hippograph.memory import Memory
 from hippograph.scope import Scope
@@ -58,7 +62,8 @@ def listening_hosts(port: int) -> set[str]:
 
 @pytest.fixture(scope="module")
 def browser_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
-    data = str(tmp_path_factory.mktemp("browser-neo4j"))
+    root = tmp_path_factory.mktemp("browser-neo4j")  # as HIPPOGRAPH_DATA_DIR: the server's data in neo4j/
+    data = str(root / "neo4j")
     env = {**os.environ, "COLUMNS": "250", "HIPPOGRAPH_NEO4J_HEAP": "512m", "HIPPOGRAPH_NEO4J_PAGECACHE_MB": "64"}
     env.pop("HIPPOGRAPH_NEO4J_URI", None)
     started = cli(["neo4j", "start", "--browser", "--data-dir", data], env)
@@ -68,11 +73,12 @@ def browser_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[st
         bolt = re.search(r"HIPPOGRAPH_NEO4J_URI=(bolt://127\.0\.0\.1:\d+)", out)
         url = re.search(r"Neo4j Browser (http://127\.0\.0\.1:\d+/browser/)", out)
         assert bolt and url, out
-        assert "as user neo4j with the password in" in out, out
+        assert "connect form filled in) — the password is in" in out, out
         yield {
             "bolt": bolt.group(1),
             "url": url.group(1),
             "password": (Path(data) / "password").read_text().strip(),
+            "data_dir": str(root),
         }
     finally:
         cli(["neo4j", "stop", "--data-dir", data], env)
@@ -170,5 +176,44 @@ def test_browser_logs_in_runs_saved_query_and_draws_graph(browser_server: dict[s
             fills = wait_for_graph(page, frame, at_least=3)
             page.screenshot(path=str(out / "3-recall-activation-paths.png"))
             assert fills
+        finally:
+            chromium.close()
+
+
+def test_the_demo_prints_an_address_that_opens_browser_ready_to_connect(
+    browser_server: dict[str, str], tmp_path: Path
+) -> None:
+    """What the demo prints for Browser (the local server already runs with it, so nothing is
+    started): opening that address shows the connect form with the connect URL and user filled
+    in, and typing the printed password connects."""
+    settings = Settings(neo4j_uri=None, data_dir=Path(browser_server["data_dir"]))
+    printed = io.StringIO()
+    console = Console(file=printed, width=80)
+    login = browser_address(settings, console)
+    for line in login.lines():  # as serve_demo prints them
+        console.print(line, soft_wrap=True, markup=False, highlight=False)
+    shown = printed.getvalue()
+    url = re.search(r"^Neo4j Browser (http://\S+)$", shown, re.MULTILINE)
+    password = re.search(r"^  user neo4j, password (\S+) — a local development server", shown, re.MULTILINE)
+    assert url and password, shown
+    assert url.group(1).startswith(browser_server["url"] + "?dbms="), shown
+    assert password.group(1) == browser_server["password"]
+    with playwright_api.sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = chromium.new_page(viewport={"width": 1400, "height": 900})
+            page.goto(url.group(1))
+            page.wait_for_selector('[data-testid="password"]', timeout=60_000)
+            # the form is filled from the address once Browser has read it (without it: neo4j://, no user)
+            page.wait_for_function("document.querySelector('[data-testid=\"username\"]').value !== ''", timeout=30_000)
+            page.screenshot(path=str(tmp_path / "1-connect-form-filled.png"))
+            scheme = page.input_value('[data-testid="bolt-scheme-select"]')  # Browser shows the scheme apart
+            assert scheme + page.input_value('[data-testid="boltaddress"]') == browser_server["bolt"]
+            assert page.input_value('[data-testid="username"]') == "neo4j"
+            assert page.input_value('[data-testid="password"]') == ""
+            page.fill('[data-testid="password"]', password.group(1))
+            page.click('[data-testid="connect"]')
+            page.wait_for_selector('[data-testid="carousel"]', timeout=60_000)  # hippograph's guide, on connect
+            page.screenshot(path=str(tmp_path / "2-connected.png"))
         finally:
             chromium.close()

@@ -91,12 +91,20 @@ def test_bad_input_gets_a_clear_error(neo4j_server: tuple[str, str], tmp_path: P
 def test_the_demo_runs_end_to_end(neo4j_server: tuple[str, str], tmp_path: Path) -> None:
     env = cli_env(neo4j_server, tmp_path)
     env.pop("ANTHROPIC_API_KEY", None)
+    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")  # a first run: the embedder is not exported to ONNX yet
     try:
         demo = run(["demo", "--no-serve"], env, timeout=900)
     finally:
         run(["forget", "--scope", "org:demo", "--yes"], env)
     assert demo.returncode == 0, demo.stdout[-3000:] + demo.stderr[-3000:]
     out = demo.stdout
+    shown = out + demo.stderr
+    # nothing of the libraries' own: no warnings, tracebacks or tqdm bars (rich's bars are the demo's)
+    for noise in ("Warning", "Traceback", "it/s]", "%|", "Loading weights"):
+        assert noise not in shown, shown[max(0, shown.find(noise) - 1500) : shown.find(noise) + 1500]
+    exported = list((tmp_path / "cache" / "hippograph" / "onnx").glob("minilm-*.onnx"))
+    assert len(exported) == 1, "the demo should have exported the embedder into the cache it was given"
+    assert out.count("Prepared the embedder for ONNX Runtime") == 1 and exported[0].name in out
     assert "scripted (offline" in out
     assert "Ingested 34 turns of 5 sessions" in out
     changed = out.split("facts that changed")[1].split("pending triggers")[0]

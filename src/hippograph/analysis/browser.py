@@ -16,6 +16,7 @@ from functools import cache
 from importlib.resources.abc import Traversable
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode, urlsplit
 
 from hippograph.dbms.local_server import BrowserSetup
 from hippograph.errors import ConfigurationError
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = [
     "SavedQuery",
     "browser_dir",
+    "connect_url",
     "guide_html",
     "local_browser",
     "post_connect_commands",
@@ -182,6 +184,16 @@ def local_browser(http_port: int | None = None) -> BrowserSetup:
     return BrowserSetup(
         http_port=http_port, files=served, post_connect=post_connect_commands("{files_url}/" + GUIDE_FILE)
     )
+
+
+def connect_url(browser_url: str, bolt_uri: str, user: str = "neo4j") -> str:
+    """Browser's address that opens its connect form filled in: the connect URL and the user
+    from ``dbms=<scheme>://<user>@<host:port>`` (Browser 5 reads ``dbms`` or ``connectURL``),
+    user-and-password sign-in from ``preselectAuthMethod=NATIVE``. Browser takes no password
+    from its address: the user types it."""
+    parts = urlsplit(bolt_uri)
+    dbms = f"{parts.scheme}://{user}@{parts.netloc.rpartition('@')[2]}"
+    return f"{browser_url}?{urlencode({'dbms': dbms, 'preselectAuthMethod': 'NATIVE'}, safe=':/@')}"
 
 
 def recall_query(result: RecallResult) -> str:

@@ -55,12 +55,39 @@ def demo(
     from hippograph.app.demo_serve import browser_address, serve_demo
 
     settings = Settings()
-    browser = browser_address(settings, console) if serve else ""
+    if not serve:
+        _run(run_demo(settings, console))
+        return
+    browser = browser_address(settings, console)
     figures = _run(run_demo(settings, console))
-    if serve:
-        serve_demo(
-            settings, console, port=port, dev_key=figures["dev_key"], scope_key=figures["scope"], browser=browser
-        )
+    serve_demo(settings, console, port=port, dev_key=figures["dev_key"], scope_key=figures["scope"], browser=browser)
+
+
+@app.command("prepare-embedder")
+def prepare_embedder() -> None:
+    """Export the default embedder (all-MiniLM-L6-v2) to ONNX Runtime's format once, ahead of its
+    first use (set-up runs this); says where the export is kept."""
+    import time
+
+    from hippograph.embeddings import OnnxMiniLMEmbeddings, default_embedder
+
+    try:
+        embedder = default_embedder()
+        if not isinstance(embedder, OnnxMiniLMEmbeddings):
+            console.print("nothing to prepare: without onnxruntime and onnx the embedder runs on torch")
+            return
+        if embedder.prepared:
+            console.print(f"embedder ready for ONNX Runtime: {embedder.onnx_path}", soft_wrap=True)
+            return
+        with console.status("Exporting all-MiniLM-L6-v2 to ONNX (once: ~10–30 s)…"):
+            t0 = time.perf_counter()
+            path = embedder.prepare()
+    except HippographError as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(1) from None
+    console.print(
+        f"embedder ready for ONNX Runtime: exported in {time.perf_counter() - t0:.0f} s to {path}", soft_wrap=True
+    )
 
 
 @app.command()

@@ -8,6 +8,7 @@ import typer
 EXAMPLES: dict[str, str] = {
     "demo": "hippograph demo            # ingest, recall, agent turns, consolidation, then serve until Ctrl-C\n"
     "hippograph demo --no-serve # the same, without serving (CI)",
+    "prepare-embedder": "hippograph prepare-embedder   # once, after install (scripts/setup.sh runs it)",
     "ingest": "hippograph ingest chat.json --scope org:acme/user:bob --json",
     "recall": 'hippograph recall "Where does Sam live now?" --scope org:demo/user:sam --tree',
     "consolidate": "hippograph consolidate --scope org:demo/user:sam --mode run --json",

@@ -61,9 +61,12 @@ def start(
         return
     console.print(f"[green]ready[/green] {status.uri}  user neo4j, password in {server.password_file}")
     if status.browser_url:
+        from hippograph.analysis.browser import connect_url
+
         console.print(
-            f"[green]Neo4j Browser[/green] {status.browser_url}  (127.0.0.1 only) — connect to {status.uri} "
-            f"as user neo4j with the password in {server.password_file}"
+            f"[green]Neo4j Browser[/green] {connect_url(status.browser_url, status.uri or server.uri())}  "
+            f"(127.0.0.1 only; connect form filled in) — the password is in {server.password_file}",
+            soft_wrap=True,
         )
     typer.echo(f"HIPPOGRAPH_NEO4J_URI={status.uri}")
 

@@ -6,6 +6,7 @@ Claude. :mod:`hippograph.app.demo_serve` then serves it all until Ctrl-C."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from datetime import datetime
 from typing import Any
@@ -26,6 +27,7 @@ from hippograph.app.runtime import consolidation_model, open_memory
 from hippograph.app.settings import Settings
 from hippograph.consolidation import SleepConsolidator
 from hippograph.consolidation.model_hooks import ModelConsolidation
+from hippograph.embeddings import OnnxMiniLMEmbeddings, default_embedder
 from hippograph.llm.provider import ModelProvider
 from hippograph.memory import Memory
 from hippograph.models import Layer, MemoryNode
@@ -73,8 +75,16 @@ async def run_demo(settings: Settings | None = None, console: Console | None = N
     console = console or Console()
     console.print(Panel.fit("hippograph demo — long-term memory for agents, in Neo4j", style="bold cyan"))
     model = model_for(settings, console)
-    with console.status("Starting Neo4j (built with Maven the first time: a few minutes) and loading the embedder…"):
-        memory_cm = open_memory(settings)
+    embedder = default_embedder()
+    if isinstance(embedder, OnnxMiniLMEmbeddings) and not embedder.prepared:
+        with console.status("Preparing the embedder for ONNX Runtime (once: exports all-MiniLM-L6-v2, ~10–30 s)…"):
+            t0 = time.perf_counter()
+            path = await asyncio.to_thread(embedder.prepare)
+        console.print(
+            f"Prepared the embedder for ONNX Runtime in {time.perf_counter() - t0:.0f} s (once): {path}", soft_wrap=True
+        )
+    with console.status("Starting Neo4j (built with Maven the first time: a few minutes)…"):
+        memory_cm = open_memory(settings, embedder=embedder)
         memory: Memory = await memory_cm.__aenter__()
     try:
         figures = await _story(memory, model, consolidation_model(settings), console)

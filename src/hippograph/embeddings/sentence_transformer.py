@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from hippograph._extras import requires_extra
+from hippograph.embeddings.quiet import quiet_model_loading
 from hippograph.errors import ConfigurationError
 
 MINILM_DIMENSIONS = 384
@@ -29,7 +30,8 @@ class SentenceTransformerEmbeddings:
     """MiniLM sentence embeddings: 384-d, L2-normalised, batched, cached for queries.
 
     The model loads lazily on first use, in the worker thread, with ``HF_HUB_OFFLINE=1`` so
-    nothing can reach a hub. Encoding runs on a single-worker executor so the event loop is
+    nothing can reach a hub, and without progress bars or warnings on the terminal (they go to
+    logging). Encoding runs on a single-worker executor so the event loop is
     never blocked and torch never competes with itself; ``torch_threads`` defaults to 1
     because a multi-threaded encode on a busy 2-core machine is an order of magnitude slower.
 
@@ -86,7 +88,8 @@ class SentenceTransformerEmbeddings:
                 path = self._model_path
                 if not path.is_dir():
                     raise ConfigurationError(f"no sentence-transformers model at {path}")
-                self._model = SentenceTransformer(str(path), device=self._device, local_files_only=True)
+                with quiet_model_loading():
+                    self._model = SentenceTransformer(str(path), device=self._device, local_files_only=True)
                 get_dims = getattr(self._model, "get_embedding_dimension", None) or (
                     self._model.get_sentence_embedding_dimension
                 )

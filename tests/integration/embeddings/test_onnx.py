@@ -3,6 +3,7 @@ path's vectors (to float32 rounding), single or batched, and loads the export on
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Iterator
 from pathlib import Path
@@ -72,3 +73,24 @@ async def test_the_export_is_made_once(
     assert [p.name for p in onnx_dir.iterdir()] == [graph.name]
     assert graph.stat().st_mtime_ns == stamp
     again.close()
+
+
+def test_prepare_exports_once_writing_nothing_to_the_terminal(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    """torch's tracer warnings and transformers' progress bar go to logging, and transformers'
+    own progress-bar switch is as it was afterwards."""
+    from transformers.utils import logging as hf_logging
+
+    bar_before = hf_logging.is_progress_bar_enabled()
+    provider = OnnxMiniLMEmbeddings(cache_dir=tmp_path)
+    assert not provider.prepared
+    with caplog.at_level(logging.DEBUG, logger="hippograph.embeddings"):
+        path = provider.prepare()
+    assert provider.prepared and path == provider.onnx_path and path.parent == tmp_path
+    assert capfd.readouterr() == ("", "")
+    logged = [r.getMessage() for r in caplog.records]
+    assert any("TracerWarning" in m for m in logged), logged  # kept in the log, not dropped
+    assert hf_logging.is_progress_bar_enabled() == bar_before
+    assert provider.prepare() == path and [p.name for p in tmp_path.iterdir()] == [path.name]
+    provider.close()
