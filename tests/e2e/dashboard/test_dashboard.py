@@ -3,6 +3,10 @@ Chromium opens it, enters a writer key, picks a scope, and walks every view — 
 a memory search, a recall whose activation graph NVL draws and whose nodes explain
 themselves on click, procedure review, a consolidation report, a turn streamed over the
 websocket — with no console error anywhere. Screenshots go to ``test-artifacts/dashboard/``.
+Beside that walk: the address ``hippograph demo`` prints opens the dashboard signed in (and a
+bad key in it shows the form with the error); the recall graph, at the zoom it opens with,
+labels every node readably, rings the seeds, has a legend and names a hovered arrow's type;
+the growth chart dates its bars.
 
 Needs the built dashboard (``cd dashboard && npm ci && npm run build``; scripts/test.sh builds
 it), Debian's ``chromium`` and the ``playwright`` package.
@@ -21,8 +25,8 @@ import pytest
 
 from hippograph.app.access.keys import Role
 from hippograph.app.api.dashboard import dashboard_dir
-from hippograph.app.demo_serve import dashboard_address
 from hippograph.app.demo import sample_turns
+from hippograph.app.demo_serve import dashboard_address
 from hippograph.embeddings.hashing import HashingEmbeddings
 from hippograph.memory import Memory
 from hippograph.store import GraphStore
@@ -236,6 +240,7 @@ async def test_the_demo_address_opens_the_dashboard_signed_in(api_tenant: Tenant
         assert "admin" in await page.locator("#who .role").inner_text()
         assert "#key" not in page.url and token not in page.url, page.url  # out of the address bar at once
         assert await page.evaluate("() => sessionStorage.getItem('hippograph.key')") == token
+        await page.get_by_test_id("overview-title").wait_for()
         await page.screenshot(path=str(tmp_path / "signed-in.png"), full_page=True)
         await page.reload()  # kept for the tab, as a typed key is
         await page.get_by_test_id("scope-picker").wait_for()
@@ -306,7 +311,8 @@ async def test_the_recall_graph_and_the_growth_chart_have_words(
         growth = t.client(token).data(
             "query($scope: String!) { stats(scope: $scope) { growth(days: 14) { day created } } }", scope=t.user.key
         )["stats"]["growth"]
-        shown = dict(zip(expected_days, [int(x) for x in await days.evaluate_all("els => els.map(e => e.dataset.created)")]))
+        created = await days.evaluate_all("els => els.map(e => Number(e.dataset.created))")
+        shown = dict(zip(expected_days, created, strict=True))
         assert shown[today.isoformat()] > 0
         assert {d: n for d, n in shown.items() if n} == {g["day"]: g["created"] for g in growth if g["day"] in shown}
         assert (await days.last.locator(".count").inner_text()).strip() == str(shown[today.isoformat()])
