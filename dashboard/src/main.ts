@@ -4,7 +4,7 @@
 import "./style.css";
 import { errorBox, h } from "./dom";
 import { ActivationGraph } from "./graph";
-import { canWrite, forget, openSession, pickScope, rememberedKey, type Session } from "./session";
+import { canWrite, forget, keyFromAddress, openSession, pickScope, rememberedKey, type Session } from "./session";
 import { consolidationView } from "./views/consolidation";
 import { memoriesView } from "./views/memories";
 import { overviewView } from "./views/overview";
@@ -124,7 +124,10 @@ async function render(): Promise<void> {
   }
 }
 
-window.addEventListener("hashchange", () => void render());
-const saved = rememberedKey();
-if (saved) void start(saved);
+window.addEventListener("hashchange", () => {
+  const handed = keyFromAddress();
+  void (handed ? start(handed) : render());
+});
+const opening = keyFromAddress() ?? rememberedKey();
+if (opening) void start(opening);
 else showKeyForm();

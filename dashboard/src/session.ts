@@ -38,6 +38,18 @@ export function rememberedKey(): string | null {
   return sessionStorage.getItem(KEY);
 }
 
+/**
+ * A key handed over in the address (`#key=…`, as `hippograph demo` prints it): taken out of
+ * the address bar at once, so it stays in neither the history nor a bookmark, and returned.
+ * The fragment never reaches a server log; the key is then kept like a typed one.
+ */
+export function keyFromAddress(): string | null {
+  if (!location.hash.startsWith("#key=")) return null;
+  const key = new URLSearchParams(location.hash.slice(1)).get("key")?.trim();
+  history.replaceState(null, "", location.pathname + location.search);
+  return key || null;
+}
+
 export function pickScope(session: Session, scope: string): void {
   session.scope = scope;
   sessionStorage.setItem(SCOPE, scope);

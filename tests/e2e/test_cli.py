@@ -14,6 +14,7 @@ from typing import IO
 import httpx
 import pytest
 
+from hippograph.app.demo_serve import dashboard_address
 from tests.e2e.api.harness import free_port
 from tests.support.cli import CLI, cli_env
 
@@ -153,6 +154,7 @@ def test_the_demo_serves_until_ctrl_c(neo4j_server: tuple[str, str], tmp_path: P
             time.sleep(1)
         shown = "".join(lines)
         assert f"{url}/graphql" in shown and f"{url}/" in shown and "Neo4j Browser" in shown
+        assert f"DASHBOARD_URL={dashboard_address(port, key)}\n" in shown
         query = """query { recall(scope: "org:demo/user:sam", query: "Where does Sam live now?", first: 3) {
                      items { memory { content } explanation } } }"""
         answer = httpx.post(

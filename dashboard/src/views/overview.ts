@@ -28,6 +28,37 @@ const QUERY = `query($scope: String!) {
   scope(key: $scope) { ancestors { key } children(first: 50) { edges { node { key } } } }
 }`;
 
+const DAYS = 14;
+
+/** The last `DAYS` UTC days, oldest first, with the API's counts (days it does not list had none). */
+function lastDays(growth: { day: string; created: number }[]): { day: string; created: number }[] {
+  const counts = new Map(growth.map((g) => [g.day, g.created]));
+  const today = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate());
+  return Array.from({ length: DAYS }, (_, i) => {
+    const day = new Date(today - (DAYS - 1 - i) * 86_400_000).toISOString().slice(0, 10);
+    return { day, created: counts.get(day) ?? 0 };
+  });
+}
+
+/** One column per day: the count above its bar, the date (month-day) below, the full date as title. */
+function growthChart(growth: { day: string; created: number }[]): HTMLElement {
+  const days = lastDays(growth);
+  const peak = Math.max(1, ...days.map((g) => g.created));
+  return h(
+    "div",
+    { class: "bars", "data-testid": "growth", role: "img", "aria-label": `memories created per day, ${days[0].day} to ${days[DAYS - 1].day} (UTC)` },
+    days.map((g) =>
+      h(
+        "div",
+        { class: "day", title: `${g.day}: ${g.created} created`, "data-day": g.day, "data-created": g.created },
+        h("span", { class: "count" }, g.created || ""),
+        h("div", { class: "bar", style: `height:${(100 * g.created) / peak}%` }),
+        h("time", { datetime: g.day }, g.day.slice(5)),
+      ),
+    ),
+  );
+}
+
 export const LAYERS = ["WORKING", "EPISODIC", "SEMANTIC", "PROCEDURAL", "PROSPECTIVE"];
 
 export async function overviewView(session: Session): Promise<HTMLElement> {
@@ -35,7 +66,6 @@ export async function overviewView(session: Session): Promise<HTMLElement> {
   const { stats, scope } = await session.api.query<Overview>(QUERY, { scope: key });
   const byLayer = new Map(stats.counts.byLayer.map((c) => [c.layer, c]));
   const rows = LAYERS.map((layer) => byLayer.get(layer) ?? { layer, total: 0, retracted: 0, superseded: 0 });
-  const peak = Math.max(1, ...stats.growth.map((g) => g.created));
   return h(
     "section",
     {},
@@ -55,16 +85,8 @@ export async function overviewView(session: Session): Promise<HTMLElement> {
       (c) => [h("span", { class: `layer ${c.layer.toLowerCase()}` }, c.layer.toLowerCase()), c.total, c.retracted, c.superseded],
       "layer-counts",
     ),
-    h("h3", {}, "Created per day (last 14 days)"),
-    stats.growth.length
-      ? h(
-          "div",
-          { class: "bars" },
-          stats.growth.map((g) =>
-            h("div", { class: "bar", title: `${g.day}: ${g.created}`, style: `height:${(100 * g.created) / peak}%` }),
-          ),
-        )
-      : h("p", { class: "empty" }, "No memories created in the last 14 days."),
+    h("h3", {}, `Created per day (last ${DAYS} days, UTC)`),
+    stats.growth.some((g) => g.created > 0) ? growthChart(stats.growth) : h("p", { class: "empty" }, `No memories created in the last ${DAYS} days.`),
     h("h3", {}, "Scope tree"),
     h(
       "p",

@@ -3,7 +3,7 @@
 // memory's explanation — channels, score parts and activation path.
 
 import { fill, form, h, round, table } from "../dom";
-import { ActivationGraph, type GraphEdge, type GraphNode } from "../graph";
+import { ActivationGraph, legend, type GraphEdge, type GraphNode } from "../graph";
 import type { Session } from "../session";
 
 interface Step {
@@ -68,13 +68,18 @@ async function fetchMemories(session: Session, ids: string[]): Promise<Map<strin
   return found;
 }
 
+function fullCaption(m: MemoryBrief | undefined, id: string): string {
+  return m ? m.label || m.content : id;
+}
+
 function caption(m: MemoryBrief | undefined, id: string): string {
-  const text = m ? m.label || m.content : id;
+  const text = fullCaption(m, id);
   return text.length > 28 ? `${text.slice(0, 27)}…` : text;
 }
 
 export async function recallView(session: Session): Promise<HTMLElement> {
   const graphBox = h("div", { class: "graph", "data-testid": "recall-graph" });
+  const legendBox = h("div");
   const itemsBox = h("div", { class: "items" });
   const explanation = h("aside", { class: "explanation", "data-testid": "explanation" }, h("p", { class: "empty" }, "Click a node or an item to see why it was recalled."));
   let graph: ActivationGraph | null = null; // this view's graph, for selecting its nodes
@@ -94,12 +99,14 @@ export async function recallView(session: Session): Promise<HTMLElement> {
     const missing = [...ids].filter((id) => !memories.has(id));
     for (const [id, m] of await fetchMemories(session, missing)) memories.set(id, m);
 
+    const seeds = new Set(recall.activation.seeds);
     const top = Math.max(1e-9, ...recall.items.map((i) => i.score));
     const nodes: GraphNode[] = [...ids].map((id) => ({
       id,
       layer: memories.get(id)?.layer ?? null,
-      caption: caption(memories.get(id), id),
+      caption: fullCaption(memories.get(id), id),
       weight: items.has(id) ? items.get(id)!.score / top : (activated.get(id)?.activation ?? 0),
+      seed: seeds.has(id),
     }));
     const edges = new Map<string, GraphEdge>();
     for (const path of paths) {
@@ -148,6 +155,7 @@ export async function recallView(session: Session): Promise<HTMLElement> {
     }
 
     graph = new ActivationGraph(graphBox, nodes, [...edges.values()], explain);
+    legendBox.replaceChildren(legend(nodes, [...edges.values()]));
     itemsBox.replaceChildren(
       h("p", {}, `${recall.items.length} items in ${recall.timings.totalMs.toFixed(0)} ms; ${recall.activation.activated.length} activated${recall.activation.capped ? " (capped)" : ""}.`),
       h(
@@ -169,5 +177,5 @@ export async function recallView(session: Session): Promise<HTMLElement> {
     "Recall",
     run,
   );
-  return h("section", {}, h("h2", {}, "Recall"), recallForm, h("div", { class: "recall" }, graphBox, itemsBox, explanation));
+  return h("section", {}, h("h2", {}, "Recall"), recallForm, h("div", { class: "recall" }, h("div", {}, graphBox, legendBox), itemsBox, explanation));
 }

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from urllib.parse import quote
 
 from rich.console import Console
 from rich.panel import Panel
@@ -36,6 +37,18 @@ class BrowserLogin:
             f"  user neo4j, password {self.password} — a local development server (127.0.0.1 only): "
             "type the password and connect",
         ]
+
+
+def api_base(port: int) -> str:
+    """Where the demo serves the API: ``http://127.0.0.1:<port>``."""
+    return f"http://{LOCALHOST}:{port}"
+
+
+def dashboard_address(port: int, dev_key: str) -> str:
+    """The dashboard's address that opens it signed in: the key rides in the URL fragment
+    (``/#key=…``), which the browser never sends to the server, and the dashboard takes it out
+    of the address bar as soon as it has read it. For the demo's development key only."""
+    return f"{api_base(port)}/#key={quote(dev_key, safe='')}"
 
 
 def browser_address(settings: Settings, console: Console) -> BrowserLogin:
@@ -82,10 +95,10 @@ def serve_demo(
     from hippograph.app.api.settings import ApiSettings
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    base = f"http://{LOCALHOST}:{port}"
+    base = api_base(port)
     console.print(
         Panel.fit(
-            f"[bold]dashboard[/bold]      {base}/\n"
+            f"[bold]dashboard[/bold]      {dashboard_address(port, dev_key)}  (opens signed in)\n"
             f"[bold]GraphiQL[/bold]       {base}/graphql  — headers: "
             f'{{"Authorization": "Bearer {dev_key}"}}\n'
             f"[bold]Neo4j Browser[/bold]  {browser.note}\n"
@@ -100,6 +113,7 @@ def serve_demo(
         console.print(line, soft_wrap=True, markup=False, highlight=False)
     console.print(f"DEV_API_KEY={dev_key}", soft_wrap=True)
     console.print(f"API_URL={base}", soft_wrap=True)
+    console.print(f"DASHBOARD_URL={dashboard_address(port, dev_key)}", soft_wrap=True)
     app = create_app(settings, ApiSettings(host=LOCALHOST, port=port))
     uvicorn.run(app, host=LOCALHOST, port=port, log_level="warning", ws="websockets-sansio")
     console.print("stopped serving")

@@ -3,6 +3,10 @@ Chromium opens it, enters a writer key, picks a scope, and walks every view — 
 a memory search, a recall whose activation graph NVL draws and whose nodes explain
 themselves on click, procedure review, a consolidation report, a turn streamed over the
 websocket — with no console error anywhere. Screenshots go to ``test-artifacts/dashboard/``.
+Beside that walk: the address ``hippograph demo`` prints opens the dashboard signed in (and a
+bad key in it shows the form with the error); the recall graph, at the zoom it opens with,
+labels every node readably, rings the seeds, has a legend and names a hovered arrow's type;
+the growth chart dates its bars.
 
 Needs the built dashboard (``cd dashboard && npm ci && npm run build``; scripts/test.sh builds
 it), Debian's ``chromium`` and the ``playwright`` package.
@@ -10,13 +14,19 @@ it), Debian's ``chromium`` and the ``playwright`` package.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
 from hippograph.app.access.keys import Role
 from hippograph.app.api.dashboard import dashboard_dir
 from hippograph.app.demo import sample_turns
+from hippograph.app.demo_serve import dashboard_address
 from hippograph.embeddings.hashing import HashingEmbeddings
 from hippograph.memory import Memory
 from hippograph.store import GraphStore
@@ -182,3 +192,170 @@ async def test_every_view_works_with_a_key(api_tenant: Tenant, store: GraphStore
         finally:
             await browser.close()
     assert errors == []
+
+
+@contextlib.asynccontextmanager
+async def chromium() -> AsyncIterator[Any]:
+    """Debian's Chromium, headless, closed on the way out."""
+    async with playwright.async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            await browser.close()
+
+
+async def new_page(browser: Any, errors: list[str], *, expected: tuple[str, ...] = ()) -> Any:
+    """A fresh tab (its own sessionStorage); console errors other than `expected` ones are kept."""
+    context = await browser.new_context(viewport={"width": 1500, "height": 1000})
+    page = await context.new_page()
+    page.set_default_timeout(WAIT)
+
+    def on_console(message: Any) -> None:
+        if message.type == "error" and not any(x in message.text for x in expected):
+            errors.append(f"console: {message.text}")
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+    return page
+
+
+def port_of(url: str) -> int:
+    port = urlsplit(url).port
+    assert port is not None, url
+    return port
+
+
+async def test_the_demo_address_opens_the_dashboard_signed_in(api_tenant: Tenant, tmp_path: Path) -> None:
+    t = api_tenant
+    token = await t.key(t.org, Role.ADMIN, name="hippograph demo")
+    address = dashboard_address(port_of(t.url), token)
+    assert address.startswith(t.url + "/#key=")  # the API the test serves, addressed as the demo does
+    errors: list[str] = []
+    async with chromium() as browser:
+        page = await new_page(browser, errors)
+        await page.goto(address)
+        await page.get_by_test_id("scope-picker").wait_for()
+        assert await page.get_by_test_id("key-form").count() == 0
+        assert "admin" in await page.locator("#who .role").inner_text()
+        assert "#key" not in page.url and token not in page.url, page.url  # out of the address bar at once
+        assert await page.evaluate("() => sessionStorage.getItem('hippograph.key')") == token
+        await page.get_by_test_id("overview-title").wait_for()
+        await page.screenshot(path=str(tmp_path / "signed-in.png"), full_page=True)
+        await page.reload()  # kept for the tab, as a typed key is
+        await page.get_by_test_id("scope-picker").wait_for()
+
+        # a key that is not one shows the form with the API's error, and keeps nothing
+        bad = await new_page(browser, errors, expected=("401",))
+        await bad.goto(dashboard_address(port_of(t.url), "hg_not_a_real_key"))
+        form = bad.get_by_test_id("key-form")
+        await form.wait_for()
+        alert = form.get_by_role("alert")
+        await alert.wait_for()
+        assert (await alert.inner_text()).strip()
+        assert "key=" not in bad.url, bad.url
+        assert await bad.evaluate("() => sessionStorage.getItem('hippograph.key')") is None
+        await bad.screenshot(path=str(tmp_path / "bad-key.png"), full_page=True)
+    assert errors == []
+
+
+RECALL_GRAPH = """query($scope: String!, $question: String!) { recall(scope: $scope, query: $question, first: 10) {
+  items { path { nodeId relationship } }
+  activation { seeds activated { path { nodeId relationship } } } } }"""
+
+
+async def hover_an_edge(page: Any, edges: dict[tuple[str, str], str]) -> tuple[str, str] | None:
+    """Hovers the middle of each walked relationship until one shows its type; returns (expected, shown)."""
+    for (a, b), kind in edges.items():
+        ends = [page.locator(f"[data-testid=recall-graph] .nvl-node[data-id='{x}']") for x in (a, b)]
+        boxes = [await e.bounding_box() for e in ends]
+        if None in boxes:
+            continue
+        x = sum(b["x"] + b["width"] / 2 for b in boxes) / 2
+        y = sum(b["y"] + b["height"] / 2 for b in boxes) / 2
+        await page.mouse.move(x, y)
+        tip = page.get_by_test_id("graph-tip")
+        if await tip.is_visible() and await tip.locator("[data-edge]").count():
+            return kind, (await tip.locator("strong").inner_text()).strip()
+    return None
+
+
+async def test_the_recall_graph_and_the_growth_chart_have_words(
+    api_tenant: Tenant, store: GraphStore, tmp_path: Path
+) -> None:
+    t = api_tenant
+    token = await t.key(t.org, Role.WRITER, name="dashboard words")
+    await seed(t, store, token)
+    question = "Where does Sam work now and what is Pixel afraid of?"
+    recall = t.client(token).data(RECALL_GRAPH, scope=t.user.key, question=question)["recall"]
+    seeds = set(recall["activation"]["seeds"])
+    assert seeds
+    paths = [i["path"] for i in recall["items"]] + [a["path"] for a in recall["activation"]["activated"]]
+    edges = {(p[k - 1]["nodeId"], p[k]["nodeId"]): p[k]["relationship"] for p in paths for k in range(1, len(p))}
+    errors: list[str] = []
+    async with chromium() as browser:
+        page = await new_page(browser, errors)
+        await page.goto(dashboard_address(port_of(t.url), token))
+        picker = page.get_by_test_id("scope-picker")
+        await picker.wait_for()
+        await picker.select_option(t.user.key)
+
+        # created per day: fourteen dated columns ending today (UTC), counts as the API gives them
+        await page.get_by_test_id("overview-title").get_by_text(t.user.key).wait_for()
+        days = page.get_by_test_id("growth").locator(".day")
+        assert await days.count() == 14
+        today = datetime.now(UTC).date()
+        expected_days = [(today - timedelta(days=13 - i)).isoformat() for i in range(14)]
+        assert await days.evaluate_all("els => els.map(e => e.dataset.day)") == expected_days
+        assert await days.locator("time").all_inner_texts() == [d[5:] for d in expected_days]
+        growth = t.client(token).data(
+            "query($scope: String!) { stats(scope: $scope) { growth(days: 14) { day created } } }", scope=t.user.key
+        )["stats"]["growth"]
+        created = await days.evaluate_all("els => els.map(e => Number(e.dataset.created))")
+        shown = dict(zip(expected_days, created, strict=True))
+        assert shown[today.isoformat()] > 0
+        assert {d: n for d, n in shown.items() if n} == {g["day"]: g["created"] for g in growth if g["day"] in shown}
+        assert (await days.last.locator(".count").inner_text()).strip() == str(shown[today.isoformat()])
+        await page.get_by_test_id("growth").screenshot(path=str(tmp_path / "growth.png"))
+
+        # the recall graph at the zoom it opens with: every node labelled at a readable size
+        await page.get_by_test_id("nav-recall").click()
+        await page.get_by_test_id("recall-query").fill(question)
+        await page.get_by_test_id("recall-query").press("Enter")
+        graph = page.locator("[data-testid=recall-graph][data-node-count]")
+        await graph.locator("canvas:visible").first.wait_for()
+        await page.locator("[data-testid=recall-graph][data-fitted]").wait_for()  # the zoom it opens with
+        nodes = int(await graph.get_attribute("data-node-count") or 0)
+        labels = graph.locator(".nvl-node .node-label")
+        assert nodes > 0 and await labels.count() == nodes
+        frame = await graph.bounding_box()
+        on_screen = 0
+        for label in await labels.all():
+            assert (await label.inner_text()).strip()
+            box = await label.bounding_box()
+            assert box is not None and box["height"] >= 11, box  # screen pixels, whatever the zoom
+            inside = frame["x"] <= box["x"] + box["width"] / 2 <= frame["x"] + frame["width"]
+            on_screen += inside and frame["y"] <= box["y"] <= frame["y"] + frame["height"]
+        assert on_screen == nodes, f"{on_screen} of {nodes} labels inside the graph"
+        zoom = float(await graph.get_attribute("data-zoom") or 0)
+
+        # the seeds of the recall are ringed, and the legend says so, as it names every layer drawn
+        ringed = await graph.locator(".nvl-node.seed").evaluate_all("els => els.map(e => e.dataset.id)")
+        assert set(ringed) == seeds
+        outline = await graph.locator(".nvl-node.seed").first.evaluate("e => getComputedStyle(e).outlineStyle")
+        assert outline == "solid"
+        legend = page.get_by_test_id("graph-legend")
+        drawn = set(await graph.locator(".nvl-node").evaluate_all("els => els.map(e => e.dataset.layer)"))
+        listed = set(await legend.locator("li[data-layer]").evaluate_all("els => els.map(e => e.dataset.layer)"))
+        assert listed == drawn - {""}, (listed, drawn)
+        assert "seed" in await legend.locator("li[data-mark=seed]").inner_text()
+        await page.screenshot(path=str(tmp_path / "recall-graph.png"), full_page=True)
+
+        # an arrow under the pointer names its relationship type
+        if edges:
+            hovered = await hover_an_edge(page, edges)
+            assert hovered is not None, "no hover on a walked relationship showed its type"
+            assert hovered[0] == hovered[1], hovered
+            await page.screenshot(path=str(tmp_path / "recall-edge-hover.png"), full_page=True)
+    assert errors == [], errors
+    print(f"recall graph: {nodes} nodes, {len(seeds)} seeds, {len(edges)} edges, opening zoom {zoom}")
