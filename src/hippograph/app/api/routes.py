@@ -26,7 +26,14 @@ from hippograph.app.api.security import authenticate, services_of, token_of, wan
 from hippograph.app.api.services import ApiServices
 from hippograph.app.api.settings import ApiSettings
 from hippograph.app.api.sse import http_router
-from hippograph.errors import ConflictError, HippographError, InvalidInputError, NotFoundError, StoreError
+from hippograph.errors import (
+    ConfigurationError,
+    ConflictError,
+    HippographError,
+    InvalidInputError,
+    NotFoundError,
+    StoreError,
+)
 
 log = logging.getLogger("hippograph.api")
 UNSET_ACK: UnsetType = UNSET
@@ -65,13 +72,20 @@ class ApiGraphQLRouter(GraphQLRouter[ApiContext, None]):
         return response
 
 
-def install_routes(app: FastAPI, api: ApiSettings, metrics: ApiMetrics) -> None:
-    graphql = ApiGraphQLRouter(
-        build_schema(api),
-        context_getter=context_of,
-        subscription_protocols=[GRAPHQL_TRANSPORT_WS_PROTOCOL],
-        graphql_ide="graphiql",
-    )
+def install_routes(app: FastAPI, api: ApiSettings, metrics: ApiMetrics) -> str:
+    """Adds the routes and error handlers; returns the HTML of GraphiQL's page (its security
+    policy is derived from it)."""
+    try:
+        graphql = ApiGraphQLRouter(
+            build_schema(api),
+            context_getter=context_of,
+            subscription_protocols=[GRAPHQL_TRANSPORT_WS_PROTOCOL],
+            graphql_ide="graphiql",
+            # a WebSocket from a page of another origin is refused (403) unless listed here
+            allowed_origins=api.ws_allowed_origins,
+        )
+    except ValueError as exc:  # an entry of ws_allowed_origins that is not an origin
+        raise ConfigurationError(f"HIPPOGRAPH_API_WS_ALLOWED_ORIGINS: {exc}") from None
     app.include_router(graphql, prefix="/graphql")
     app.include_router(http_router(principal_of, services_of))
 
@@ -96,6 +110,7 @@ def install_routes(app: FastAPI, api: ApiSettings, metrics: ApiMetrics) -> None:
         return metrics.render()
 
     _install_error_handlers(app)
+    return graphql.graphql_ide_html
 
 
 _STATUS: tuple[tuple[type[Exception], int], ...] = (

@@ -16,9 +16,6 @@ from hippograph.app.access.limits import BudgetExceededError
 from hippograph.app.api.export import export_lines, import_records, parse_lines
 from hippograph.app.api.services import ApiServices
 from hippograph.app.api.turns import check_turn, stream_turn
-from hippograph.errors import InvalidInputError
-
-MAX_IMPORT_BYTES = 64 * 1024 * 1024
 
 
 class TurnRequest(BaseModel):
@@ -82,13 +79,9 @@ def http_router(principal_dep: Any, services_dep: Any) -> APIRouter:
         services: ApiServices = Depends(services_dep),
     ) -> dict[str, Any]:
         """Import JSON lines (admin): every scope in the file must be within the key's subtree;
-        the whole file is validated before anything is written."""
-        declared = request.headers.get("content-length")
-        if declared is not None and declared.isdigit() and int(declared) > MAX_IMPORT_BYTES:
-            raise InvalidInputError("body", f"larger than {MAX_IMPORT_BYTES} bytes; use `hippograph import`")
+        the whole file is validated before anything is written. Its size limit is the edge's
+        (``max_import_bytes``: 413 before this route runs)."""
         body = await request.body()
-        if len(body) > MAX_IMPORT_BYTES:
-            raise InvalidInputError("body", f"larger than {MAX_IMPORT_BYTES} bytes; use `hippograph import`")
         raw = body.decode("utf-8", errors="replace")
         nodes, edges = parse_lines(raw.splitlines())
         for key in {n.scope_key for n in nodes} | {e.scope_key for e in edges}:
