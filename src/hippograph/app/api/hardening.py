@@ -36,7 +36,8 @@ DEFAULT_CSP = "; ".join(
     (
         "default-src 'self'",
         "script-src 'self'",
-        "style-src 'self'",
+        # the graph views' libraries insert <style> elements and set style attributes
+        "style-src 'self' 'unsafe-inline'",
         "img-src 'self' data: blob:",
         "font-src 'self' data:",
         "connect-src 'self'",
@@ -44,8 +45,9 @@ DEFAULT_CSP = "; ".join(
         *_COMMON_POLICY,
     )
 )
-"""Every response but GraphiQL's page: the dashboard's scripts, styles, workers and requests
-come from this origin only (``'self'`` covers its same-origin WebSocket)."""
+"""Every response but GraphiQL's page: the dashboard's scripts, workers, styles and requests
+come from this origin only (``'self'`` covers its same-origin WebSocket); inline styles are
+allowed, inline scripts are not."""
 
 STATIC_HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"x-content-type-options", b"nosniff"),
