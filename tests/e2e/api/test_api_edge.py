@@ -16,6 +16,10 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from hippograph.app.access.keys import Role
+from hippograph.app.api.app import create_app
+from hippograph.app.api.settings import ApiSettings
+from hippograph.app.settings import Settings
+from hippograph.errors import ConfigurationError
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
 from tests.e2e.api.harness import Server, Tenant, start_server
@@ -51,9 +55,9 @@ def edge(edge_server: Server, api_tenant: Tenant) -> Tenant:
 
 def too_large(response: httpx.Response, limit: int) -> None:
     assert response.status_code == 413, response.text
-    assert response.json() == {
-        "error": {"code": "PAYLOAD_TOO_LARGE", "message": f"The request body is larger than {limit} bytes."}
-    }
+    error = response.json()["error"]
+    assert error["code"] == "PAYLOAD_TOO_LARGE", error
+    assert error["message"].startswith(f"The request body is larger than {limit} bytes."), error
 
 
 def total(client: Any, scope: Scope) -> int:
@@ -94,7 +98,9 @@ async def test_the_import_has_its_own_limit(edge: Tenant, store: GraphStore) -> 
     assert MAX_BODY < len(fits) < MAX_IMPORT
     response = client.http.post("/v1/import", content=fits)
     assert response.status_code == 200, response.text
-    too_large(client.http.post("/v1/import", content="\n".join(line(i, 4000) for i in range(5, 10))), MAX_IMPORT)
+    refused = client.http.post("/v1/import", content="\n".join(line(i, 4000) for i in range(5, 10)))
+    too_large(refused, MAX_IMPORT)
+    assert "hippograph import" in refused.json()["error"]["message"]
     assert total(client, edge.org) == 5
 
 
@@ -179,3 +185,9 @@ async def test_a_websocket_from_another_origin_is_refused(edge: Tenant, edge_ser
     assert ws_handshake(edge_server, token, "null") == "refused 403"
     assert ws_handshake(edge_server, token, ALLOWED) == "connection_ack"
     assert ws_handshake(edge_server, token, None) == "connection_ack"  # not a browser: the key decides
+
+
+@pytest.mark.parametrize("origin", ["not an origin", "https://dash.example.com/app"])
+def test_an_allowed_origin_that_is_not_one_stops_the_start(origin: str) -> None:
+    with pytest.raises(ConfigurationError, match="HIPPOGRAPH_API_WS_ALLOWED_ORIGINS"):
+        create_app(Settings(), ApiSettings(ws_allowed_origins=[origin]))

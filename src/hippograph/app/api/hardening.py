@@ -107,7 +107,7 @@ class EdgeGuard:
         declared = _header(scope, b"content-length")
         if declared is not None:
             if declared.strip().isdigit() and int(declared) > limit:
-                await _too_large(send, limit)
+                await _too_large(send, limit, scope)
                 return
             await self.app(scope, _capped(receive, limit), send)
             return
@@ -121,7 +121,7 @@ class EdgeGuard:
                 break
             size += len(message.get("body", b""))
             if size > limit:
-                await _too_large(send, limit)
+                await _too_large(send, limit, scope)
                 return
             chunks.append(message.get("body", b""))
             if not message.get("more_body", False):
@@ -152,10 +152,11 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
-async def _too_large(send: Send, limit: int) -> None:
-    body = json.dumps(
-        {"error": {"code": PAYLOAD_TOO_LARGE, "message": f"The request body is larger than {limit} bytes."}}
-    ).encode()
+async def _too_large(send: Send, limit: int, scope: Scope) -> None:
+    message = f"The request body is larger than {limit} bytes."
+    if scope.get("path") == IMPORT_PATH:
+        message += " Import larger files with `hippograph import`."
+    body = json.dumps({"error": {"code": PAYLOAD_TOO_LARGE, "message": message}}).encode()
     await send(
         {
             "type": "http.response.start",
