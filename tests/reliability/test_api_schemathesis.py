@@ -1,5 +1,5 @@
-"""Schemathesis against the running API: the schema is loaded from the server by introspection,
-and every query and mutation field is driven with generated documents — valid ones and ones the
+"""Schemathesis against the running API. The GraphQL schema is loaded from the server by
+introspection, and every query and mutation field is driven with generated documents — valid ones and ones the
 schema refuses — under five kinds of key: a valid admin key of tenant A; no key; a malformed
 one; a revoked one of A; and tenant B's admin key aimed at A's scopes and memory ids.
 
@@ -11,7 +11,10 @@ only internal ones, ``INTERNAL``, which fail the test); no key, a malformed or a
 401 ``UNAUTHENTICATED``; nothing of the other tenant in the body (each tenant's memories carry a
 marker text); and a refused request writes nothing (nodes and relationships in the whole
 database, counted before and after it). Tenant B is unchanged after everything the valid key
-of A sent."""
+of A sent.
+
+The plain-HTTP routes beside GraphQL (the SSE turn, export, import, health, readiness, metrics)
+get the same treatment from the app's OpenAPI document."""
 
 from __future__ import annotations
 
@@ -19,8 +22,9 @@ import json
 import os
 import uuid
 from collections import Counter
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import graphql
@@ -63,14 +67,6 @@ class World:
     tokens: dict[str, str]
 
 
-@pytest.fixture(scope="module")
-def fuzz_server(neo4j_server: tuple[str, str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server of this module, its rate limit out of the way of a few hundred requests a minute."""
-    server = start_server(neo4j_server, tmp_path_factory.mktemp("fuzz-api"), rate_limit_per_minute=1_000_000)
-    yield server
-    server.stop()
-
-
 def _party(name: str) -> Party:
     org = Scope.root("org", f"fuzz-{name}-{uuid.uuid4().hex[:8]}")
     marker = f"MARKER{name.upper()}{uuid.uuid4().hex[:10]}"
@@ -100,18 +96,24 @@ def _seed(server: Server, party: Party, token: str) -> None:
 
 
 @pytest.fixture
-async def world(fuzz_server: Server, conn: Any, store: GraphStore) -> AsyncIterator[World]:
-    repo = KeyRepository(conn)
+async def world(neo4j_server: tuple[str, str], tmp_path: Path, conn: Any, store: GraphStore) -> AsyncIterator[World]:
+    """Two seeded tenants, the keys and a server of their own (its rate limit out of the way of a
+    few hundred requests a minute), stopped — its background work drained — before both are erased."""
+    fuzz_server = start_server(neo4j_server, tmp_path, rate_limit_per_minute=1_000_000)
     a, b = _party("a"), _party("b")
-    _, a_admin = await create_key(repo, a.org, Role.ADMIN, name="fuzz valid")
-    revoked_record, revoked = await create_key(repo, a.org, Role.ADMIN, name="fuzz revoked")
-    await revoke_key(repo, revoked_record.id)
-    _, b_admin = await create_key(repo, b.org, Role.ADMIN, name="fuzz other tenant")
-    _seed(fuzz_server, a, a_admin)
-    _seed(fuzz_server, b, b_admin)
-    yield World(fuzz_server, a, b, {"valid": a_admin, "revoked": revoked, "other": b_admin})
-    await store.delete_subtree(a.org)
-    await store.delete_subtree(b.org)
+    try:
+        repo = KeyRepository(conn)
+        _, a_admin = await create_key(repo, a.org, Role.ADMIN, name="fuzz valid")
+        revoked_record, revoked = await create_key(repo, a.org, Role.ADMIN, name="fuzz revoked")
+        await revoke_key(repo, revoked_record.id)
+        _, b_admin = await create_key(repo, b.org, Role.ADMIN, name="fuzz other tenant")
+        _seed(fuzz_server, a, a_admin)
+        _seed(fuzz_server, b, b_admin)
+        yield World(fuzz_server, a, b, {"valid": a_admin, "revoked": revoked, "other": b_admin})
+    finally:
+        fuzz_server.stop()
+        await store.delete_subtree(a.org)
+        await store.delete_subtree(b.org)
 
 
 def _rewrite(document: str, scopes: list[str], ids: list[str], draw: st.DrawFn, always: bool) -> str:
@@ -248,6 +250,69 @@ def _fuzz(
             assert response.status_code == 401, f"{where} -> {response.status_code} {text[:300]}"
             assert body["error"]["code"] == "UNAUTHENTICATED", f"{where} -> {text[:300]}"
             assert w.a.marker not in text, f"{where} -> {text[:300]}"
+        if before is not None:
+            after = _counts(driver)
+            tally["refused requests that wrote"] += after != before
+            assert after == before, f"{where} was refused but wrote: {before} -> {after}"
+
+    attack()
+
+
+def test_schemathesis_fuzz_of_the_http_routes(world: World, neo4j_server: tuple[str, str], tally: Counter[str]) -> None:
+    """The plain-HTTP routes beside GraphQL (the SSE turn, export, import, health, readiness,
+    metrics), from the app's OpenAPI document, under the same five kinds of key."""
+    w = world
+    schema = schemathesis.openapi.from_url(w.server.url + "/openapi.json", timeout=60)
+    operations = [op for op in (r.ok() for r in schema.get_all_operations()) if not op.path.startswith("/graphql")]
+    assert {op.path for op in operations} >= {"/v1/turn/stream", "/v1/export", "/v1/import"}
+    uri, password = neo4j_server
+    driver = neo4j.GraphDatabase.driver(uri, auth=("neo4j", password))
+    session = requests.Session()
+    b_before = _subtree(driver, w.b.org)
+    try:
+        for kind in ("none", "malformed", "revoked", "other", "valid"):
+            for op in operations:
+                _fuzz_route(op, kind, w, driver, session, tally)
+        assert _subtree(driver, w.b.org) == b_before, "tenant A's key changed tenant B"
+    finally:
+        driver.close()
+        session.close()
+
+
+OPEN_PATHS = {"/healthz", "/readyz", "/metrics"}
+
+
+def _fuzz_route(
+    op: Any, kind: str, w: World, driver: neo4j.Driver, session: requests.Session, tally: Counter[str]
+) -> None:
+    cases = op.as_strategy(generation_mode=GenerationMode.POSITIVE) | op.as_strategy(
+        generation_mode=GenerationMode.NEGATIVE
+    )
+    scopes = [w.a.org.key, w.a.user.key]
+    foreign = w.b.marker if kind == "valid" else w.a.marker
+
+    @settings(
+        max_examples=EXAMPLES_VALID if kind == "valid" else EXAMPLES_VALID // 2,
+        deadline=None,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(case=cases, headers=_headers(kind, w.tokens), data=st.data())
+    def attack(case: Any, headers: dict[str, str], data: st.DataObject) -> None:
+        for params in (case.query, case.body):  # A's real scopes now and then
+            if isinstance(params, dict) and "scope" in params and data.draw(st.booleans()):
+                params["scope"] = data.draw(st.sampled_from(scopes))
+        before = None if kind == "valid" else _counts(driver)
+        response = case.call(base_url=w.server.url, session=session, headers=headers, timeout=120)
+        tally[f"schemathesis HTTP-route requests ({kind} key, HTTP {response.status_code})"] += 1
+        where = f"{case.method} {case.path} with the {kind} key: {case.query!r} {case.body!r}"
+        text = response.text
+        assert response.status_code < 500, f"{where} -> {response.status_code} {text[:300]}"
+        assert not any(s in text for s in FORBIDDEN_TEXT), f"{where} -> {text[:300]}"
+        assert foreign not in text, f"{where} leaked the other tenant: {text[:300]}"
+        if kind in ("none", "malformed", "revoked") and case.path not in OPEN_PATHS:
+            assert response.status_code == 401, f"{where} -> {response.status_code} {text[:300]}"
+            assert response.json()["error"]["code"] == "UNAUTHENTICATED", f"{where} -> {text[:300]}"
         if before is not None:
             after = _counts(driver)
             tally["refused requests that wrote"] += after != before

@@ -191,3 +191,18 @@ async def test_a_websocket_from_another_origin_is_refused(edge: Tenant, edge_ser
 def test_an_allowed_origin_that_is_not_one_stops_the_start(origin: str) -> None:
     with pytest.raises(ConfigurationError, match="HIPPOGRAPH_API_WS_ALLOWED_ORIGINS"):
         create_app(Settings(), ApiSettings(ws_allowed_origins=[origin]))
+
+
+async def test_the_http_routes_check_the_key_before_they_read_the_input(edge: Tenant) -> None:
+    """A body that is not JSON was answered 422 in FastAPI's shape, quoting it, before the key check."""
+    secret = "not-json-sekrit-417"
+    anonymous = httpx.post(edge.url + "/v1/turn/stream", content=secret.encode(), timeout=60)
+    assert anonymous.status_code == 401 and anonymous.json()["error"]["code"] == "UNAUTHENTICATED", anonymous.text
+    client = edge.client(await edge.key(edge.org, Role.WRITER))
+    for response in (
+        client.http.post("/v1/turn/stream", content=secret.encode()),
+        client.http.post("/v1/turn/stream", json={"scope": edge.user.key, "message": secret, "extra": secret}),
+        client.http.get("/v1/export"),
+    ):
+        assert response.status_code == 400, response.text
+        assert response.json()["error"]["code"] == "BAD_INPUT" and secret not in response.text, response.text

@@ -116,9 +116,8 @@ class EdgeGuard:
         size = 0
         while True:
             message = await receive()
-            if message["type"] != "http.request":
-                chunks = []
-                break
+            if message["type"] != "http.request":  # the client left before its body ended
+                return
             size += len(message.get("body", b""))
             if size > limit:
                 await _too_large(send, limit, scope)

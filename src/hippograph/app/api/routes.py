@@ -9,6 +9,7 @@ import uuid
 from typing import Any
 
 from fastapi import Depends, FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.requests import HTTPConnection
 from strawberry.exceptions import ConnectionRejectionError
@@ -25,7 +26,7 @@ from hippograph.app.api.schema.build import build_schema
 from hippograph.app.api.security import authenticate, services_of, token_of, wants_ide
 from hippograph.app.api.services import ApiServices
 from hippograph.app.api.settings import ApiSettings
-from hippograph.app.api.sse import http_router
+from hippograph.app.api.sse import http_router, problems
 from hippograph.errors import (
     ConfigurationError,
     ConflictError,
@@ -149,6 +150,14 @@ def _install_error_handlers(app: FastAPI) -> None:
         body = {"error": {"code": outage.code, "message": outage.message}}
         return JSONResponse(body, status_code=503, headers={"Retry-After": str(outage.retry_after)})
 
+    async def invalid(request: Request, exc: Exception) -> Response:
+        """A query parameter or body FastAPI could not read: 400 ``BAD_INPUT`` in the API's own
+        shape (not FastAPI's 422 ``detail``, which quotes the input)."""
+        errors = exc.errors() if isinstance(exc, RequestValidationError) else []
+        body = {"error": {"code": "BAD_INPUT", "message": problems(errors) or "invalid request"}}
+        return JSONResponse(body, status_code=400)
+
+    app.add_exception_handler(RequestValidationError, invalid)
     for cls, _ in _STATUS:
         app.add_exception_handler(cls, known)
     app.add_exception_handler(StoreError, store)

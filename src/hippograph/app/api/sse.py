@@ -4,18 +4,19 @@ without websockets), and the JSON-lines export and import of a scope subtree."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import StreamingResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from hippograph.app.access.keys import Principal, Role
 from hippograph.app.access.limits import BudgetExceededError
 from hippograph.app.api.export import export_lines, import_records, parse_lines
 from hippograph.app.api.services import ApiServices
 from hippograph.app.api.turns import check_turn, stream_turn
+from hippograph.errors import InvalidInputError
 
 
 class TurnRequest(BaseModel):
@@ -26,6 +27,30 @@ class TurnRequest(BaseModel):
     session_id: str | None = None
 
 
+TURN_BODY: dict[str, Any] = {
+    "requestBody": {"required": True, "content": {"application/json": {"schema": TurnRequest.model_json_schema()}}}
+}
+
+
+def turn_request(raw: bytes) -> TurnRequest:
+    """The turn a body asks for.
+
+    Raises:
+        InvalidInputError: Not JSON, or not a turn request (the first problem, without the input).
+    """
+    try:
+        return TurnRequest.model_validate_json(raw)
+    except ValidationError as exc:
+        raise InvalidInputError("body", problems(exc.errors(include_input=False))) from None
+
+
+def problems(errors: Sequence[Any]) -> str:
+    """Validation errors as one line: ``where: what`` of each, the input never quoted."""
+    return "; ".join(
+        f"{'.'.join(str(p) for p in e.get('loc', ())) or 'body'}: {e.get('msg', 'invalid')}" for e in errors
+    )
+
+
 def sse(event: str, data: Any) -> str:
     return f"event: {event}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 
@@ -33,14 +58,16 @@ def sse(event: str, data: Any) -> str:
 def http_router(principal_dep: Any, services_dep: Any) -> APIRouter:
     router = APIRouter(prefix="/v1")
 
-    @router.post("/turn/stream", response_class=StreamingResponse)
+    @router.post("/turn/stream", response_class=StreamingResponse, openapi_extra=TURN_BODY)
     async def turn_stream(
-        body: TurnRequest,
+        request: Request,
         principal: Principal = Depends(principal_dep),
         services: ApiServices = Depends(services_dep),
     ) -> StreamingResponse:
         """One agent turn as ``text/event-stream``: one SSE event per agent event (its ``type``
-        as the event name, the event as JSON data)."""
+        as the event name, the event as JSON data). The body is read after the key is checked:
+        a caller without a valid key learns nothing about its shape."""
+        body = turn_request(await request.body())
         target = principal.target(body.scope, Role.WRITER)
         check_turn(body.message, body.session_id)
         events = stream_turn(services, principal, target, body.message, body.session_id)
