@@ -36,7 +36,7 @@ def turn_request(raw: bytes) -> TurnRequest:
     """The turn a body asks for.
 
     Raises:
-        InvalidInputError: Not JSON, or not a turn request (the first problem, without the input).
+        InvalidInputError: Not JSON, or not a turn request (every problem, never the input).
     """
     try:
         return TurnRequest.model_validate_json(raw)
