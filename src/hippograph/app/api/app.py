@@ -1,13 +1,16 @@
-"""The FastAPI app, assembled from its three parts: the lifespan (:mod:`.lifespan`: the Neo4j
+"""The FastAPI app, assembled from its parts: the lifespan (:mod:`.lifespan`: the Neo4j
 connection, the memory, the consolidator and the agent), security (:mod:`.security`: one
-``authenticate`` for HTTP, GraphQL and WebSocket) and the routes (:mod:`.routes`: GraphQL,
-the SSE turn route, export / import, health, readiness, metrics), with the dashboard at ``/``."""
+``authenticate`` for HTTP, GraphQL and WebSocket), the routes (:mod:`.routes`: GraphQL,
+the SSE turn route, export / import, health, readiness, metrics; GraphQL's router refuses a
+WebSocket from another origin), the dashboard at ``/`` and, around them all, the edge's guards
+(:mod:`.hardening`: the body-size limit and the security headers)."""
 
 from __future__ import annotations
 
 from fastapi import FastAPI
 
 from hippograph.app.api.dashboard import install_dashboard
+from hippograph.app.api.hardening import EdgeGuard, ide_policy
 from hippograph.app.api.lifespan import ModelFactory, default_model, lifespan
 from hippograph.app.api.metrics import ApiMetrics, MetricsMiddleware
 from hippograph.app.api.routes import install_routes
@@ -46,6 +49,12 @@ def create_app(
         redoc_url=None,
     )
     app.add_middleware(MetricsMiddleware, metrics=metrics)
-    install_routes(app, cfg, metrics)
+    ide_html = install_routes(app, cfg, metrics)
     install_dashboard(app)
+    app.add_middleware(  # outermost: a refused body or origin never reaches a route
+        EdgeGuard,
+        max_body_bytes=cfg.max_body_bytes,
+        max_import_bytes=cfg.max_import_bytes,
+        ide_csp=ide_policy(ide_html),
+    )
     return app

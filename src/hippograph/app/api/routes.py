@@ -9,6 +9,7 @@ import uuid
 from typing import Any
 
 from fastapi import Depends, FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.requests import HTTPConnection
 from strawberry.exceptions import ConnectionRejectionError
@@ -25,8 +26,15 @@ from hippograph.app.api.schema.build import build_schema
 from hippograph.app.api.security import authenticate, services_of, token_of, wants_ide
 from hippograph.app.api.services import ApiServices
 from hippograph.app.api.settings import ApiSettings
-from hippograph.app.api.sse import http_router
-from hippograph.errors import ConflictError, HippographError, InvalidInputError, NotFoundError, StoreError
+from hippograph.app.api.sse import http_router, problems
+from hippograph.errors import (
+    ConfigurationError,
+    ConflictError,
+    HippographError,
+    InvalidInputError,
+    NotFoundError,
+    StoreError,
+)
 
 log = logging.getLogger("hippograph.api")
 UNSET_ACK: UnsetType = UNSET
@@ -65,13 +73,20 @@ class ApiGraphQLRouter(GraphQLRouter[ApiContext, None]):
         return response
 
 
-def install_routes(app: FastAPI, api: ApiSettings, metrics: ApiMetrics) -> None:
-    graphql = ApiGraphQLRouter(
-        build_schema(api),
-        context_getter=context_of,
-        subscription_protocols=[GRAPHQL_TRANSPORT_WS_PROTOCOL],
-        graphql_ide="graphiql",
-    )
+def install_routes(app: FastAPI, api: ApiSettings, metrics: ApiMetrics) -> str:
+    """Adds the routes and error handlers; returns the HTML of GraphiQL's page (its security
+    policy is derived from it)."""
+    try:
+        graphql = ApiGraphQLRouter(
+            build_schema(api),
+            context_getter=context_of,
+            subscription_protocols=[GRAPHQL_TRANSPORT_WS_PROTOCOL],
+            graphql_ide="graphiql",
+            # a WebSocket from a page of another origin is refused (403) unless listed here
+            allowed_origins=api.ws_allowed_origins,
+        )
+    except ValueError as exc:  # an entry of ws_allowed_origins that is not an origin
+        raise ConfigurationError(f"HIPPOGRAPH_API_WS_ALLOWED_ORIGINS: {exc}") from None
     app.include_router(graphql, prefix="/graphql")
     app.include_router(http_router(principal_of, services_of))
 
@@ -96,6 +111,7 @@ def install_routes(app: FastAPI, api: ApiSettings, metrics: ApiMetrics) -> None:
         return metrics.render()
 
     _install_error_handlers(app)
+    return graphql.graphql_ide_html
 
 
 _STATUS: tuple[tuple[type[Exception], int], ...] = (
@@ -134,6 +150,14 @@ def _install_error_handlers(app: FastAPI) -> None:
         body = {"error": {"code": outage.code, "message": outage.message}}
         return JSONResponse(body, status_code=503, headers={"Retry-After": str(outage.retry_after)})
 
+    async def invalid(request: Request, exc: Exception) -> Response:
+        """A query parameter or body FastAPI could not read: 400 ``BAD_INPUT`` in the API's own
+        shape (not FastAPI's 422 ``detail``, which quotes the input)."""
+        errors = exc.errors() if isinstance(exc, RequestValidationError) else []
+        body = {"error": {"code": "BAD_INPUT", "message": problems(errors) or "invalid request"}}
+        return JSONResponse(body, status_code=400)
+
+    app.add_exception_handler(RequestValidationError, invalid)
     for cls, _ in _STATUS:
         app.add_exception_handler(cls, known)
     app.add_exception_handler(StoreError, store)

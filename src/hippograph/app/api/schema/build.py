@@ -40,7 +40,10 @@ class CypherCalls(SchemaExtension):
             services = getattr(context, "services", None)
             if services is not None and not getattr(context, "websocket", False):
                 services.metrics.cypher_calls.observe(count.calls)
-                services.metrics.operations.labels(str(self.execution_context.operation_type.value)).inc()
+                # a document refused while parsing (the token limit, a syntax error) has no operation type
+                if self.execution_context.graphql_document is not None:
+                    kind = str(self.execution_context.operation_type.value)
+                    services.metrics.operations.labels(kind).inc()
 
     def get_results(self) -> dict[str, Any]:
         return {"cypherCalls": self.count.calls} if self.count is not None else {}
