@@ -1,7 +1,10 @@
 // What a scope may see: memories whose scope_key is one of $visible (the scope and its
 // ancestors), with optional filters. Empty/null filters match everything.
+// Visible keys under erasure (at or below an (:Erasure) marker) are left out: the erase's tombstone.
+WITH COLLECT { MATCH (e:Erasure) RETURN e.key } AS erasing
+WITH [k IN $visible WHERE none(gone IN erasing WHERE k = gone OR k STARTS WITH gone + '/')] AS visible
 MATCH (m:Memory) USING INDEX SEEK m:Memory(scope_key)
-WHERE m.scope_key IN $visible
+WHERE m.scope_key IN visible
   AND ($layers IS NULL OR m.layer IN $layers)
   AND ($ids IS NULL OR m.id IN $ids)
   AND ($label IS NULL OR m.label = $label)

@@ -2,9 +2,12 @@
 // label starts with $prefix (the SOUL:<name> profiles) and those labelled $identity
 // (AGENT_IDENTITY), each the newest $limit, not retracted. Seeks on the (scope_key, layer)
 // index per visible scope.
-CALL {
+// Visible keys under erasure (at or below an (:Erasure) marker) are left out: the erase's tombstone.
+WITH COLLECT { MATCH (e:Erasure) RETURN e.key } AS erasing
+WITH [k IN $visible WHERE none(gone IN erasing WHERE k = gone OR k STARTS WITH gone + '/')] AS visible
+CALL (visible) {
   MATCH (m:Memory) USING INDEX SEEK m:Memory(scope_key, layer)
-  WHERE m.scope_key IN $visible
+  WHERE m.scope_key IN visible
     AND m.layer = $layer
     AND m.label STARTS WITH $prefix
     AND NOT coalesce(m.retracted, false)
@@ -13,7 +16,7 @@ CALL {
   LIMIT $limit
   UNION ALL
   MATCH (m:Memory) USING INDEX SEEK m:Memory(scope_key, layer)
-  WHERE m.scope_key IN $visible
+  WHERE m.scope_key IN visible
     AND m.layer = $layer
     AND m.label = $identity
     AND NOT coalesce(m.retracted, false)

@@ -1,4 +1,6 @@
-// The descendant read: memories of the scope and every scope below it.
+// The descendant read: memories of the scope and every scope below it, but for the scopes
+// under erasure (at or below an (:Erasure) marker): the erase's tombstone.
+WITH COLLECT { MATCH (e:Erasure) RETURN e.key } AS erasing
 MATCH (:Scope {key: $scope_key})<-[:PARENT*0..]-(:Scope)<-[:IN_SCOPE]-(m:Memory)
 WHERE ($layers IS NULL OR m.layer IN $layers)
   AND ($ids IS NULL OR m.id IN $ids)
@@ -9,6 +11,7 @@ WHERE ($layers IS NULL OR m.layer IN $layers)
   AND ($include_retracted OR NOT coalesce(m.retracted, false))
   AND ($created_after IS NULL OR m.created_at >= $created_after)
   AND ($created_before IS NULL OR m.created_at < $created_before)
+  AND none(gone IN erasing WHERE m.scope_key = gone OR m.scope_key STARTS WITH gone + '/')
 RETURN m {.*, embedding: CASE WHEN $with_embedding THEN m.embedding END} AS m
 ORDER BY m.created_at DESC, m.id
 LIMIT $limit

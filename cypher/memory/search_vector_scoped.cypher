@@ -4,7 +4,10 @@
 // back to the exact scan when fewer than $k come back.
 // Parameters: $vector, $visible, $layers (null: all), $k, $fetch_k.
 CYPHER 25
-UNWIND $visible AS key
+// Visible keys under erasure (at or below an (:Erasure) marker) are left out: the erase's tombstone.
+WITH COLLECT { MATCH (e:Erasure) RETURN e.key } AS erasing
+WITH [k IN $visible WHERE none(gone IN erasing WHERE k = gone OR k STARTS WITH gone + '/')] AS visible
+UNWIND visible AS key
 CALL (key) {
   MATCH (m:Memory)
     SEARCH m IN (VECTOR INDEX memory_embedding_scoped FOR $vector WHERE m.scope_key = key LIMIT $fetch_k)

@@ -7,7 +7,8 @@
 // Parameters: $vector (the query's embedding; read only when $directed), $directed (false: the
 // query has no direction — no vector channel, no cosines), $lucene (blank: no fulltext; trailing
 // spaces are the query parser's whitespace), $visible (the scope's ancestor keys, '' entries are
-// padding; those whose erase has started are left out here), $layers ('' entries are padding),
+// padding; those at or below an (:Erasure) marker, whose erase has started, are left out
+// here), $layers ('' entries are padding),
 // $k, $fetch_k (hits per visible key searched inside the vector index, Cypher 25 SEARCH; the
 // exact scan answers when fewer than $k survive), $exact_below (scopes that see no more memories
 // are scanned exactly), $keys (names the query mentions, casefolded; '' entries are padding),
@@ -32,7 +33,8 @@
 // $rank_n (a few more on ties), whole but for the embedding and index-only text; superseded
 // versions of a fact are history, not answers (they may carry activation, never rank).
 CYPHER 25
-WITH [sk IN $visible WHERE sk <> '' AND NOT EXISTS { MATCH (s:Scope {key: sk}) WHERE s.erasing }] AS visible
+WITH COLLECT { MATCH (e:Erasure) RETURN e.key } AS erasing
+WITH [sk IN $visible WHERE sk <> '' AND none(gone IN erasing WHERE sk = gone OR sk STARTS WITH gone + '/')] AS visible
 CALL (visible) {
   UNWIND CASE WHEN $population < 0 THEN [1] ELSE [] END AS _
   MATCH (m:Memory) USING INDEX SEEK m:Memory(scope_key)

@@ -114,7 +114,7 @@ def test_recall_as_browser_query_has_its_params() -> None:
         ("e1", "e2", "NEXT"),
         ("e2", "f1", "MENTIONS"),
     ]
-    assert text.splitlines()[len(params)].startswith("MATCH (m:Memory)")
+    assert text.splitlines()[len(params)].startswith("WITH COLLECT { MATCH (e:Erasure)")
 
 
 def test_saved_queries_parse() -> None:
@@ -122,7 +122,7 @@ def test_saved_queries_parse() -> None:
     chain = queries["supersession_chain"]
     assert chain.title == "The supersession chain of a fact"
     assert chain.params == {"scope_key": "org:demo/user:sam", "fact_key": "sam.employer"}
-    assert chain.statement.startswith("MATCH (f:Memory")
+    assert chain.statement.startswith("WITH COLLECT { MATCH (e:Erasure)")
     assert ":param" not in chain.statement
     assert chain.text(fact_key="x.y").splitlines()[1] == ':param fact_key => "x.y";'
     with pytest.raises(ValueError, match="no parameter"):

@@ -1,8 +1,10 @@
 """Erasing a scope and everything below it (GDPR erase), at any size and completely.
 
-1. **Tombstone** (one small transaction): every Scope node of the subtree is marked
-   ``erasing`` and an ``(:Erasure {key})`` marker records the erase; recall honours the mark
-   at once, so the erase is all-or-nothing in effect even while the deletes run.
+1. **Tombstone** (one small transaction): an ``(:Erasure {key})`` marker records the erase
+   (and every Scope node of the subtree is marked ``erasing``). Every read — recall, the
+   store's, the API's, export, the MCP tools, the saved Browser queries — leaves out the scopes
+   at or below a marker, in the same statement that reads, so the erase is all-or-nothing in
+   effect from this commit on, while the deletes run and after a crash.
 2. **References from outside the subtree**: relationships written on the erased scope's
    behalf between its ancestors' memories (stamped with its key), provenance lists naming its
    episodes, and the ancestors' bookkeeping naming it (audit entries, pending links, a merge
