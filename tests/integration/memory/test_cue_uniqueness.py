@@ -13,6 +13,8 @@ import pytest
 from hippograph.cues import cues_of
 from hippograph.embeddings import HashingEmbeddings
 from hippograph.memory import Memory
+from hippograph.models import Layer, MemoryNode
+from hippograph.retrieval.repository import RecallRepository
 from hippograph.scope import Scope
 from hippograph.store import SCHEMA_VERSION, GraphStore, Neo4jConnection, migrate
 from tests.integration.memory.helpers import run_file
@@ -106,3 +108,15 @@ async def test_migrating_a_database_with_duplicate_cues_keeps_one_cue_with_every
     assert await _cues(conn, scope) == intact and await _schema_names(conn) == names
     recalled = await memory.recall(scope, "Who sailed to Lisbon?")  # its cue seeks use the constraint's index
     assert recalled.items and {item.node.id for item in recalled.items} <= set(ids)
+
+
+async def test_a_person_named_at_two_scope_levels_is_named_once(store: GraphStore, tenant: Scope) -> None:
+    """The user and their conversation each hold an ``ann`` person cue (two nodes under the
+    constraint): recall sees one named person, so the one-person bonus still applies."""
+    user = tenant.child("user", "u")
+    conversation = user.child("conversation", "c")
+    for scope in (user, conversation):
+        node = MemoryNode(layer=Layer.EPISODIC, content="the lantern was violet", properties={"speaker": "Ann"})
+        await store.add_nodes(scope, [node], cues={node.id: cues_of(node)})
+    named = await RecallRepository(store).person_cues(visible=conversation.ancestor_keys(), keys=["what", "ann"])
+    assert named == ["ann"]
