@@ -22,9 +22,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from tests.support.load import drive
-
-DEADLOCK = "Neo.TransientError.Transaction.DeadlockDetected"
+from tests.support.load import DEADLOCK, drive
 
 
 async def store_faults(url: str) -> dict[str, int]:
