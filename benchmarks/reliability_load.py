@@ -1,8 +1,11 @@
 """Sustained mixed load on the API over loopback: for a bounded time, N clients each loop over
 a mix of recall, remember, agent turns (the offline scripted model) and dashboard queries
 (memory listings, scope stats, consolidation runs), on a few users of one org. Reported:
-throughput, p50 / p95 / p99 per operation, the error rate, and the API process's RSS sampled
-every second (the curve, and its growth between the first and the last quarter of the run).
+throughput, p50 / p95 / p99 per operation, the error rate, the API process's RSS sampled
+every second (the curve, and its growth between the first and the last quarter of the run),
+and the transient faults the API's store met and retried (``deadlocks``: the server detected a
+deadlock between concurrent writers; no caller saw it, but each one cost a retry), read from
+the API's ``/metrics`` at the end.
 
     python -m benchmarks.reliability_load --seconds 300 --clients 50 --out load.json
 
@@ -19,7 +22,23 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from tests.support.load import drive
+from tests.support.load import DEADLOCK, drive
+
+
+async def store_faults(url: str) -> dict[str, int]:
+    """The API's ``hippograph_store_transient_faults_total`` by code, from its ``/metrics``."""
+    import httpx
+    from prometheus_client.parser import text_string_to_metric_families
+
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        text = (await http.get("/metrics")).text
+    return {
+        sample.labels["code"]: int(sample.value)
+        for family in text_string_to_metric_families(text)
+        if family.name == "hippograph_store_transient_faults"
+        for sample in family.samples
+        if sample.name.endswith("_total")
+    }
 
 
 async def main(seconds: float, clients: int, users: int, out: Path | None) -> dict[str, Any]:
@@ -63,6 +82,7 @@ async def main(seconds: float, clients: int, users: int, out: Path | None) -> di
                 report = await drive(
                     url, token, scopes, seconds=seconds, clients=clients, rss=lambda: process.memory_info().rss
                 )
+            faults = await store_faults(url)
         finally:
             server.terminate()
             server.wait(timeout=60)
@@ -72,6 +92,8 @@ async def main(seconds: float, clients: int, users: int, out: Path | None) -> di
         if local is not None:
             local.stop()
     result = report.summary()
+    result["deadlocks"] = faults.get(DEADLOCK, 0)
+    result["transient_faults"] = faults
     console.print_json(json.dumps({k: v for k, v in result.items() if k != "rss_curve_mb"}))
     curve = result["rss_curve_mb"]
     console.print("RSS curve (s, MiB):", curve[:: max(1, len(curve) // 20)])

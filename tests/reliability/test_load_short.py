@@ -1,6 +1,7 @@
 """The short CI variant of ``benchmarks/reliability_load.py``: the API under mixed
 load (recall, remember, scripted turns, dashboard queries) for a few seconds answers every
-request without an error, and every in-process table it keeps stays within its bound. No
+request without an error, Neo4j detects no deadlock between its concurrent writers (as its
+``/metrics`` counts them), and every in-process table it keeps stays within its bound. No
 timing is asserted; the benchmark reports the figures."""
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from hippograph.retrieval.recall_state import Populations
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection
 from tests.e2e.api.harness import Server, start_server
-from tests.support.load import drive
+from tests.support.load import DEADLOCK, drive
 
 SECONDS = 20.0
 CLIENTS = 8
@@ -53,10 +54,19 @@ async def test_mixed_load_has_no_errors_and_bounded_tables(
     tally["load errors"] += len(report.errors)
     assert report.errors == [], report.errors[:5]
     assert set(report.latencies) == {"recall", "remember", "turn", "memories", "stats", "runs"}
+    faults = store_faults(services)
+    tally["load deadlocks"] += faults.get(DEADLOCK, 0)
+    assert faults.get(DEADLOCK, 0) == 0, faults
     tables = table_sizes(services, org)
     tally["in-process tables checked"] += len(tables)
     assert tables["sessions of the tenant"][0] > 0
     assert not {name: sb for name, sb in tables.items() if sb[0] > sb[1]}, tables
+
+
+def store_faults(services: ApiServices) -> dict[str, int]:
+    """The API's ``hippograph_store_transient_faults_total`` by code, as ``/metrics`` reports it."""
+    family = next(f for f in services.metrics.registry.collect() if f.name == "hippograph_store_transient_faults")
+    return {s.labels["code"]: int(s.value) for s in family.samples}
 
 
 def table_sizes(services: ApiServices, tenant: Scope) -> dict[str, tuple[int, int]]:

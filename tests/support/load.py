@@ -51,6 +51,9 @@ OPERATIONS: dict[str, tuple[str, Callable[[str, int], dict[str, Any]]]] = {
         lambda scope, i: {"s": scope},
     ),
 }
+DEADLOCK = "Neo.TransientError.Transaction.DeadlockDetected"
+"""The server's code for a deadlock between concurrent writers (the driver retries it)."""
+
 MIX = ("recall", "recall", "recall", "remember", "remember", "turn", "memories", "stats", "runs")
 """One client's cycle: recall-heavy, as a memory under an agent is."""
 

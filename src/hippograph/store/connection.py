@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar, cast
@@ -48,6 +49,11 @@ class Neo4jConnection:
         self.driver = driver
         self.uri = uri
         self.database = database
+        self.transient_faults: Counter[str] = Counter()
+        """Transient faults met inside managed transactions (which the driver then retried),
+        by the server's code: ``Neo.TransientError.Transaction.DeadlockDetected`` counts
+        deadlocks between concurrent writers. Each is logged at DEBUG with the statement it
+        interrupted and the server's message, which names the locks."""
 
     @classmethod
     async def connect(
@@ -168,7 +174,14 @@ class Neo4jConnection:
 
     async def _session_call(self, work: Callable[[Transaction], Awaitable[T]], *, write: bool) -> T:
         async def managed(tx: AsyncManagedTransaction) -> T:
-            return await work(Transaction(tx))
+            handle = Transaction(tx)
+            try:
+                return await work(handle)
+            except neo4j_errors.TransientError as exc:
+                code = exc.code or type(exc).__name__
+                self.transient_faults[code] += 1
+                log.debug("transient fault %s in %s (retried): %s", code, handle.statement, exc.message)
+                raise
 
         async with self.driver.session(database=self.database) as session:
             if write:

@@ -60,10 +60,12 @@ class WriteCounts:
 class Transaction:
     """One managed transaction, seen through catalogued queries and typed rows."""
 
-    __slots__ = ("_tx",)
+    __slots__ = ("_tx", "statement")
 
     def __init__(self, tx: AsyncManagedTransaction) -> None:
         self._tx = tx
+        self.statement: str | None = None
+        """The catalog path of the statement run last (the one a fault interrupted)."""
 
     async def rows_as(self, query: CypherQuery, row: type[R], **params: Any) -> list[R]:
         """Run ``query``; each record validated once as ``row``."""
@@ -76,6 +78,7 @@ class Transaction:
 
     async def run(self, query: CypherQuery, **params: Any) -> WriteCounts:
         """Run ``query`` for its effect; discard its rows and return what it changed."""
+        self.statement = query.path
         result = await self._tx.run(query.text, unprinted(params))
         counters = (await result.consume()).counters
         return WriteCounts(
@@ -89,6 +92,7 @@ class Transaction:
     async def records(self, query: CypherQuery, params: dict[str, Any], *, plain: bool = False) -> list[Record]:
         """(store-internal) ``query``'s records as dicts. ``plain`` skips the driver's recursive
         value conversion, for rows that hold only maps, lists and scalars."""
+        self.statement = query.path
         result = await self._tx.run(query.text, unprinted(params))
         if plain:
             return [dict(r) async for r in result]

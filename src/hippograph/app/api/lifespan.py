@@ -64,6 +64,7 @@ def lifespan(settings: Settings, api: ApiSettings, metrics: ApiMetrics, model_fa
             database=settings.neo4j_database,
             retry_time=api.store_retry_seconds,
         )
+        metrics.store_faults.conn = conn
         memory: Memory | None = None
         agent: Agent | None = None
         try:

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import contextvars
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Iterator
 from dataclasses import dataclass, field
 from typing import TypeVar
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily, Metric
+from prometheus_client.registry import Collector
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -49,11 +51,33 @@ class CountingConnection(Neo4jConnection):
         return await super()._guard(aw)
 
 
+class StoreFaults(Collector):
+    """``hippograph_store_transient_faults_total{code}``: the transient faults (deadlocks
+    between concurrent writers, mostly) that the connection's managed transactions met and
+    retried, read from :attr:`Neo4jConnection.transient_faults` at each scrape."""
+
+    def __init__(self) -> None:
+        self.conn: Neo4jConnection | None = None
+
+    def collect(self) -> Iterator[Metric]:
+        family = CounterMetricFamily(
+            "hippograph_store_transient_faults",
+            "Transient Neo4j faults retried inside managed transactions, by the server's code",
+            labels=["code"],
+        )
+        if self.conn is not None:
+            for code, n in sorted(self.conn.transient_faults.items()):
+                family.add_metric([code], n)
+        yield family
+
+
 @dataclass
 class ApiMetrics:
     registry: CollectorRegistry = field(default_factory=CollectorRegistry)
+    store_faults: StoreFaults = field(default_factory=StoreFaults)
 
     def __post_init__(self) -> None:
+        self.registry.register(self.store_faults)
         self.requests = Counter(
             "hippograph_api_requests", "HTTP requests", ["route", "method", "status"], registry=self.registry
         )
