@@ -4,21 +4,26 @@
   every test works in its own fresh root scope and erases it afterwards;
 * otherwise the local embedded Neo4j is built (once) and started in a throwaway folder on a
   free port, and stopped at the end of the session.
+
+Both come from hippograph's own pytest plugin (``hippograph.testing``, what host projects use).
 """
 
 from __future__ import annotations
 
-import os
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-from hippograph.dbms import LocalNeo4j
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection, migrate
-from tests.support.servers import served
+
+if TYPE_CHECKING:  # the plugin itself is imported by pytest, so that its asserts are rewritten
+    from hippograph.testing import Neo4jTarget
+
+pytest_plugins = ["hippograph.testing"]
 
 TESTS = Path(__file__).resolve().parent
 FOLDER_MARKERS = ("unit", "integration", "e2e", "reliability")
@@ -57,15 +62,9 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 
 
 @pytest.fixture(scope="session")
-def neo4j_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+def neo4j_server(hippograph_neo4j: Neo4jTarget) -> tuple[str, str]:
     """(uri, password) of the Neo4j the suite talks to."""
-    uri = os.environ.get("HIPPOGRAPH_NEO4J_URI")
-    if uri:
-        yield uri, os.environ.get("HIPPOGRAPH_NEO4J_PASSWORD", "")
-        return
-    server = LocalNeo4j(tmp_path_factory.mktemp("neo4j"), heap="1g", pagecache_mb=256, stop_with_parent=True)
-    with served(server) as address:
-        yield address
+    return hippograph_neo4j.uri, hippograph_neo4j.password
 
 
 @pytest.fixture(scope="session")

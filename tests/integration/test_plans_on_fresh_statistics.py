@@ -24,7 +24,7 @@ from hippograph.models import Layer
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection, migrate
 from hippograph.store.catalog import CypherQuery
-from tests.support.servers import served
+from hippograph.testing.server import served
 
 SCANS = ("NodeIndexScan", "NodeByLabelScan", "AllNodesScan", "NodeUniqueIndexScan")
 WORDS = "pottery camping painting running violin swimming hiking museum parade garden".split()

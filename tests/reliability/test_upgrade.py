@@ -37,9 +37,9 @@ from hippograph.retrieval import RecallConfig
 from hippograph.scope import Scope
 from hippograph.store import Neo4jConnection
 from hippograph.store.schema import SCHEMA_VERSION, missing_schema, schema_version
+from hippograph.testing.server import served
 from tests.e2e.api.harness import Client, Server, start_server
 from tests.reliability.dump import canonical_dump, graph_rows, index_ids
-from tests.support.servers import served
 
 OLD_RELEASE = "0128b1b"
 """The release whose database is upgraded (its recall ranks today's way on the same data, so the

@@ -20,7 +20,7 @@ from hippograph.memory import Memory
 from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection, migrate
-from tests.support.servers import served
+from hippograph.testing.server import served
 
 POOL_MB = 64
 MEMORIES = 3000
