@@ -6,12 +6,14 @@ Locust's users are closed loops (a user waits for its answer before its next tas
 ``constant_pacing`` re-bases every cycle on the last task's start, so it drifts. Here the wait
 is measured against an absolute timetable instead: user ``u`` sends at
 ``u * interval / users + j * interval``; with ``users = rate * headroom`` a user falls behind its
-next slot only when an answer takes longer than the headroom, and every request records how late
-it was sent (``lag_ms``), so a run that was not open-loop shows it.
+next slot only when an answer takes longer than the headroom. Every request records how late it
+was sent (``lag_ms``) and whether that was because the user's previous answer overran its slot
+(``blocked``): a blocked request means the run was not open-loop there; a late one that was not
+blocked is the load generator's own scheduling (a busy CPU).
 
 Read from the environment: ``HIPPOGRAPH_LOAD_PLAN`` (JSON: token, rate, users, interval and the
 request bodies in sending order) and ``HIPPOGRAPH_LOAD_RECORDS`` (JSON lines written at exit,
-one per request: name, t, ms, lag_ms, error).
+one per request: name, t, ms, lag_ms, blocked, error).
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ class Client(FastHttpUser):
             _origin.append(time.perf_counter() + 1.0)  # every user is spawned within this second
         self.user = next(_users) % PLAN["users"]
         self.j = 0
+        self.blocked = False
         gevent.sleep(max(0.0, self.slot() - time.perf_counter()))
 
     def slot(self) -> float:
@@ -51,13 +54,16 @@ class Client(FastHttpUser):
 
     def wait_time(self) -> float:
         self.j += 1
-        return max(0.0, self.slot() - time.perf_counter())
+        wait = self.slot() - time.perf_counter()
+        self.blocked = wait < 0  # the last answer came after this user's next slot: closed-loop back-pressure
+        return max(0.0, wait)
 
     @task
     def send(self) -> None:
         request = PLAN["requests"][next(_requests) % len(PLAN["requests"])]
         sent = time.perf_counter()
         record = {"name": request["name"], "t": sent - _origin[0], "lag_ms": (sent - self.slot()) * 1000}
+        record["blocked"] = self.blocked
         headers = {"Authorization": f"Bearer {PLAN['token']}"}
         with self.client.post(
             "/graphql", json=request["body"], headers=headers, name=request["name"], catch_response=True

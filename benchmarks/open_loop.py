@@ -21,7 +21,8 @@ calls the offline scripted model and extracts and writes memories)."""
 
 P99_BOUND_MS = 1000.0
 LATE_MS = 100.0
-"""A request that starts more than this after its slot in the timetable counts as late."""
+"""A request sent more than this after its slot in the timetable counts as late (reported; a late
+request that was not blocked by an answer is the load generator's own delay, not the server's)."""
 
 
 def interleave(weights: Mapping[str, int], n: int) -> list[str]:
@@ -78,6 +79,8 @@ class RequestRecord:
     ms: float
     lag_ms: float
     """How long after its slot in the timetable the request was sent."""
+    blocked: bool = False
+    """Sent late because the user's previous answer came after this request's slot."""
     error: str | None = None
 
 
@@ -154,16 +157,21 @@ def build_report(
         "errors_sample": [f"{r.name}: {r.error}" for r in errors[:5]],
         "all": percentiles([r.ms for r in ok]),
         "operations": {name: percentiles(ms) for name, ms in sorted(per_op.items())},
-        "lag": {"late": sum(lag > LATE_MS for lag in lags), "max_ms": round(max(lags, default=0.0), 1)},
+        "lag": {
+            "late": sum(lag > LATE_MS for lag in lags),
+            "max_ms": round(max(lags, default=0.0), 1),
+            "blocked": sum(r.blocked for r in records),
+        },
         "memory": memory_summary(samples),
     }
 
 
 def passes(report: Mapping[str, Any], p99_bound_ms: float = P99_BOUND_MS) -> bool:
-    """Held: no error, p99 within the bound, and every request sent on time (else the server's
-    slowness would have lowered the rate it was offered, and the test were not open-loop)."""
+    """Held: no error, p99 within the bound, the rate asked for was sent, and no request waited
+    for an earlier answer (else the server's slowness would have lowered the rate it was
+    offered, and the test were not open-loop)."""
     p99 = report["all"].get("p99_ms")
-    on_time = report["lag"]["late"] == 0 and report["sent_rps"] >= 0.95 * report["target_rps"]
+    on_time = report["lag"]["blocked"] == 0 and report["sent_rps"] >= 0.95 * report["target_rps"]
     return report["errors"] == 0 and p99 is not None and p99 <= p99_bound_ms and on_time
 
 
