@@ -14,7 +14,9 @@ a subprocess (``--locust``: its command, from the ``load`` extra) with ``benchma
 and stops everything it started. ``--search`` first runs short steps (``--step-seconds``) at
 rising rates and keeps the highest that holds (0 errors, p99 ≤ 1 s, the rate sent, no request held
 back by an earlier answer),
-then runs ``--seconds`` at it. The pieces without Locust are in ``benchmarks.open_loop``.
+then runs ``--seconds`` at it. Before any of it, each operation is sent once per user, one at a
+time, and ``--warmup-seconds`` run at ``--warmup-rate`` (not reported). The pieces without
+Locust are in ``benchmarks.open_loop``.
 """
 
 from __future__ import annotations
@@ -55,7 +57,7 @@ from hippograph.embeddings import HashingEmbeddings
 from hippograph.memory import Memory
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection, migrate
-from tests.support.load import OPERATIONS
+from tests.support.load import OPERATIONS, _failure
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -70,6 +72,20 @@ def request_plan(names: list[str], scopes: list[str], offset: int) -> list[dict[
         i = offset + k
         plan.append({"name": name, "body": {"query": query, "variables": variables(scopes[i % len(scopes)], i)}})
     return plan
+
+
+async def prime(url: str, token: str, scopes: list[str]) -> None:
+    """Each operation once per user, one at a time: the server plans every statement once, instead
+    of the first concurrent requests all planning the large recall statement at once."""
+    import httpx
+
+    async with httpx.AsyncClient(base_url=url, headers={"Authorization": f"Bearer {token}"}, timeout=300) as http:
+        for i, scope in enumerate(scopes):
+            for name in MIX:
+                query, variables = OPERATIONS[name]
+                problem = _failure(await http.post("/graphql", json={"query": query, "variables": variables(scope, i)}))
+                if problem:
+                    raise SystemExit(f"{name} failed before the load: {problem}")
 
 
 class Sampler:
@@ -196,7 +212,9 @@ async def main(a: argparse.Namespace) -> dict[str, Any]:
                     console.print(_line(report))
                     return report
 
-                await run(a.warmup_rate, a.warmup_seconds)  # plans, caches, the JIT; not reported
+                with console.status("priming"):
+                    await prime(url, token, scopes)
+                await run(a.warmup_rate, a.warmup_seconds)  # caches, the JIT; not reported
                 rate = a.rate
                 if a.search:
                     search = StepSearch(start=a.rate)
