@@ -41,17 +41,11 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from benchmarks._cypher import run_file
+
 HERE = Path(__file__).resolve().parent.parent
-CYPHER = Path(__file__).resolve().parent / "cypher"
 PASSWORD_ENV = "HIPPOGRAPH_AB_PASSWORD"
 PAGE = 2000
-
-
-async def run_file(conn: Any, name: str, **params: Any) -> list[dict[str, Any]]:
-    text = (CYPHER / f"{name}.cypher").read_text()
-    async with conn.driver.session(database=conn.database) as session:
-        result = await session.run(text, params)
-        return list(await result.data())
 
 
 async def worker(uri: str, password: str, key: str, now: float, runs: int) -> dict[str, Any]:
