@@ -45,10 +45,6 @@ WITH visible, CASE WHEN $population < 0 THEN counted ELSE $population END AS pop
 CALL (visible, population) {
   UNWIND CASE WHEN NOT $directed OR population <= $exact_below THEN [] ELSE visible END AS key
   CALL (key) {
-    // Only keys the index holds a vector of: a filtered SEARCH whose key matches no document
-    // fails inside Neo4j 2026.08 (Lucene reads past a small segment's live-docs bitset) once any
-    // segment has deletions.
-    WITH key WHERE EXISTS { MATCH (x:Memory) WHERE x.scope_key = key AND x.embedding IS NOT NULL }
     MATCH (m:Memory)
       SEARCH m IN (VECTOR INDEX memory_embedding_scoped FOR $vector WHERE m.scope_key = key LIMIT $fetch_k)
       SCORE AS score

@@ -5,10 +5,6 @@
 CYPHER 25
 UNWIND $visible AS key
 CALL (key) {
-  // Only keys the index holds a vector of: a filtered SEARCH whose key matches no document
-  // fails inside Neo4j 2026.08 (Lucene reads past a small segment's live-docs bitset) once any
-  // segment has deletions.
-  WITH key WHERE EXISTS { MATCH (x:Memory) WHERE x.scope_key = key AND x.embedding IS NOT NULL }
   MATCH (m:Memory)
     SEARCH m IN (VECTOR INDEX memory_embedding_scoped FOR $vector WHERE m.scope_key = key LIMIT $fetch_k)
     SCORE AS score
