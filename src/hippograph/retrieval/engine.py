@@ -33,6 +33,7 @@ from typing import Any
 
 from hippograph.cues import query_names
 from hippograph.embeddings.base import EmbeddingProvider
+from hippograph.errors import StoreFailedError
 from hippograph.models import Layer, MemoryNode
 from hippograph.retrieval import person_topic, scoring
 from hippograph.retrieval.activation import association_arrivals, edge_arrivals
@@ -66,12 +67,15 @@ from hippograph.retrieval.types import (
 from hippograph.scope import Scope
 from hippograph.store.graph_store import GraphStore
 from hippograph.store.mapping import has_direction
+from hippograph.store.vector_search import INDEX_SEARCH_FAILED
 
 __all__ = ["EXACT_SCAN_BELOW", "RecallEngine", "StagedRecallEngine"]
 
 log = logging.getLogger(__name__)
 STATEMENT = "recall_statement"
 """The part ``RecallResult.degraded`` names when the one statement failed (the stages answered)."""
+EXACT_EVERYWHERE = 2**62
+"""An exact-scan threshold no scope reaches: the statement then never asks the vector index."""
 
 
 class RecallEngine:
@@ -198,23 +202,35 @@ class RecallEngine:
         await self._after_warming()
         key: PopulationKey = (scope.key, tuple(layer.value for layer in wanted))
         population = self._populations.get(key)
-        row = await self.repo.search_recall(
-            vector=vector if has_direction(vector) else None,
-            dimensions=len(vector),
-            lucene=lucene,
-            visible=visible,
-            layers=list(key[1]),
-            k=n,
-            fetch_k=max(self.store.vector_fetch_k, SEARCH_PER_KEY * n),
-            exact_below=self.exact_scan_below,
-            keys=[name.casefold() for name in query_names(query)],
-            population=population,
-            vector_weight=cfg.vector_weight,
-            fulltext_weight=cfg.fulltext_weight,
-            person_bonus=cfg.person_bonus,
-            activation=cfg.activation,
-            rank_n=rank_depth(k),
-        )
+
+        async def search(exact_below: int) -> RecallRow:
+            return await self.repo.search_recall(
+                vector=vector if has_direction(vector) else None,
+                dimensions=len(vector),
+                lucene=lucene,
+                visible=visible,
+                layers=list(key[1]),
+                k=n,
+                fetch_k=max(self.store.vector_fetch_k, SEARCH_PER_KEY * n),
+                exact_below=exact_below,
+                keys=[name.casefold() for name in query_names(query)],
+                population=population,
+                vector_weight=cfg.vector_weight,
+                fulltext_weight=cfg.fulltext_weight,
+                person_bonus=cfg.person_bonus,
+                activation=cfg.activation,
+                rank_n=rank_depth(k),
+            )
+
+        try:
+            row = await search(self.exact_scan_below)
+        except StoreFailedError as exc:
+            if exc.code != INDEX_SEARCH_FAILED:
+                raise
+            # the server failed inside the vector index (see hippograph.store.vector_search):
+            # the same statement with the exact scan for every scope size answers exactly
+            log.warning("recall: the vector index failed inside Neo4j (%s); scanning exactly", exc.code)
+            row = await search(EXACT_EVERYWHERE)
         if population is None:
             self._populations.put(key, row.population)
         elif self._populations.due(key):

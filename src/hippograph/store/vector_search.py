@@ -9,14 +9,27 @@ is the index's approximation — oversampled by ``fetch_k`` over ``k``. When few
 survive (a scope with fewer memories, most of them retracted or of other layers) an exact
 scan over the visible memories answers. ``exact_first`` skips the index when the caller knows
 the visible set is small enough that the exact scan is both exact and faster.
+
+The index can also fail inside the server: Neo4j 2026.08 raises an internal error
+(``Neo.DatabaseError.Statement.ExecutionFailed``, Lucene reading past a small segment's live-docs
+bitset) for a filtered search whose key is missing from a segment that has deletions. The
+statements leave out keys with no vector at all, which avoids the common case; when it happens
+anyway, the exact scan answers (correct, slower) and a warning names the error.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+from hippograph.errors import StoreFailedError
 from hippograph.store.catalog import CypherQuery
 from hippograph.store.connection import Neo4jConnection, Record
+
+log = logging.getLogger(__name__)
+
+INDEX_SEARCH_FAILED = "Neo.DatabaseError.Statement.ExecutionFailed"
+"""The code of the server's internal failure inside a filtered vector search."""
 
 
 async def scoped_vector_search(
@@ -31,7 +44,13 @@ async def scoped_vector_search(
 ) -> list[Record]:
     """Rows of ``search_query`` when it yields ``k`` visible hits, else of ``exact_query``."""
     if not exact_first:
-        rows = await conn.read(search_query, fetch_k=fetch_k, k=k, **params)
-        if len(rows) >= k:
-            return rows
+        try:
+            rows = await conn.read(search_query, fetch_k=fetch_k, k=k, **params)
+        except StoreFailedError as exc:
+            if exc.code != INDEX_SEARCH_FAILED:
+                raise
+            log.warning("vector index search failed inside Neo4j (%s); the exact scan answers", exc.code)
+        else:
+            if len(rows) >= k:
+                return rows
     return await conn.read(exact_query, k=k, **params)

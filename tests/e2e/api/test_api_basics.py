@@ -28,6 +28,8 @@ def test_health_readiness_graphiql_and_metrics(api_server: Server) -> None:
         assert "hippograph_api_requests_total" in metrics.text
         assert 'route="/healthz"' in metrics.text
     assert gc.get_freeze_count() > 0  # start-up's objects are out of the full collections' way
+    services = api_server.server.config.app.state.services
+    assert services.memory.engine._warming is not None  # the recall statement is planned at start
 
 
 async def test_requests_without_a_valid_key_are_refused(api_tenant: Tenant) -> None:

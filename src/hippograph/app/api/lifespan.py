@@ -71,6 +71,7 @@ def lifespan(settings: Settings, api: ApiSettings, metrics: ApiMetrics, model_fa
             repo = ApiRepository(conn)
             await repo.apply_schema()
             memory = Memory(GraphStore(conn), _embedder(api))
+            memory.engine.warm_plans()  # the first recalls would each plan the statement otherwise
             consolidator = SleepConsolidator(conn, model=consolidation_model(settings))
             agent = Agent(memory, model_factory(settings), AgentConfig(), consolidator=consolidator)
             app.state.services = ApiServices(memory, consolidator, agent, repo, api, metrics)
