@@ -47,7 +47,11 @@ JVM_FLAGS = (
     "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
     "-Dio.netty.tryReflectionSetAccessible=true",
     "-XX:+ExitOnOutOfMemoryError",
+    "-XX:-OmitStackTraceInFastThrow",
 )
+"""``-OmitStackTraceInFastThrow``: the JIT otherwise throws a message-less exception once a failure
+repeats at a hot site, and Neo4j 2026.08's Bolt server cannot send a failure without a message: the
+client's query then hangs instead of failing (seen with the vector index's internal error)."""
 GC_FLAGS = ("-XX:+UseG1GC", "-XX:MaxTenuringThreshold=1")
 """G1, objects promoted after surviving one young collection. With G1's default (promotion after
 up to 15) every young collection copied the same ≈ 25 MB of middle-aged objects again (≈ 90 % of
