@@ -67,7 +67,7 @@ from hippograph.retrieval.types import (
 from hippograph.scope import Scope
 from hippograph.store.graph_store import GraphStore
 from hippograph.store.mapping import has_direction
-from hippograph.store.vector_search import INDEX_SEARCH_FAILED
+from hippograph.store.vector_search import index_failed
 
 __all__ = ["EXACT_SCAN_BELOW", "RecallEngine", "StagedRecallEngine"]
 
@@ -225,7 +225,7 @@ class RecallEngine:
         try:
             row = await search(self.exact_scan_below)
         except StoreFailedError as exc:
-            if exc.code != INDEX_SEARCH_FAILED:
+            if not index_failed(exc):
                 raise
             # the server failed inside the vector index (see hippograph.store.vector_search):
             # the same statement with the exact scan for every scope size answers exactly

@@ -12,9 +12,9 @@ the visible set is small enough that the exact scan is both exact and faster.
 
 The index can also fail inside the server: Neo4j 2026.08 raises an internal error
 (``Neo.DatabaseError.Statement.ExecutionFailed``, Lucene reading past a small segment's live-docs
-bitset) for a filtered search whose key is missing from a segment that has deletions. The
-statements leave out keys with no vector at all, which avoids the common case; when it happens
-anyway, the exact scan answers (correct, slower) and a warning names the error.
+bitset) for filtered searches once a small segment of the index has deletions. The exact scan
+then answers (correct, slower) and a warning names the error; :func:`index_failed` tells that
+failure apart for the one-statement recall, which does the same.
 """
 
 from __future__ import annotations
@@ -32,6 +32,11 @@ INDEX_SEARCH_FAILED = "Neo.DatabaseError.Statement.ExecutionFailed"
 """The code of the server's internal failure inside a filtered vector search."""
 
 
+def index_failed(exc: StoreFailedError) -> bool:
+    """True when ``exc`` is the server failing inside a statement (the vector index's error)."""
+    return exc.code == INDEX_SEARCH_FAILED
+
+
 async def scoped_vector_search(
     conn: Neo4jConnection,
     search_query: CypherQuery,
@@ -47,7 +52,7 @@ async def scoped_vector_search(
         try:
             rows = await conn.read(search_query, fetch_k=fetch_k, k=k, **params)
         except StoreFailedError as exc:
-            if exc.code != INDEX_SEARCH_FAILED:
+            if not index_failed(exc):
                 raise
             log.warning("vector index search failed inside Neo4j (%s); the exact scan answers", exc.code)
         else:
