@@ -7,8 +7,14 @@ stores' internals), so these cover the contract as ``BaseStore`` documents it an
 from __future__ import annotations
 
 import asyncio
+import os
+import re
+import subprocess
+import sys
+import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypedDict
 
 import pytest
@@ -30,6 +36,8 @@ from hippograph.integrations import HippographStore
 from hippograph.memory import Memory
 from hippograph.scope import Scope
 from hippograph.testing import Neo4jTarget
+
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "guides" / "langgraph-store.md"
 
 
 @pytest.fixture
@@ -286,3 +294,30 @@ async def test_a_graph_keeps_its_memory_in_the_store(
         assert found[0].value == {"text": "Ana flies to Lisbon on Friday"}
     finally:
         await other.close()
+
+
+async def test_the_guide_example_runs(hippograph_neo4j: Neo4jTarget, hippograph_memory: Memory, tmp_path: Path) -> None:
+    """The guide's agent, as a reader runs it: its own process, ``hg.open_memory()`` (the
+    default embedder) finding the server through the environment."""
+    [block] = [
+        b for b in re.findall(r"^```python\n(.*?)^```", GUIDE.read_text("utf-8"), re.S | re.M) if "def main" in b
+    ]
+    tenant = f"lgguide-{uuid.uuid4().hex[:12]}"
+    code = block.replace('Scope.root("org", "acme")', f'Scope.root("org", "{tenant}")') + "\nasyncio.run(main())\n"
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(GUIDE.parents[2] / "src"), os.environ.get("PYTHONPATH", "")]),
+        "HIPPOGRAPH_NEO4J_URI": hippograph_neo4j.uri,
+        "HIPPOGRAPH_NEO4J_PASSWORD": hippograph_neo4j.password,
+        "HF_HUB_OFFLINE": "1",
+        "TOKENIZERS_PARALLELISM": "false",
+    }
+    try:
+        done = await asyncio.to_thread(
+            subprocess.run, [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env,
+            timeout=300, check=False,
+        )  # fmt: skip
+    finally:
+        await hippograph_memory.forget(Scope.root("org", tenant))
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.splitlines() == ["Miso is Ana's cat", "I don't know yet.", "[('memories', 'ana')]"]
