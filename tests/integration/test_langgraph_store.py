@@ -171,6 +171,7 @@ async def test_the_index_fields_decide_what_is_searched(hippograph_memory: Memor
     assert found[0].key == "a"
     found = await store.asearch(("lib",), query="lighthouse keepers", limit=3)
     assert found[0].key == "b"
+    await hippograph_memory.engine.drain()
 
 
 async def test_list_namespaces_with_conditions_depth_and_pages(lg_store: HippographStore) -> None:
@@ -292,6 +293,7 @@ async def test_a_graph_keeps_its_memory_in_the_store(
         assert await reopened.alist_namespaces() == [("memories", "ana")]
         found = await reopened.asearch(("memories", "ana"), query="Lisbon flight")
         assert found[0].value == {"text": "Ana flies to Lisbon on Friday"}
+        await other.engine.drain()
     finally:
         await other.close()
 
