@@ -7,7 +7,8 @@
 
 Extras: ``embeddings`` (sentence-transformers, torch, the MiniLM package), ``anthropic``,
 ``api`` (fastapi, strawberry-graphql, uvicorn), ``analysis`` (networkx, matplotlib),
-``cli`` (typer, rich); ``all`` is every one of them.
+``cli`` (typer, rich); ``all`` is every one of them. ``langgraph`` (the LangGraph store) stands
+apart: ``all`` does not bring LangGraph.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from contextlib import contextmanager
 
 from hippograph.errors import MissingExtraError
 
-EXTRAS = frozenset({"embeddings", "anthropic", "api", "analysis", "cli"})
+EXTRAS = frozenset({"embeddings", "anthropic", "api", "analysis", "cli", "langgraph"})
 
 
 @contextmanager

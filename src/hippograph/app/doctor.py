@@ -28,6 +28,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "analysis": ("networkx", "matplotlib", "neo4j_viz"),
     "cli": ("typer", "rich"),
     "mcp": ("mcp",),
+    "langgraph": ("langgraph",),
 }
 
 
