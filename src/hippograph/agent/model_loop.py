@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Literal
 
 from hippograph.agent.events import AgentEvent, StageFailed, ToolResult
 from hippograph.agent.model_events import model_call_events
+from hippograph.agent.observability import token_attributes
 from hippograph.agent.stages import Out, Stage, StageError
 from hippograph.agent.tools import AgentTool, HydrateTool, ToolRound, run_round
 from hippograph.agent.visible import VisibleTextFilter
@@ -45,10 +46,15 @@ from hippograph.llm.types import (
     ToolSpec,
     ToolUseBlock,
 )
+from hippograph.tracing import AttributeValue, SpanKind, in_span, tracer
 
 if TYPE_CHECKING:
     from hippograph.agent.config import AgentConfig
     from hippograph.agent.observability import StageClock
+
+GEN_AI_PROVIDER = "anthropic"
+"""The GenAI provider every model call names: the model layer speaks Anthropic's Messages API
+(the scripted model plays replies in its shape)."""
 
 
 @dataclass(frozen=True)
@@ -104,11 +110,18 @@ class ModelCaller:
             thinking_budget=c.thinking_budget, model=c.model,
         )  # fmt: skip
         self.calls += 1
+        model = req.model or getattr(self._model, "model", None) or "unknown"
+        current = tracer().start_span(
+            f"chat {model}", attributes=_request_attributes(req, model, purpose), kind=SpanKind.CLIENT
+        )
         try:
-            async for event in self._stream(req, hold, out, purpose):
+            async for event in in_span(current, self._stream(req, hold, out, purpose)):
                 yield event
+            current.set_attributes(_response_attributes(out.value.response))
         except Exception as exc:
             raise StageError(Stage.MODEL, exc) from exc
+        finally:
+            current.end()
 
     async def _stream(
         self, req: ModelRequest, hold: bool, out: Out[Call], purpose: Literal["reply", "revision"]
@@ -221,6 +234,29 @@ async def run_model_loop(
         actions.extend(ran.value.actions)
         messages = [*messages, assistant(last.response), ChatMessage(role="user", content=list(ran.value.results))]
     out.value = Draft(last, messages, raw_texts, seen_memory, tool_results, actions)
+
+
+def _request_attributes(req: ModelRequest, model: str, purpose: str) -> dict[str, AttributeValue]:
+    """A model call's span attributes known before it starts (GenAI semantic conventions)."""
+    return {
+        "gen_ai.operation.name": "chat",
+        "gen_ai.system": GEN_AI_PROVIDER,
+        "gen_ai.provider.name": GEN_AI_PROVIDER,
+        "gen_ai.request.model": model,
+        "gen_ai.request.max_tokens": req.max_tokens,
+        "hippograph.agent.call_purpose": purpose,
+        "hippograph.agent.tools_offered": len(req.tools),
+    }
+
+
+def _response_attributes(response: ModelResponse) -> dict[str, AttributeValue]:
+    """A finished model call's span attributes: the reply's id, model, finish reason and tokens."""
+    return {
+        "gen_ai.response.id": response.id,
+        "gen_ai.response.model": response.model,
+        "gen_ai.response.finish_reasons": [response.stop_reason or "unknown"],
+        **token_attributes(response.usage),
+    }
 
 
 def assistant(response: ModelResponse) -> ChatMessage:
