@@ -110,14 +110,16 @@ class ModelCaller:
             thinking_budget=c.thinking_budget, model=c.model,
         )  # fmt: skip
         self.calls += 1
-        model = req.model or getattr(self._model, "model", None) or "unknown"
-        current = tracer().start_span(
-            f"chat {model}", attributes=_request_attributes(req, model, purpose), kind=SpanKind.CLIENT
-        )
+        model = req.model or getattr(self._model, "model", None)
+        attributes = _request_attributes(req, model, purpose)
+        current = tracer().start_span(f"chat {model or ''}".rstrip(), attributes=attributes, kind=SpanKind.CLIENT)
         try:
             async for event in in_span(current, self._stream(req, hold, out, purpose)):
                 yield event
-            current.set_attributes(_response_attributes(out.value.response))
+            response = out.value.response
+            if model is None:  # the provider's default: the reply names it
+                current.update_name(f"chat {response.model}")
+            current.set_attributes(_response_attributes(response))
         except Exception as exc:
             raise StageError(Stage.MODEL, exc) from exc
         finally:
@@ -236,17 +238,19 @@ async def run_model_loop(
     out.value = Draft(last, messages, raw_texts, seen_memory, tool_results, actions)
 
 
-def _request_attributes(req: ModelRequest, model: str, purpose: str) -> dict[str, AttributeValue]:
+def _request_attributes(req: ModelRequest, model: str | None, purpose: str) -> dict[str, AttributeValue]:
     """A model call's span attributes known before it starts (GenAI semantic conventions)."""
-    return {
+    attributes: dict[str, AttributeValue] = {
         "gen_ai.operation.name": "chat",
         "gen_ai.system": GEN_AI_PROVIDER,
         "gen_ai.provider.name": GEN_AI_PROVIDER,
-        "gen_ai.request.model": model,
         "gen_ai.request.max_tokens": req.max_tokens,
         "hippograph.agent.call_purpose": purpose,
         "hippograph.agent.tools_offered": len(req.tools),
     }
+    if model is not None:
+        attributes["gen_ai.request.model"] = model
+    return attributes
 
 
 def _response_attributes(response: ModelResponse) -> dict[str, AttributeValue]:

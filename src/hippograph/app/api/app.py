@@ -15,7 +15,6 @@ from hippograph.app.api.lifespan import ModelFactory, default_model, lifespan
 from hippograph.app.api.metrics import ApiMetrics, MetricsMiddleware
 from hippograph.app.api.routes import install_routes
 from hippograph.app.api.settings import ApiSettings
-from hippograph.app.api.traces import TracingMiddleware
 from hippograph.app.settings import Settings
 from hippograph.errors import ConfigurationError
 
@@ -50,7 +49,6 @@ def create_app(
         redoc_url=None,
     )
     app.add_middleware(MetricsMiddleware, metrics=metrics)
-    app.add_middleware(TracingMiddleware)  # outside the metrics: the request's span holds all its work
     ide_html = install_routes(app, cfg, metrics)
     install_dashboard(app)
     app.add_middleware(  # outermost: a refused body or origin never reaches a route
