@@ -7,7 +7,7 @@
 
 Extras: ``embeddings`` (sentence-transformers, torch, the MiniLM package), ``anthropic``,
 ``api`` (fastapi, strawberry-graphql, uvicorn), ``analysis`` (networkx, matplotlib),
-``cli`` (typer, rich); ``all`` is every one of them.
+``cli`` (typer, rich), ``otel`` (the OpenTelemetry SDK); ``all`` is the first five.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from contextlib import contextmanager
 
 from hippograph.errors import MissingExtraError
 
-EXTRAS = frozenset({"embeddings", "anthropic", "api", "analysis", "cli"})
+EXTRAS = frozenset({"embeddings", "anthropic", "api", "analysis", "cli", "otel"})
 
 
 @contextmanager

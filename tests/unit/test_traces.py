@@ -4,13 +4,17 @@ the MCP tools' spans, read through the SDK's in-memory exporter."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import httpx
 import pytest
 import strawberry
 from fastapi import FastAPI
 from opentelemetry import trace
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import SpanKind, StatusCode
 
@@ -18,7 +22,9 @@ from hippograph.agent.config import AgentConfig
 from hippograph.agent.model_loop import Draft, ModelCaller, run_model_loop
 from hippograph.agent.observability import HookSet, StageClock
 from hippograph.agent.stages import Out
+from hippograph.agent.telemetry import JsonLinesTelemetry, summary_attributes, summary_from_attributes
 from hippograph.agent.tools import AgentTool
+from hippograph.agent.turn_summary import TurnStats, TurnSummary
 from hippograph.app.api.traces import GraphQLSpans
 from hippograph.llm.scripted import ScriptedModel, ScriptedReply, ScriptedToolCall
 from hippograph.llm.types import ChatMessage, SystemPrompt, TokenUsage
@@ -181,3 +187,43 @@ def test_an_mcp_tool_call_is_an_execute_tool_span(spans: InMemorySpanExporter) -
     assert ok.attributes["mcp.method.name"] == "tools/call"
     assert ok.status.status_code is StatusCode.UNSET
     assert failed.status.status_code is StatusCode.ERROR
+
+
+def _summary() -> TurnSummary:
+    stats = TurnStats(
+        model="claude-test", stop_reason="end_turn", model_calls=2,
+        usage=TokenUsage(input_tokens=10, output_tokens=4, cache_read_input_tokens=3),
+        stages_ms={"model": 12.5, "hydrate": 3.25}, tools=["book"], message_chars=40, reply_chars=7, ops=1,
+    )  # fmt: skip
+    return TurnSummary(
+        scope_key="org:acme", session_id="s1", task_id="t1", turn=stats, turn_event_id="e1",
+        applied_ops=1, background_ms=8.5, background_failures=["scrub"],
+    )  # fmt: skip
+
+
+def test_a_turn_summary_survives_span_attributes() -> None:
+    summary = _summary()
+    attributes = summary_attributes(summary)
+    assert attributes["hippograph.telemetry.turn.usage.output_tokens"] == 4
+    assert attributes["hippograph.telemetry.turn.stages_ms.model"] == 12.5
+    assert "hippograph.telemetry.action_event_id" not in attributes  # unset: left out
+    assert summary_from_attributes(attributes) == summary
+    assert summary_from_attributes({"http.route": "/graphql"}) is None
+
+
+def test_the_json_lines_exporter_writes_the_sinks_line(tmp_path: Path) -> None:
+    path = tmp_path / "telemetry" / "turns.jsonl"
+    sink = JsonLinesTelemetry(path)
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(sink.span_exporter()))
+    own = provider.get_tracer("test")
+    summary = _summary()
+    with own.start_as_current_span("hippograph.agent.consolidate", attributes=summary_attributes(summary)):
+        own.start_span("hippograph.commit").end()
+    provider.shutdown()
+
+    [line] = path.read_text().splitlines()  # the span without a summary wrote nothing
+    assert line == summary.model_dump_json()
+    asyncio.run(sink.record(summary))
+    first, second = path.read_text().splitlines()
+    assert first == second  # the sink and the exporter write the same line
