@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import contextmanager
+from functools import cache
 from typing import TypeVar
 
 from opentelemetry import context, trace
@@ -42,8 +43,10 @@ SCOPE_KEY = "hippograph.scope.key"
 T = TypeVar("T")
 
 
+@cache
 def tracer() -> trace.Tracer:
-    """hippograph's tracer from the global tracer provider (a proxy until one is set)."""
+    """hippograph's tracer from the global tracer provider: a proxy that follows the provider
+    the application sets, even when it sets it after the first span."""
     return trace.get_tracer(TRACER_NAME)
 
 

@@ -13,7 +13,7 @@ from opentelemetry.trace import SpanKind, StatusCode
 from pydantic import JsonValue
 
 from hippograph.agent import AgentConfig, AgentTool
-from hippograph.llm import AnthropicModel, ScriptedModel, ScriptedReply, ScriptedToolCall
+from hippograph.llm import AnthropicModel, ModelError, ScriptedModel, ScriptedReply, ScriptedToolCall
 from hippograph.llm.retry import Backoff
 from hippograph.memory import Memory
 from hippograph.scope import Scope
@@ -97,7 +97,7 @@ async def test_a_failed_model_call_fails_the_turn_span(
 ) -> None:
     fake_anthropic.enqueue(FakeError.invalid_request("messages: bad"))
     agent = make_agent(claude)
-    with pytest.raises(Exception, match="bad"):
+    with pytest.raises(ModelError):
         await agent.run(tenant, "Hello")
     finished = spans.get_finished_spans()
     assert one(finished, "chat claude-test").status.status_code is StatusCode.ERROR
