@@ -19,7 +19,7 @@ from functools import cache
 from typing import TypeVar
 
 from opentelemetry import context, trace
-from opentelemetry.trace import Span, SpanKind, Status, StatusCode
+from opentelemetry.trace import Span, SpanKind, Status, StatusCode, use_span
 from opentelemetry.util.types import AttributeValue
 
 __all__ = [
@@ -33,6 +33,7 @@ __all__ = [
     "in_span",
     "span",
     "tracer",
+    "use_span",
 ]
 
 TRACER_NAME = "hippograph"

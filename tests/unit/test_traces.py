@@ -27,7 +27,8 @@ from hippograph.agent.tools import AgentTool
 from hippograph.agent.turn_summary import TurnStats, TurnSummary
 from hippograph.app.api.traces import GraphQLSpans
 from hippograph.llm.scripted import ScriptedModel, ScriptedReply, ScriptedToolCall
-from hippograph.llm.types import ChatMessage, SystemPrompt, TokenUsage
+from hippograph.llm.spans import complete
+from hippograph.llm.types import ChatMessage, ModelRequest, SystemPrompt, TokenUsage
 from hippograph.tracing import in_span, span, tracer
 from tests.support.spans import children, named, one
 
@@ -227,3 +228,14 @@ def test_the_json_lines_exporter_writes_the_sinks_line(tmp_path: Path) -> None:
     asyncio.run(sink.record(summary))
     first, second = path.read_text().splitlines()
     assert first == second  # the sink and the exporter write the same line
+
+
+async def test_a_call_outside_a_turn_is_a_chat_span_named_by_the_reply(spans: InMemorySpanExporter) -> None:
+    request = ModelRequest(system=SystemPrompt(text="summarise"), messages=[ChatMessage(role="user", content="x")])
+    response = await complete(ScriptedModel(["A summary."]), request, purpose="summary")
+    call = one(spans.get_finished_spans(), f"chat {response.model}")  # no model asked for: the reply's
+    assert call.attributes is not None
+    assert "gen_ai.request.model" not in call.attributes
+    assert call.attributes["hippograph.model.purpose"] == "summary"
+    assert call.attributes["gen_ai.response.model"] == response.model
+    assert call.attributes["gen_ai.usage.output_tokens"] == response.usage.output_tokens > 0

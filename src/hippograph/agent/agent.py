@@ -36,7 +36,7 @@ from hippograph.agent.fabrication import HOLDING_MODES, Checked, FabricationChec
 from hippograph.agent.hydrate import Prompt, build_prompt
 from hippograph.agent.intent import TriageMode
 from hippograph.agent.model_loop import Draft, ModelCaller, run_model_loop
-from hippograph.agent.observability import AgentHooks, HookSet, StageClock, token_attributes
+from hippograph.agent.observability import AgentHooks, HookSet, StageClock
 from hippograph.agent.prompts.sections import PromptSections
 from hippograph.agent.reminders import PersonaSeeder
 from hippograph.agent.response import AgentResponse
@@ -50,6 +50,7 @@ from hippograph.agent.turn import TurnLog
 from hippograph.errors import InvalidInputError
 from hippograph.llm.events import MessageEnd, Usage
 from hippograph.llm.provider import ModelProvider
+from hippograph.llm.spans import usage_attributes
 from hippograph.models import check_id
 from hippograph.retrieval.checks import check_text
 from hippograph.scope import Scope
@@ -287,7 +288,7 @@ def _turn_attributes(turn: TurnLog) -> dict[str, AttributeValue]:
     return {
         "gen_ai.conversation.id": turn.session_id or "",
         "hippograph.agent.model_calls": turn.model_calls,
-        **token_attributes(turn.usage),
+        **usage_attributes(turn.usage),
         "hippograph.agent.stage_failures": [e.stage for e in turn.errors],
     }
 

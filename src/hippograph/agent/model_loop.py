@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Literal
 
 from hippograph.agent.events import AgentEvent, StageFailed, ToolResult
 from hippograph.agent.model_events import model_call_events
-from hippograph.agent.observability import token_attributes
 from hippograph.agent.stages import Out, Stage, StageError
 from hippograph.agent.tools import AgentTool, HydrateTool, ToolRound, run_round
 from hippograph.agent.visible import VisibleTextFilter
@@ -36,6 +35,7 @@ from hippograph.llm.events import (
     Usage,
 )
 from hippograph.llm.provider import ModelProvider
+from hippograph.llm.spans import finish_chat_span, requested_model, start_chat_span
 from hippograph.llm.types import (
     ChatMessage,
     ModelRequest,
@@ -46,15 +46,11 @@ from hippograph.llm.types import (
     ToolSpec,
     ToolUseBlock,
 )
-from hippograph.tracing import AttributeValue, SpanKind, in_span, tracer
+from hippograph.tracing import in_span
 
 if TYPE_CHECKING:
     from hippograph.agent.config import AgentConfig
     from hippograph.agent.observability import StageClock
-
-GEN_AI_PROVIDER = "anthropic"
-"""The GenAI provider every model call names: the model layer speaks Anthropic's Messages API
-(the scripted model plays replies in its shape)."""
 
 
 @dataclass(frozen=True)
@@ -110,16 +106,11 @@ class ModelCaller:
             thinking_budget=c.thinking_budget, model=c.model,
         )  # fmt: skip
         self.calls += 1
-        model = req.model or getattr(self._model, "model", None)
-        attributes = _request_attributes(req, model, purpose)
-        current = tracer().start_span(f"chat {model or ''}".rstrip(), attributes=attributes, kind=SpanKind.CLIENT)
+        current = start_chat_span(self._model, req, purpose=purpose)
         try:
             async for event in in_span(current, self._stream(req, hold, out, purpose)):
                 yield event
-            response = out.value.response
-            if model is None:  # the provider's default: the reply names it
-                current.update_name(f"chat {response.model}")
-            current.set_attributes(_response_attributes(response))
+            finish_chat_span(current, out.value.response, requested=requested_model(self._model, req))
         except Exception as exc:
             raise StageError(Stage.MODEL, exc) from exc
         finally:
@@ -236,31 +227,6 @@ async def run_model_loop(
         actions.extend(ran.value.actions)
         messages = [*messages, assistant(last.response), ChatMessage(role="user", content=list(ran.value.results))]
     out.value = Draft(last, messages, raw_texts, seen_memory, tool_results, actions)
-
-
-def _request_attributes(req: ModelRequest, model: str | None, purpose: str) -> dict[str, AttributeValue]:
-    """A model call's span attributes known before it starts (GenAI semantic conventions)."""
-    attributes: dict[str, AttributeValue] = {
-        "gen_ai.operation.name": "chat",
-        "gen_ai.system": GEN_AI_PROVIDER,
-        "gen_ai.provider.name": GEN_AI_PROVIDER,
-        "gen_ai.request.max_tokens": req.max_tokens,
-        "hippograph.agent.call_purpose": purpose,
-        "hippograph.agent.tools_offered": len(req.tools),
-    }
-    if model is not None:
-        attributes["gen_ai.request.model"] = model
-    return attributes
-
-
-def _response_attributes(response: ModelResponse) -> dict[str, AttributeValue]:
-    """A finished model call's span attributes: the reply's id, model, finish reason and tokens."""
-    return {
-        "gen_ai.response.id": response.id,
-        "gen_ai.response.model": response.model,
-        "gen_ai.response.finish_reasons": [response.stop_reason or "unknown"],
-        **token_attributes(response.usage),
-    }
 
 
 def assistant(response: ModelResponse) -> ChatMessage:

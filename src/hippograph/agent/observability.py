@@ -18,7 +18,7 @@ from typing import Protocol, runtime_checkable
 from hippograph.agent.events import AgentEvent
 from hippograph.agent.stages import Stage
 from hippograph.llm.types import TokenUsage
-from hippograph.tracing import AttributeValue, span
+from hippograph.tracing import span
 
 log = logging.getLogger(__name__)
 
@@ -153,14 +153,3 @@ class StageClock:
     def overhead_ms(self) -> float:
         """All stages but the model and the tools: the pipeline's own cost."""
         return sum(ms for name, ms in self.stages.items() if name in OVERHEAD_STAGES)
-
-
-def token_attributes(usage: TokenUsage) -> dict[str, AttributeValue]:
-    """The ``gen_ai.usage.*`` span attributes of a call (or a sum of calls); input tokens
-    count the cached ones too, as the GenAI conventions ask."""
-    return {
-        "gen_ai.usage.input_tokens": usage.total_input_tokens,
-        "gen_ai.usage.output_tokens": usage.output_tokens,
-        "gen_ai.usage.cache_read.input_tokens": usage.cache_read_input_tokens,
-        "gen_ai.usage.cache_creation.input_tokens": usage.cache_creation_input_tokens,
-    }
