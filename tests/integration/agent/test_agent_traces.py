@@ -85,7 +85,6 @@ async def test_a_turn_on_claude_is_a_trace_with_genai_spans(
     assert background.attributes is not None and background.attributes[SCOPE_KEY] == tenant.key
     assert background.attributes["hippograph.telemetry.turn.model_calls"] == 1
     assert background.attributes["hippograph.telemetry.session_id"] == response.session_id
-    assert one(finished, "hippograph.commit").context is not None
 
 
 async def test_a_failed_model_call_fails_the_turn_span(
