@@ -20,6 +20,8 @@ import pytest
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection, migrate
 
+if TYPE_CHECKING:
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 if TYPE_CHECKING:  # the plugin itself is imported by pytest, so that its asserts are rewritten
     from hippograph.testing import Neo4jTarget
 
@@ -87,3 +89,12 @@ async def tenant(store: GraphStore) -> AsyncIterator[Scope]:
     scope = Scope.root("org", f"test-{uuid.uuid4().hex[:12]}")
     yield scope
     await store.delete_subtree(scope)
+
+
+@pytest.fixture
+def spans() -> InMemorySpanExporter:
+    """Every span finished during the test (the OpenTelemetry SDK set up as the global tracer
+    provider, with an in-memory exporter emptied for each test)."""
+    from tests.support.spans import recording
+
+    return recording()

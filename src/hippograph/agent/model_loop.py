@@ -35,6 +35,7 @@ from hippograph.llm.events import (
     Usage,
 )
 from hippograph.llm.provider import ModelProvider
+from hippograph.llm.spans import finish_chat_span, requested_model, start_chat_span
 from hippograph.llm.types import (
     ChatMessage,
     ModelRequest,
@@ -45,6 +46,7 @@ from hippograph.llm.types import (
     ToolSpec,
     ToolUseBlock,
 )
+from hippograph.tracing import in_span
 
 if TYPE_CHECKING:
     from hippograph.agent.config import AgentConfig
@@ -104,11 +106,15 @@ class ModelCaller:
             thinking_budget=c.thinking_budget, model=c.model,
         )  # fmt: skip
         self.calls += 1
+        current = start_chat_span(self._model, req, purpose=purpose)
         try:
-            async for event in self._stream(req, hold, out, purpose):
+            async for event in in_span(current, self._stream(req, hold, out, purpose)):
                 yield event
+            finish_chat_span(current, out.value.response, requested=requested_model(self._model, req))
         except Exception as exc:
             raise StageError(Stage.MODEL, exc) from exc
+        finally:
+            current.end()
 
     async def _stream(
         self, req: ModelRequest, hold: bool, out: Out[Call], purpose: Literal["reply", "revision"]

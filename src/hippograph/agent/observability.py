@@ -18,6 +18,7 @@ from typing import Protocol, runtime_checkable
 from hippograph.agent.events import AgentEvent
 from hippograph.agent.stages import Stage
 from hippograph.llm.types import TokenUsage
+from hippograph.tracing import span
 
 log = logging.getLogger(__name__)
 
@@ -125,10 +126,12 @@ class StageClock:
 
     @contextmanager
     def time(self, name: str) -> Iterator[None]:
-        """Time a block as part of stage ``name``."""
+        """Time a block as part of stage ``name``, in a span ``hippograph.agent.<name>`` (the
+        block never yields to the consumer, so the span covers only the turn's own work)."""
         started = time.perf_counter()
         try:
-            yield
+            with span(f"hippograph.agent.{name}", {"hippograph.agent.stage": name}):
+                yield
         finally:
             self.add(name, (time.perf_counter() - started) * 1000.0)
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from hippograph.agent.events import StageFailed
 from hippograph.layers.base import extractive_summary
 from hippograph.llm.provider import ModelProvider
+from hippograph.llm.spans import complete
 from hippograph.llm.types import ChatMessage, ModelRequest, SystemPrompt
 from hippograph.scrub import scrub_text
 
@@ -76,5 +77,5 @@ class TurnSummarizer:
             max_tokens=self.max_tokens,
             model=self.model_name,
         )
-        response = await self.model.complete(request)
+        response = await complete(self.model, request, purpose="summary")
         return response.text.strip()

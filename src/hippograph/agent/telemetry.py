@@ -1,61 +1,48 @@
-"""An optional telemetry sink for turn summaries (off by default).
+"""Turn summaries, for telemetry (off by default).
 
-After a turn's background consolidation finishes, the agent hands a :class:`TurnSummary` —
-what the turn cost and did, by numbers and names, never the user's or the model's text — to
-the sink given as ``Agent(telemetry=...)``: any object with ``async record(summary)``
-(:class:`TelemetrySink`). :class:`JsonLinesTelemetry` appends one JSON line per turn to a file.
+After a turn's background consolidation finishes, the agent has a :class:`TurnSummary` —
+what the turn cost and did, by numbers and names, never the user's or the model's text. It
+goes two ways, from the one summary:
+
+- onto the turn's background span (``hippograph.agent.consolidate``) as attributes
+  ``hippograph.telemetry.*`` (:func:`summary_attributes`), so any OpenTelemetry exporter
+  carries it; :meth:`JsonLinesTelemetry.span_exporter` is such an exporter, writing each
+  summary as one JSON line (the same line as below);
+- to the sink given as ``Agent(telemetry=...)``: any object with ``async record(summary)``
+  (:class:`TelemetrySink`), for applications without an OpenTelemetry SDK.
+  :class:`JsonLinesTelemetry` appends one JSON line per turn to a file.
+
 A sink that fails is logged and never touches the turn or its memories.
 """
 
 from __future__ import annotations
 
 import asyncio
-import time
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field
+from hippograph._extras import requires_extra
+from hippograph.agent.turn_summary import (
+    SUMMARY_PREFIX,
+    TurnStats,
+    TurnSummary,
+    append_lines,
+    summary_attributes,
+    summary_from_attributes,
+)
 
-from hippograph.llm.types import TokenUsage
+if TYPE_CHECKING:
+    from opentelemetry.sdk.trace.export import SpanExporter
 
-__all__ = ["JsonLinesTelemetry", "TelemetrySink", "TurnStats", "TurnSummary"]
-
-
-class TurnStats(BaseModel):
-    """The foreground part of a turn, taken when the turn hands its exchange on."""
-
-    model_config = ConfigDict(frozen=True)
-
-    model: str | None = None
-    stop_reason: str | None = None
-    model_calls: int = 0
-    usage: TokenUsage = Field(default_factory=TokenUsage)
-    stages_ms: dict[str, float] = Field(default_factory=dict)
-    tools: list[str] = Field(default_factory=list)
-    message_chars: int = 0
-    reply_chars: int = 0
-    ops: int = 0
-    stage_failures: list[str] = Field(default_factory=list)
-
-
-class TurnSummary(BaseModel):
-    """One turn, summarised for telemetry (one JSON line in :class:`JsonLinesTelemetry`)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    at: float = Field(default_factory=time.time)
-    scope_key: str
-    session_id: str
-    task_id: str
-    turn: TurnStats
-    turn_event_id: str | None = None
-    action_event_id: str | None = None
-    applied_ops: int = 0
-    failed_ops: int = 0
-    skipped_ops: int = 0
-    quick_nap: bool = False
-    background_ms: float = 0.0
-    background_failures: list[str] = Field(default_factory=list)
+__all__ = [
+    "SUMMARY_PREFIX",
+    "JsonLinesTelemetry",
+    "TelemetrySink",
+    "TurnStats",
+    "TurnSummary",
+    "summary_attributes",
+    "summary_from_attributes",
+]
 
 
 @runtime_checkable
@@ -82,11 +69,15 @@ class JsonLinesTelemetry:
 
     async def record(self, summary: TurnSummary) -> None:
         """Append ``summary`` as one line."""
-        line = summary.model_dump_json() + "\n"
         async with self._lock:
-            await asyncio.to_thread(self._append, line)
+            await asyncio.to_thread(append_lines, self.path, [summary])
 
-    def _append(self, line: str) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self.path.open("a", encoding="utf-8") as out:
-            out.write(line)
+    def span_exporter(self) -> SpanExporter:
+        """An OpenTelemetry span exporter writing the same lines to :attr:`path`, one per
+        finished span that carries a summary (needs ``pip install 'hippograph[otel]'``). Give
+        it to a ``BatchSpanProcessor`` (it writes in the processor's thread), and not also
+        as ``Agent(telemetry=...)``, which would write each line twice."""
+        with requires_extra("otel"):
+            from hippograph.agent.telemetry_spans import JsonLinesSpanExporter
+
+        return JsonLinesSpanExporter(self.path)

@@ -27,6 +27,7 @@ from hippograph.errors import InvalidInputError
 from hippograph.layers.episodic import ActionCall
 from hippograph.llm.types import ToolResultBlock, ToolSpec, ToolUseBlock
 from hippograph.models import Layer
+from hippograph.tracing import Status, StatusCode, span
 
 if TYPE_CHECKING:
     from hippograph.agent.config import HydrateSettings, ToolLoopSettings
@@ -155,7 +156,7 @@ async def run_round(
     memory_texts: list[str] = []
     with clock.time(Stage.TOOLS):
         outcomes = await asyncio.gather(
-            *(_run_call(call, tools, settings, hydrate_tool, memory_texts) for call in calls)
+            *(_traced_call(call, tools, settings, hydrate_tool, memory_texts) for call in calls)
         )
     results: list[ToolResultBlock] = []
     actions: list[ActionCall] = []
@@ -169,6 +170,26 @@ async def run_round(
             ToolResultBlock(tool_use_id=call.id, content=outcome.content or "(no output)", is_error=outcome.is_error)
         )
     out.value = ToolRound(results, actions, memory_texts)
+
+
+async def _traced_call(
+    call: ToolUseBlock,
+    tools: Mapping[str, AgentTool],
+    s: ToolLoopSettings,
+    hydrate_tool: HydrateTool | None,
+    memory_texts: list[str],
+) -> tuple[ToolOutcome, list[AgentEvent]]:
+    """One tool call in a span ``execute_tool <name>`` (GenAI semantic conventions)."""
+    attributes = {
+        "gen_ai.operation.name": "execute_tool",
+        "gen_ai.tool.name": call.name,
+        "gen_ai.tool.call.id": call.id,
+    }
+    with span(f"execute_tool {call.name}", attributes) as current:
+        outcome, events = await _run_call(call, tools, s, hydrate_tool, memory_texts)
+        if outcome.is_error:
+            current.set_status(Status(StatusCode.ERROR, "the tool answered with an error"))
+        return outcome, events
 
 
 async def _run_call(

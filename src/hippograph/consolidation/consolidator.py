@@ -31,6 +31,7 @@ from hippograph.errors import StoreError
 from hippograph.scope import Scope
 from hippograph.store.connection import Neo4jConnection
 from hippograph.store.graph_store import GraphStore
+from hippograph.tracing import SCOPE_KEY, span
 
 log = logging.getLogger(__name__)
 MAX_UNRELEASED = 1_000
@@ -170,6 +171,18 @@ class SleepConsolidator:
     async def _execute(
         self, scope: Scope, entry: EntryPoint, order: Sequence[Phase], *, wait: bool
     ) -> ConsolidationReport:
+        attributes = {SCOPE_KEY: scope.key, "hippograph.consolidation.entry_point": entry.value}
+        with span("hippograph.consolidation", attributes) as current:
+            report = await self._run(scope, entry, order, wait=wait)
+            current.set_attributes(
+                {
+                    "hippograph.consolidation.run_id": report.run_id,
+                    "hippograph.consolidation.status": report.status.value,
+                }
+            )
+            return report
+
+    async def _run(self, scope: Scope, entry: EntryPoint, order: Sequence[Phase], *, wait: bool) -> ConsolidationReport:
         c = self.config
         report = ConsolidationReport(scope_key=scope.key, entry_point=entry, started_at=self.clock())
         await self._release_ended_runs()
@@ -250,10 +263,15 @@ class SleepConsolidator:
 
 async def _run_phase(phase: Phase, ctx: PhaseContext) -> PhaseReport:
     started = time.perf_counter()
-    try:
-        counts = await PHASES[phase](ctx)
-    except SkipPhase as skip:
-        return _skip(phase, str(skip))
+    attributes = {"hippograph.consolidation.phase": phase.value, "hippograph.consolidation.phase_number": phase.number}
+    with span(f"hippograph.consolidation.{phase.value}", attributes) as current:
+        try:
+            counts = await PHASES[phase](ctx)
+        except SkipPhase as skip:
+            current.set_attribute("hippograph.consolidation.phase_status", PhaseStatus.SKIPPED.value)
+            return _skip(phase, str(skip))
+        current.set_attribute("hippograph.consolidation.phase_status", PhaseStatus.RAN.value)
+        current.set_attributes({f"hippograph.consolidation.counts.{k}": v for k, v in counts.items()})
     elapsed = round((time.perf_counter() - started) * 1000.0, 3)
     return PhaseReport(name=phase, number=phase.number, status=PhaseStatus.RAN, counts=counts, duration_ms=elapsed)
 

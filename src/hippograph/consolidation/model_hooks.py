@@ -22,6 +22,7 @@ from pydantic import JsonValue
 
 from hippograph.llm.errors import ModelError
 from hippograph.llm.provider import ModelProvider
+from hippograph.llm.spans import complete
 from hippograph.llm.types import ChatMessage, ModelRequest, ModelResponse, SystemPrompt, ToolSpec
 
 __all__ = [
@@ -156,7 +157,7 @@ class ModelConsolidation:
             model=self._model_name,
         )
         try:
-            response = await self.model.complete(request)
+            response = await complete(self.model, request, purpose="consolidation")
         except ModelError as err:
             raise ConsolidationModelError(
                 f"the consolidation model failed: {err}", status_code=err.status_code,

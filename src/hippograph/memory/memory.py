@@ -33,6 +33,7 @@ from hippograph.retrieval.types import Channel, Degradation, RecallItem, RecallR
 from hippograph.scope import Scope
 from hippograph.store.erase import EraseProgress
 from hippograph.store.graph_store import GraphStore
+from hippograph.tracing import SCOPE_KEY, span
 
 __all__ = ["Memory"]
 
@@ -141,9 +142,12 @@ class Memory:
                 parsed.append(t if isinstance(t, ConversationTurn) else ConversationTurn.model_validate(t))
             except ValueError as exc:
                 raise InvalidInputError(f"turns[{i}]", str(exc).splitlines()[-1]) from None
-        return await ingest_conversation(
-            self.services, self.episodic, scope, parsed, progress=progress, resemblance_k=resemblance_links
-        )
+        with span("hippograph.ingest", {SCOPE_KEY: scope.key, "hippograph.ingest.turns": len(parsed)}) as current:
+            stored = await ingest_conversation(
+                self.services, self.episodic, scope, parsed, progress=progress, resemblance_k=resemblance_links
+            )
+            current.set_attribute("hippograph.ingest.stored", len(stored))
+            return stored
 
     async def commit(
         self,
@@ -159,9 +163,14 @@ class Memory:
         scrubbed of credentials first. With ``skill_gate`` ``flag`` or ``refuse``, a
         ``register_skill`` op is checked against the scope's core preferences first (see
         :mod:`hippograph.layers.metacognition`); the op's entry carries the gate's reason."""
-        return await self.writer.commit(
-            scope, ops, auto_approve_skills=auto_approve_skills, source_event_id=source_event_id, skill_gate=skill_gate
-        )
+        with span("hippograph.commit", {SCOPE_KEY: scope.key, "hippograph.commit.ops": len(ops)}):
+            return await self.writer.commit(
+                scope,
+                ops,
+                auto_approve_skills=auto_approve_skills,
+                source_event_id=source_event_id,
+                skill_gate=skill_gate,
+            )
 
     async def write(self, scope: Scope, op: MemoryOp, *, actor: str) -> Written:
         """Apply one memory op for ``actor`` (a person or a key, named in audits) through the

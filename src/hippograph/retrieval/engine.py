@@ -68,6 +68,7 @@ from hippograph.scope import Scope
 from hippograph.store.graph_store import GraphStore
 from hippograph.store.mapping import has_direction
 from hippograph.store.vector_search import index_failed
+from hippograph.tracing import SCOPE_KEY, AttributeValue, span
 
 __all__ = ["EXACT_SCAN_BELOW", "RecallEngine", "StagedRecallEngine"]
 
@@ -124,22 +125,40 @@ class RecallEngine:
         wanted = check_request(query, layers, k)  # before anything reads the query
         cfg = scoring.for_query(base, query)
         now = self.clock() if now is None else now
+        attributes: dict[str, AttributeValue] = {
+            SCOPE_KEY: scope.key,
+            "hippograph.recall.top_k": k,
+            "hippograph.recall.layers": _names(wanted),
+        }
+        with span("hippograph.recall", attributes) as current:
+            result = await self._recall(scope, query, wanted, cfg, k, now)
+            current.set_attributes(_recall_attributes(result))
+        return result
+
+    async def _recall(
+        self, scope: Scope, query: str, wanted: list[Layer], cfg: RecallConfig, k: int, now: float
+    ) -> RecallResult:
         t0 = time.perf_counter()
-        vector = await self.embedder.embed(query)
+        with span("hippograph.recall.embed", {"gen_ai.operation.name": "embeddings"}):
+            vector = await self.embedder.embed(query)
         t_embed = time.perf_counter()
 
         found, degraded = await self._retrieve(scope, query, vector, wanted, cfg, k)
         about_person = await self._about_person(query, found, cfg, degraded)
         t_act = time.perf_counter()
 
-        state = found.state
-        ranked = sorted(state.total, key=lambda i: (-state.total[i], i))[: rank_depth(k)]
-        nodes = found.nodes if found.nodes is not None else await self.repo.recalled(ids=ranked, visible=found.visible)
-        if about_person and found.nodes is not None:  # the statement read the memories of its own ranking
-            unread = [i for i in ranked if i not in nodes]
-            nodes = {**nodes, **await self.repo.recalled(ids=unread, visible=found.visible)} if unread else nodes
-        items = self._score(scope, query, ranked, nodes, found.hits, found.evidence, state, cfg, now)
-        items = apply_layer_rules(scope, items, cfg)[:k]
+        with span("hippograph.recall.scoring") as scored:
+            state = found.state
+            ranked = sorted(state.total, key=lambda i: (-state.total[i], i))[: rank_depth(k)]
+            nodes = (
+                found.nodes if found.nodes is not None else await self.repo.recalled(ids=ranked, visible=found.visible)
+            )
+            if about_person and found.nodes is not None:  # the statement read the memories of its own ranking
+                unread = [i for i in ranked if i not in nodes]
+                nodes = {**nodes, **await self.repo.recalled(ids=unread, visible=found.visible)} if unread else nodes
+            items = self._score(scope, query, ranked, nodes, found.hits, found.evidence, state, cfg, now)
+            items = apply_layer_rules(scope, items, cfg)[:k]
+            scored.set_attributes({"hippograph.recall.ranked": len(ranked), "hippograph.recall.hits": len(items)})
         t_end = time.perf_counter()
 
         if cfg.track_access:
@@ -168,7 +187,9 @@ class RecallEngine:
             degraded.append(Degradation.of("fulltext", exc))
             lucene = None
         try:
-            row = await self._search(scope, query, vector, visible, lucene, wanted, cfg, k)
+            with span("hippograph.recall.statement", {"db.system": "neo4j"}) as statement:
+                row = await self._search(scope, query, vector, visible, lucene, wanted, cfg, k)
+                statement.set_attributes(_channel_attributes(row.vector_hits, row.fulltext_hits))
         except (asyncio.CancelledError, KeyboardInterrupt):
             raise
         except Exception as exc:
@@ -176,14 +197,16 @@ class RecallEngine:
             found, more = await self._staged.retrieve(scope, query, vector, wanted, cfg)
             return found, [Degradation.of(STATEMENT, exc), *more]
         t_candidates = time.perf_counter()
-        hits = Hits.of(row.fulltext_hits, row.vector_hits)
-        evidence = evidence_of(hits, row.named, cfg)
-        try:
-            state = _activation(row, evidence, cfg)
-        except Exception as exc:  # the direct hits still answer: activation only adds to them
-            log.warning("recall: activation failed: %s", type(exc).__name__, exc_info=True)
-            degraded.append(Degradation.of("activation", exc))
-            state = ActivationState.from_evidence(evidence, cfg)
+        with span("hippograph.recall.activation") as activation:
+            hits = Hits.of(row.fulltext_hits, row.vector_hits)
+            evidence = evidence_of(hits, row.named, cfg)
+            try:
+                state = _activation(row, evidence, cfg)
+            except Exception as exc:  # the direct hits still answer: activation only adds to them
+                log.warning("recall: activation failed: %s", type(exc).__name__, exc_info=True)
+                degraded.append(Degradation.of("activation", exc))
+                state = ActivationState.from_evidence(evidence, cfg)
+            activation.set_attribute("hippograph.recall.activated", len(state.log.activated))
         return Retrieved(hits, evidence, state, row.memories(), row.visible, t_candidates, row.named), degraded
 
     async def _search(
@@ -394,6 +417,31 @@ class StagedRecallEngine(RecallEngine):
         self, scope: Scope, query: str, vector: list[float], wanted: list[Layer], cfg: RecallConfig, k: int
     ) -> tuple[Retrieved, list[Degradation]]:
         return await self._staged.retrieve(scope, query, vector, wanted, cfg)
+
+
+def _names(layers: Sequence[Layer]) -> list[str]:
+    return [layer.value for layer in layers]
+
+
+def _channel_attributes(vector_hits: Sequence[object], fulltext_hits: Sequence[object]) -> dict[str, int]:
+    """How many candidates each channel found (attributes of the statement or channels span)."""
+    return {
+        "hippograph.recall.vector_candidates": len(vector_hits),
+        "hippograph.recall.fulltext_candidates": len(fulltext_hits),
+    }
+
+
+def _recall_attributes(result: RecallResult) -> dict[str, AttributeValue]:
+    """The recall span's outcome: hits, the parts that degraded and the stage timings."""
+    t = result.timings
+    return {
+        "hippograph.recall.hits": len(result.items),
+        "hippograph.recall.degraded": [d.part for d in result.degraded],
+        "hippograph.recall.embed_ms": t.embed_ms,
+        "hippograph.recall.candidates_ms": t.candidates_ms,
+        "hippograph.recall.activation_ms": t.activation_ms,
+        "hippograph.recall.scoring_ms": t.scoring_ms,
+    }
 
 
 def _activation(row: RecallRow, evidence: dict[str, ScoreParts], cfg: RecallConfig) -> ActivationState:

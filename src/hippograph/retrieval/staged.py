@@ -36,6 +36,7 @@ from hippograph.retrieval.repository import CandidateRow, RecallRepository
 from hippograph.retrieval.types import Degradation, ScoreParts
 from hippograph.scope import Scope
 from hippograph.store.mapping import has_direction
+from hippograph.tracing import span
 
 __all__ = ["StagedRetrieval", "degrade"]
 
@@ -71,28 +72,39 @@ class StagedRetrieval:
         """The channels, evidence and activation of one recall, and the parts that failed.
         Raises :class:`StoreError` when both channels fail (nothing could answer)."""
         degraded: list[Degradation] = []
-        erasing = await self.repo.erasing(visible=scope.ancestor_keys())
-        visible = [key for key in scope.ancestor_keys() if key not in erasing]  # an erase hides at once
-        population = await degrade(
-            "population", self._population_of(scope, visible, wanted), self.exact_scan_below + 1, degraded
-        )
-        hits, named = await asyncio.gather(
-            self._channels(query, vector, visible, wanted, cfg.candidates_per_channel, population, degraded),
-            degrade("people", self._named_people(query, visible), [], degraded),
-        )
+        with span("hippograph.recall.population") as counted:
+            erasing = await self.repo.erasing(visible=scope.ancestor_keys())
+            visible = [key for key in scope.ancestor_keys() if key not in erasing]  # an erase hides at once
+            population = await degrade(
+                "population", self._population_of(scope, visible, wanted), self.exact_scan_below + 1, degraded
+            )
+            counted.set_attribute("hippograph.recall.population", population)
+        with span("hippograph.recall.channels", {"db.system": "neo4j"}) as channels:
+            hits, named = await asyncio.gather(
+                self._channels(query, vector, visible, wanted, cfg.candidates_per_channel, population, degraded),
+                degrade("people", self._named_people(query, visible), [], degraded),
+            )
+            channels.set_attributes(
+                {
+                    "hippograph.recall.vector_candidates": len(hits.vector_rank),
+                    "hippograph.recall.fulltext_candidates": len(hits.fulltext_rank),
+                }
+            )
         if {"fulltext", "vector"} <= {d.part for d in degraded}:
             first = next(d for d in degraded if d.part in ("fulltext", "vector"))
             raise StoreError(f"recall failed: {first.part}: {first.error_type}: {first.message}", retryable=True)
         evidence = evidence_of(hits, named, cfg)
         t_candidates = time.perf_counter()
-        try:
-            state = await self._activate(hits, evidence, visible, wanted, population, cfg)
-        except (asyncio.CancelledError, KeyboardInterrupt):
-            raise
-        except Exception as exc:  # the direct hits still answer: activation only adds to them
-            log.warning("recall: activation failed: %s", type(exc).__name__, exc_info=True)
-            degraded.append(Degradation.of("activation", exc))
-            state = ActivationState.from_evidence(evidence, cfg)
+        with span("hippograph.recall.activation", {"db.system": "neo4j"}) as activation:
+            try:
+                state = await self._activate(hits, evidence, visible, wanted, population, cfg)
+            except (asyncio.CancelledError, KeyboardInterrupt):
+                raise
+            except Exception as exc:  # the direct hits still answer: activation only adds to them
+                log.warning("recall: activation failed: %s", type(exc).__name__, exc_info=True)
+                degraded.append(Degradation.of("activation", exc))
+                state = ActivationState.from_evidence(evidence, cfg)
+            activation.set_attribute("hippograph.recall.activated", len(state.log.activated))
         return Retrieved(hits, evidence, state, None, visible, t_candidates, named), degraded
 
     async def _channels(

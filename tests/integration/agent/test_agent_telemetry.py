@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from pydantic import JsonValue
 
 from hippograph.agent import AgentConfig, AgentTool, JsonLinesTelemetry, TurnSummary
@@ -58,3 +59,17 @@ async def test_a_failing_sink_breaks_nothing(tenant: Scope, make_agent: MakeAgen
     response = await agent.run(tenant, "Hi")
     [report] = await agent.drain()
     assert response.text == "Hello!" and report.errors == [] and report.turn_event_id is not None
+
+
+async def test_the_span_exporter_writes_the_sinks_lines_from_the_turns_spans(
+    tenant: Scope, make_agent: MakeAgent, tmp_path: Path, spans: InMemorySpanExporter
+) -> None:
+    sunk = tmp_path / "sink.jsonl"
+    agent = make_agent(_model(), AgentConfig(), tools=[AgentTool.of("book", "Book an appointment.", _book)],
+                       telemetry=JsonLinesTelemetry(sunk))  # fmt: skip
+    await agent.run(tenant, "Book my dentist, Dr Sousa, my PIN is 4471.")
+    await agent.drain()
+
+    exported = tmp_path / "spans.jsonl"
+    JsonLinesTelemetry(exported).span_exporter().export(spans.get_finished_spans())
+    assert exported.read_text() == sunk.read_text() != ""

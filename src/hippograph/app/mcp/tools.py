@@ -26,6 +26,7 @@ from hippograph.errors import HippographError, InvalidInputError, validation_err
 from hippograph.memory.commit import AUTHORED_TRIGGER_IMPORTANCE
 from hippograph.models import Layer, check_id
 from hippograph.ops import CreateEvent, MemoryOp, RetractNode, SetTrigger, UpsertNode
+from hippograph.tracing import span
 
 ScopeArg = Annotated[
     str | None,
@@ -43,12 +44,15 @@ class RetractAnswer(BaseModel):
 
 
 @contextmanager
-def tool_errors() -> Iterator[None]:
-    """A library error becomes a tool error carrying its message (the model reads it)."""
-    try:
-        yield
-    except HippographError as exc:
-        raise ToolError(f"{type(exc).__name__}: {exc}") from None
+def tool_errors(name: str) -> Iterator[None]:
+    """The call of tool ``name``, in a span ``execute_tool <name>`` (GenAI semantic conventions);
+    a library error becomes a tool error carrying its message (the model reads it)."""
+    attributes = {"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": name, "mcp.method.name": "tools/call"}
+    with span(f"execute_tool {name}", attributes):
+        try:
+            yield
+        except HippographError as exc:
+            raise ToolError(f"{type(exc).__name__}: {exc}") from None
 
 
 def _binding(ctx: Context) -> KeyBinding:
@@ -76,7 +80,7 @@ async def recall(
     over the memory graph. Every item says why: the channels that found it, its score parts, and
     the activation path (in words) that reached it. Superseded facts are marked not current."""
     binding = _binding(ctx)
-    with tool_errors():
+    with tool_errors("recall"):
         target = await binding.target(scope, Role.READER)
         wanted = [Layer(x) for x in layers] if layers else None
         result = await binding.memory.recall(target, query, top_k=top_k, layers=wanted)
@@ -102,7 +106,7 @@ async def remember(
     with the same key supersedes the old one) or an episodic event."""
     binding = _binding(ctx)
     label = about or text[:80]
-    with tool_errors():
+    with tool_errors("remember"):
         target = await binding.target(scope, Role.WRITER)
         with validation_errors():
             op: MemoryOp = (
@@ -123,7 +127,7 @@ async def retract(
     """Retract (soft-delete) a memory of the scope or below, with a reason; recall no longer
     returns it, and it can be restored within the grace period through the API."""
     binding = _binding(ctx)
-    with tool_errors():
+    with tool_errors("retract"):
         target = await binding.target(scope, Role.WRITER)
         principal = await binding.principal()
         node_id = check_id(id, "id")
@@ -142,7 +146,7 @@ async def set_trigger(
 ) -> PendingTrigger:
     """Set a prospective memory: when ``condition`` holds (or at ``due``), do ``task``."""
     binding = _binding(ctx)
-    with tool_errors():
+    with tool_errors("set_trigger"):
         due_at = _timestamp(due, "due")
         target = await binding.target(scope, Role.WRITER)
         with validation_errors():
@@ -161,7 +165,7 @@ async def pending_triggers(
     """List the unresolved prospective triggers (plans, reminders) of exactly this scope, oldest
     first, with their due dates and whether they are overdue."""
     binding = _binding(ctx)
-    with tool_errors():
+    with tool_errors("pending_triggers"):
         before = _timestamp(due_before, "due_before")
         target = await binding.target(scope, Role.READER)
         pending = await binding.memory.prospective.get_pending(target, due_before=before)
@@ -177,7 +181,7 @@ async def consolidate(
     """Consolidate the scope's subtree now ("sleep"): decay, deduplication, inferred links,
     promotion of repeated procedures, pruning. Returns the run's report, phase by phase."""
     binding = _binding(ctx)
-    with tool_errors():
+    with tool_errors("consolidate"):
         target = await binding.target(scope, Role.WRITER)
         if mode == "quick":
             return await binding.consolidator.quick_nap(target)

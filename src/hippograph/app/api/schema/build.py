@@ -19,6 +19,7 @@ from hippograph.app.api.schema.mutation import Mutation
 from hippograph.app.api.schema.query import Query
 from hippograph.app.api.schema.subscription import Subscription
 from hippograph.app.api.settings import ApiSettings
+from hippograph.app.api.traces import GraphQLSpans
 
 log = logging.getLogger("hippograph.api")
 
@@ -70,5 +71,6 @@ def build_schema(settings: ApiSettings | None = None) -> strawberry.Schema:
             partial(MaxAliasesLimiter, max_alias_count=s.max_aliases),
             MaskInternalErrors,
             CypherCalls,
+            GraphQLSpans,
         ],
     )
