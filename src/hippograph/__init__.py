@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from hippograph.models import Layer, MemoryNode
     from hippograph.retrieval import RecallConfig, RecallResult
     from hippograph.scope import Scope
+    from hippograph.store import causal_scope
 
 _EXPORTS: dict[str, tuple[str, str]] = {
     # memory
@@ -55,6 +56,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "RecallResult": ("hippograph.retrieval", "RecallResult"),
     "MemoryCapability": ("hippograph.memory", "MemoryCapability"),
     "open_memory": ("hippograph.app.runtime", "open_memory"),
+    "causal_scope": ("hippograph.store", "causal_scope"),
     # consolidation
     "SleepConsolidator": ("hippograph.consolidation", "SleepConsolidator"),
     "ConsolidationConfig": ("hippograph.consolidation", "ConsolidationConfig"),
@@ -106,6 +108,7 @@ __all__ = [
     "StoreError",
     "StoreFailedError",
     "StoreUnavailableError",
+    "causal_scope",
     "demo_model",
     "open_memory",
 ]

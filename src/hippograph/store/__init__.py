@@ -1,5 +1,6 @@
 """Neo4j underneath: connection, transactions, query catalog, schema, graph store."""
 
+from hippograph.store.causal import causal_scope
 from hippograph.store.connection import Neo4jConnection, connected
 from hippograph.store.filters import NodeFilter
 from hippograph.store.graph_store import GraphStore, VectorHit
@@ -15,6 +16,7 @@ __all__ = [
     "Transaction",
     "VectorHit",
     "WriteCounts",
+    "causal_scope",
     "connected",
     "migrate",
     "schema_version",

@@ -7,6 +7,10 @@ transaction go through :meth:`Neo4jConnection.read_tx` / :meth:`Neo4jConnection.
 work function gets a typed :class:`~hippograph.store.transaction.Transaction`, never the driver's.
 Bulk jobs that use ``CALL {…} IN TRANSACTIONS`` must run auto-commit:
 :meth:`Neo4jConnection.run_autocommit`.
+
+Every session and ``execute_query`` call carries a bookmark manager (:mod:`.causal`), so on a
+cluster a read sees the writes made before it through the same connection, or in the same
+:func:`~hippograph.store.causal.causal_scope`.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from typing import Any, TypeVar, cast
 import neo4j
 from neo4j import AsyncGraphDatabase, AsyncManagedTransaction, RoutingControl
 from neo4j import exceptions as neo4j_errors
+from neo4j.api import AsyncBookmarkManager
 
 from hippograph.errors import (
     ConflictError,
@@ -30,6 +35,7 @@ from hippograph.errors import (
     StoreFailedError,
     StoreUnavailableError,
 )
+from hippograph.store import causal
 from hippograph.store.catalog import CypherQuery
 from hippograph.store.transaction import Record, Row, Transaction, unprinted
 
@@ -54,6 +60,15 @@ class Neo4jConnection:
         by the server's code: ``Neo.TransientError.Transaction.DeadlockDetected`` counts
         deadlocks between concurrent writers. Each is logged at DEBUG with the statement it
         interrupted and the server's message, which names the locks."""
+        self.bookmarks: AsyncBookmarkManager = AsyncGraphDatabase.bookmark_manager()
+        """The bookmarks of this connection's work outside any causal scope: every session opened
+        outside one carries them, so a read sees every write made before it through this
+        connection, on whichever cluster member it runs."""
+
+    def bookmark_manager(self) -> AsyncBookmarkManager:
+        """The bookmark manager the next session gets: the current causal scope's for this
+        connection, else :attr:`bookmarks`."""
+        return causal.bookmark_manager(self, self.bookmarks)
 
     @classmethod
     async def connect(
@@ -137,7 +152,9 @@ class Neo4jConnection:
         way are idempotent batch jobs and ``IF NOT EXISTS`` DDL, so running one again is safe."""
 
         async def go() -> list[Record]:
-            async with self.driver.session(database=self.database) as session:
+            async with self.driver.session(
+                database=self.database, bookmark_manager=self.bookmark_manager()
+            ) as session:
                 result = await session.run(query.text, unprinted(params))
                 return await result.data()
 
@@ -159,6 +176,7 @@ class Neo4jConnection:
                 unprinted(params),
                 database_=self.database,
                 routing_=RoutingControl.WRITE if write else RoutingControl.READ,
+                bookmark_manager_=self.bookmark_manager(),
             )
             return [r.data() for r in records]
 
@@ -183,7 +201,9 @@ class Neo4jConnection:
                 log.debug("transient fault %s in %s (retried): %s", code, handle.statement, exc.message)
                 raise
 
-        async with self.driver.session(database=self.database) as session:
+        # execute_read routes to a reader, execute_write to the writer (the session's access mode
+        # plays no part in managed transactions)
+        async with self.driver.session(database=self.database, bookmark_manager=self.bookmark_manager()) as session:
             if write:
                 return await session.execute_write(managed)
             return await session.execute_read(managed)

@@ -3,11 +3,14 @@ connection, the memory, the consolidator and the agent), security (:mod:`.securi
 ``authenticate`` for HTTP, GraphQL and WebSocket), the routes (:mod:`.routes`: GraphQL,
 the SSE turn route, export / import, health, readiness, metrics; GraphQL's router refuses a
 WebSocket from another origin), the dashboard at ``/`` and, around them all, the edge's guards
-(:mod:`.hardening`: the body-size limit and the security headers)."""
+(:mod:`.hardening`: the body-size limit and the security headers). Each request (a GraphQL
+WebSocket: each connection) is its own causal scope: on a cluster its reads see its own writes
+and never wait for other requests' (:func:`~hippograph.store.causal.causal_scope`)."""
 
 from __future__ import annotations
 
 from fastapi import FastAPI
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from hippograph.app.api.dashboard import install_dashboard
 from hippograph.app.api.hardening import EdgeGuard, ide_policy
@@ -17,6 +20,7 @@ from hippograph.app.api.routes import install_routes
 from hippograph.app.api.settings import ApiSettings
 from hippograph.app.settings import Settings
 from hippograph.errors import ConfigurationError
+from hippograph.store.causal import causal_scope
 
 LOCALHOST = "127.0.0.1"
 
@@ -24,6 +28,20 @@ LOCALHOST = "127.0.0.1"
 def check_dev_mode(api: ApiSettings) -> None:
     if api.dev_mode and api.host != LOCALHOST:
         raise ConfigurationError(f"development mode (no keys) only binds to {LOCALHOST}, not {api.host}")
+
+
+class CausalScopes:
+    """Runs every HTTP request and WebSocket connection in a causal scope of its own."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        with causal_scope():
+            await self.app(scope, receive, send)
 
 
 def create_app(
@@ -48,6 +66,7 @@ def create_app(
         docs_url=None,
         redoc_url=None,
     )
+    app.add_middleware(CausalScopes)
     app.add_middleware(MetricsMiddleware, metrics=metrics)
     ide_html = install_routes(app, cfg, metrics)
     install_dashboard(app)
