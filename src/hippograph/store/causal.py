@@ -31,9 +31,7 @@ from neo4j.api import AsyncBookmarkManager
 
 __all__ = ["bookmark_manager", "causal_scope"]
 
-_managers: ContextVar[dict[object, AsyncBookmarkManager] | None] = ContextVar(
-    "hippograph_causal_scope", default=None
-)
+_managers: ContextVar[dict[object, AsyncBookmarkManager] | None] = ContextVar("hippograph_causal_scope", default=None)
 """The current scope's bookmark managers, one per connection (a bookmark of one server means
 nothing to another), made on first use; None outside any scope."""
 

@@ -152,9 +152,7 @@ class Neo4jConnection:
         way are idempotent batch jobs and ``IF NOT EXISTS`` DDL, so running one again is safe."""
 
         async def go() -> list[Record]:
-            async with self.driver.session(
-                database=self.database, bookmark_manager=self.bookmark_manager()
-            ) as session:
+            async with self.driver.session(database=self.database, bookmark_manager=self.bookmark_manager()) as session:
                 result = await session.run(query.text, unprinted(params))
                 return await result.data()
 
