@@ -15,6 +15,12 @@ The index can also fail inside the server: Neo4j 2026.08 raises an internal erro
 bitset) for filtered searches once a small segment of the index has deletions. The exact scan
 then answers (correct, slower) and a warning names the error; :func:`index_failed` tells that
 failure apart for the one-statement recall, which does the same.
+
+Neo4j 5.26 LTS has no ``SEARCH`` and no filter properties (:mod:`hippograph.store.capabilities`):
+there ``lts_query`` reads the index's global top-``fetch_k`` and filters by scope afterwards. When
+fewer than ``k`` survive, the search is widened (``fetch_k`` × :data:`WIDEN`, up to
+:data:`MAX_INDEX_FETCH`) before the exact scan answers — a small scope among large ones never
+gets fewer than ``k`` hits because the others crowded the global top-k.
 """
 
 from __future__ import annotations
@@ -28,6 +34,10 @@ from hippograph.store.connection import Neo4jConnection, Record
 
 log = logging.getLogger(__name__)
 
+WIDEN = 8
+"""How much more the 5.26 path asks of the index each time too few hits survived the filter."""
+MAX_INDEX_FETCH = 10_000
+"""The widest global top-k the 5.26 path asks for before the exact scan answers."""
 INDEX_SEARCH_FAILED = "Neo.DatabaseError.Statement.ExecutionFailed"
 """The code of the server's internal failure inside a filtered vector search."""
 
@@ -37,25 +47,39 @@ def index_failed(exc: StoreFailedError) -> bool:
     return exc.code == INDEX_SEARCH_FAILED
 
 
+def index_fetches(fetch_k: int) -> list[int]:
+    """The global top-k sizes the 5.26 path asks the index for, in turn: ``fetch_k``, then
+    × :data:`WIDEN` up to :data:`MAX_INDEX_FETCH`."""
+    fetches = [max(1, fetch_k)]
+    while fetches[-1] < MAX_INDEX_FETCH:
+        fetches.append(min(MAX_INDEX_FETCH, fetches[-1] * WIDEN))
+    return fetches
+
+
 async def scoped_vector_search(
     conn: Neo4jConnection,
     search_query: CypherQuery,
     exact_query: CypherQuery,
     *,
+    lts_query: CypherQuery,
     k: int,
     fetch_k: int,
     exact_first: bool = False,
     **params: Any,
 ) -> list[Record]:
-    """Rows of ``search_query`` when it yields ``k`` visible hits, else of ``exact_query``."""
+    """Rows of ``search_query`` (``lts_query``, widened, on Neo4j 5.26) when it yields ``k``
+    visible hits, else of ``exact_query``."""
     if not exact_first:
+        searched = conn.capabilities.supports_search_clause
+        fetches = [fetch_k] if searched else index_fetches(fetch_k)
+        query = search_query if searched else lts_query
         try:
-            rows = await conn.read(search_query, fetch_k=fetch_k, k=k, **params)
+            for fetch in fetches:
+                rows = await conn.read(query, fetch_k=fetch, k=k, **params)
+                if len(rows) >= k:
+                    return rows
         except StoreFailedError as exc:
             if not index_failed(exc):
                 raise
             log.warning("vector index search failed inside Neo4j (%s); the exact scan answers", exc.code)
-        else:
-            if len(rows) >= k:
-                return rows
     return await conn.read(exact_query, k=k, **params)
