@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from hippograph.errors import ConfigurationError
+from hippograph.store.catalog import CypherQuery
 
 __all__ = [
     "MIN_NEO4J_VERSION",
@@ -71,6 +72,11 @@ class ServerCapabilities:
                 "(`hippograph neo4j start` runs 2026.x; HIPPOGRAPH_NEO4J_VERSION=5.26.31 runs the LTS)"
             )
         return cls(version, edition, supports_search_clause=parsed is None or parsed >= SEARCH_CLAUSE_SINCE)
+
+    def can_run(self, query: CypherQuery) -> bool:
+        """False for a Cypher 25 statement (a ``CYPHER 25`` line) on a server without it: the
+        ones whose ``_lts`` form or :data:`~hippograph.store.schema.LTS_STEPS` stands in."""
+        return self.supports_search_clause or "CYPHER 25" not in query.text.splitlines()
 
     def pick(self, search_clause: Q, lts: Q) -> Q:
         """``search_clause`` (the statement using ``SEARCH``) when the server has it, else ``lts``."""

@@ -95,4 +95,5 @@ class MemoryQuery(CypherQuery):
     SEARCH_VECTOR_INDEX = auto()
     SEARCH_VECTOR_SCOPED = auto()
     SEARCH_VECTOR_SCOPED_LTS = auto()
+    GET_VISIBLE_COUNT_CAPPED = auto()
     SEARCH_VECTOR_EXACT = auto()

@@ -16,11 +16,13 @@ bitset) for filtered searches once a small segment of the index has deletions. T
 then answers (correct, slower) and a warning names the error; :func:`index_failed` tells that
 failure apart for the one-statement recall, which does the same.
 
-Neo4j 5.26 LTS has no ``SEARCH`` and no filter properties (:mod:`hippograph.store.capabilities`):
-there ``lts_query`` reads the index's global top-``fetch_k`` and filters by scope afterwards. When
-fewer than ``k`` survive, the search is widened (``fetch_k`` × :data:`WIDEN`, up to
-:data:`MAX_INDEX_FETCH`) before the exact scan answers — a small scope among large ones never
-gets fewer than ``k`` hits because the others crowded the global top-k.
+Neo4j 5.26 LTS has no ``SEARCH`` and no filter properties (:mod:`hippograph.store.capabilities`).
+There a visible set of at most :data:`LTS_EXACT_UP_TO` memories (a bounded count tells) is
+scanned exactly — as Lucene's filtered search is exact for a small filter on 2026.x. A larger one
+goes through ``lts_query``: the index's global top-``fetch_k``, then the scope filter. When fewer
+than ``k`` survive, the search is widened (``fetch_k`` × :data:`WIDEN`, up to
+:data:`MAX_INDEX_FETCH`) before the exact scan answers — a scope among larger ones never gets
+fewer than ``k`` hits because the others crowded the global top-k.
 """
 
 from __future__ import annotations
@@ -31,9 +33,12 @@ from typing import Any
 from hippograph.errors import StoreFailedError
 from hippograph.store.catalog import CypherQuery
 from hippograph.store.connection import Neo4jConnection, Record
+from hippograph.store.queries import MemoryQuery
 
 log = logging.getLogger(__name__)
 
+LTS_EXACT_UP_TO = 5000
+"""On 5.26, visible sets this small are scanned exactly (recall's exact-scan bound too)."""
 WIDEN = 8
 """How much more the 5.26 path asks of the index each time too few hits survived the filter."""
 MAX_INDEX_FETCH = 10_000
@@ -69,8 +74,16 @@ async def scoped_vector_search(
 ) -> list[Record]:
     """Rows of ``search_query`` (``lts_query``, widened, on Neo4j 5.26) when it yields ``k``
     visible hits, else of ``exact_query``."""
+    searched = conn.capabilities.supports_search_clause
+    if not exact_first and not searched:
+        counted = await conn.read(
+            MemoryQuery.GET_VISIBLE_COUNT_CAPPED,
+            visible=params["visible"],
+            layers=params.get("layers"),
+            cap=LTS_EXACT_UP_TO + 1,
+        )
+        exact_first = counted[0]["n"] <= LTS_EXACT_UP_TO
     if not exact_first:
-        searched = conn.capabilities.supports_search_clause
         fetches = [fetch_k] if searched else index_fetches(fetch_k)
         query = search_query if searched else lts_query
         try:
