@@ -1,5 +1,6 @@
 """Neo4j underneath: connection, transactions, query catalog, schema, graph store."""
 
+from hippograph.store.capabilities import ServerCapabilities
 from hippograph.store.connection import Neo4jConnection, connected
 from hippograph.store.filters import NodeFilter
 from hippograph.store.graph_store import GraphStore, VectorHit
@@ -12,6 +13,7 @@ __all__ = [
     "Neo4jConnection",
     "NodeFilter",
     "Row",
+    "ServerCapabilities",
     "Transaction",
     "VectorHit",
     "WriteCounts",
