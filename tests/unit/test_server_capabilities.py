@@ -85,6 +85,13 @@ def test_the_5_26_statements_use_no_cypher_25_and_the_unfiltered_index() -> None
         assert "db.index.vector.queryNodes('memory_embedding'," in query.text, query
 
 
+def test_no_statement_5_26_runs_names_the_2026_index() -> None:
+    """A statement both servers run takes the index's name as a parameter (``$vector_index``)."""
+    for query in all_queries():
+        if LTS.can_run(query):
+            assert "memory_embedding_scoped" not in _code(query.text), query
+
+
 def _code(text: str) -> str:
     return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//") and line != "CYPHER 25")
 

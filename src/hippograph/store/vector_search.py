@@ -8,7 +8,8 @@ answers such a filtered search exactly (it scores every matching vector); for a 
 is the index's approximation — oversampled by ``fetch_k`` over ``k``. When fewer than ``k``
 survive (a scope with fewer memories, most of them retracted or of other layers) an exact
 scan over the visible memories answers. ``exact_first`` skips the index when the caller knows
-the visible set is small enough that the exact scan is both exact and faster.
+the visible set is small enough that the exact scan is both exact and faster (False: the index
+first, whatever the size; None, the default: decided here, see below).
 
 The index can also fail inside the server: Neo4j 2026.08 raises an internal error
 (``Neo.DatabaseError.Statement.ExecutionFailed``, Lucene reading past a small segment's live-docs
@@ -17,12 +18,12 @@ then answers (correct, slower) and a warning names the error; :func:`index_faile
 failure apart for the one-statement recall, which does the same.
 
 Neo4j 5.26 LTS has no ``SEARCH`` and no filter properties (:mod:`hippograph.store.capabilities`).
-There a visible set of at most :data:`LTS_EXACT_UP_TO` memories (a bounded count tells) is
-scanned exactly — as Lucene's filtered search is exact for a small filter on 2026.x. A larger one
-goes through ``lts_query``: the index's global top-``fetch_k``, then the scope filter. When fewer
-than ``k`` survive, the search is widened (``fetch_k`` × :data:`WIDEN`, up to
-:data:`MAX_INDEX_FETCH`) before the exact scan answers — a scope among larger ones never gets
-fewer than ``k`` hits because the others crowded the global top-k.
+There, unless the caller decided, a visible set of at most :data:`LTS_EXACT_UP_TO` memories (a
+bounded count tells) is scanned exactly — as Lucene's filtered search is exact for a small
+filter on 2026.x. A larger one goes through ``lts_query``: the index's global top-``fetch_k``,
+then the scope filter. When fewer than ``k`` survive, the search is widened (``fetch_k`` ×
+:data:`WIDEN`, up to :data:`MAX_INDEX_FETCH`) before the exact scan answers — a scope among
+larger ones never gets fewer than ``k`` hits because the others crowded the global top-k.
 """
 
 from __future__ import annotations
@@ -69,13 +70,13 @@ async def scoped_vector_search(
     lts_query: CypherQuery,
     k: int,
     fetch_k: int,
-    exact_first: bool = False,
+    exact_first: bool | None = None,
     **params: Any,
 ) -> list[Record]:
     """Rows of ``search_query`` (``lts_query``, widened, on Neo4j 5.26) when it yields ``k``
     visible hits, else of ``exact_query``."""
     searched = conn.capabilities.supports_search_clause
-    if not exact_first and not searched:
+    if exact_first is None and not searched:
         counted = await conn.read(
             MemoryQuery.GET_VISIBLE_COUNT_CAPPED,
             visible=params["visible"],
