@@ -78,7 +78,13 @@ async def worker(
     for leaf, text, vec in work:
         t = time.perf_counter()
         await store.conn.read(
-            MemoryQuery.SEARCH_VECTOR_INDEX, vector=vec, visible=all_keys, layers=None, k=50, fetch_k=50
+            MemoryQuery.SEARCH_VECTOR_INDEX,
+            vector_index=store.conn.capabilities.vector_index,
+            vector=vec,
+            visible=all_keys,
+            layers=None,
+            k=50,
+            fetch_k=50,
         )
         out["raw"].append((time.perf_counter() - t) * 1000)
         t = time.perf_counter()

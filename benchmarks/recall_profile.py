@@ -174,7 +174,13 @@ async def main(size: int, queries: int, data_dir: Path, only: list[str] | None, 
 
     async def raw(_s: GraphStore, _leaf: Scope, _text: str, vector: list[float]) -> Any:
         return await store.conn.read(
-            MemoryQuery.SEARCH_VECTOR_INDEX, vector=vector, visible=all_keys, layers=None, k=50, fetch_k=50
+            MemoryQuery.SEARCH_VECTOR_INDEX,
+            vector_index=store.conn.capabilities.vector_index,
+            vector=vector,
+            visible=all_keys,
+            layers=None,
+            k=50,
+            fetch_k=50,
         )
 
     async def current(_s: GraphStore, leaf: Scope, text: str, _vector: list[float]) -> Any:

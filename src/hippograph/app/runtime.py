@@ -32,6 +32,7 @@ def local_server(settings: Settings) -> LocalNeo4j:
         port=settings.neo4j_port,
         heap=settings.neo4j_heap,
         pagecache_mb=settings.neo4j_pagecache_mb,
+        neo4j_version=settings.neo4j_version,
     )
 
 

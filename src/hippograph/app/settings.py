@@ -27,6 +27,9 @@ class Settings(BaseSettings):
     neo4j_port: int | None = None
     neo4j_heap: str = "1g"
     neo4j_pagecache_mb: int = 256
+    neo4j_version: str | None = None
+    """The Neo4j release the local server builds and runs (``5.26.31``: the 5.26 LTS line, on Java
+    17–21; unset: the launcher's 2026.x, on Java 21+). Each version gets a launcher of its own."""
     anthropic_api_key: SecretStr | None = Field(
         default=None, validation_alias=AliasChoices("HIPPOGRAPH_ANTHROPIC_API_KEY", "ANTHROPIC_API_KEY")
     )

@@ -1,9 +1,11 @@
 """The Java the local Neo4j is built and run with.
 
-Neo4j 2026.x needs Java 21 or newer. The first of these that is Java 21+ is used:
+Neo4j 2026.x needs Java 21 or newer; the 5.26 LTS line runs on Java 17 or 21
+(:func:`java_range`). The first of these whose version fits is used:
 ``$HIPPOGRAPH_JAVA_HOME``, ``$JAVA_HOME``, ``java`` on PATH, then the JDKs under
 ``/usr/lib/jvm`` (``$HIPPOGRAPH_JVM_DIR`` when set; newest first) — so a machine whose default
-``java`` is 17 still finds a JDK 21 installed beside it. Building the launcher needs a full JDK
+``java`` is 17 still finds a JDK 21 installed beside it for 2026.x, and one whose default is 25
+finds a 17 or 21 for 5.26. Building the launcher needs a full JDK
 (``javac``); running it needs only ``java``. Lucene's vector instructions are switched on
 (``--add-modules=jdk.incubator.vector``)
 when the runtime has that module: jlinked runtimes without it refuse to start with the flag, so
@@ -24,6 +26,8 @@ from hippograph.errors import ConfigurationError
 
 MIN_JAVA = 21
 """Neo4j 2026.x (the launcher's ``org.neo4j:neo4j``) is compiled for Java 21."""
+LTS_JAVA = (17, 21)
+"""The Java versions Neo4j 5.26 supports."""
 JVM_SEARCH_DIR = "/usr/lib/jvm"
 VECTOR_MODULE = "jdk.incubator.vector"
 INSTALL_HINT = (
@@ -91,24 +95,44 @@ def _runtimes() -> tuple[JavaRuntime, ...]:
     return tuple(out)
 
 
-def find_runtime(*, jdk: bool = False) -> JavaRuntime:
-    """The first Java 21+ in the search order (with ``javac`` when ``jdk``).
+def java_range(neo4j_version: str | None = None) -> tuple[int, int | None]:
+    """(lowest, highest or None) Java major version that runs ``neo4j_version`` (None: the
+    launcher's default, 2026.x): 17–21 for the 5.x line, 21+ for the calendar releases."""
+    major = (neo4j_version or "").split(".")[0]
+    return LTS_JAVA if major.isdigit() and int(major) < 2025 else (MIN_JAVA, None)
+
+
+def find_runtime(*, jdk: bool = False, neo4j_version: str | None = None) -> JavaRuntime:
+    """The first Java in the search order that runs ``neo4j_version`` (:func:`java_range`;
+    None: 2026.x, Java 21+), with ``javac`` when ``jdk``.
 
     Raises:
         ConfigurationError: None found; the message names what was found and what to install.
     """
+    low, high = java_range(neo4j_version)
     found = _runtimes()
     for runtime in found:
-        if runtime.major >= MIN_JAVA and (runtime.has_javac or not jdk):
+        fits = runtime.major >= low and (high is None or runtime.major <= high)
+        if fits and (runtime.has_javac or not jdk):
             return runtime
     seen = ", ".join(f"Java {r.major} at {r.java}" for r in found) or "no java at all"
-    need = f"a JDK {MIN_JAVA}+ (with javac) to build" if jdk else f"Java {MIN_JAVA}+ to run"
-    raise ConfigurationError(f"the local Neo4j (2026.x) needs {need} it; found {seen}: {INSTALL_HINT}")
+    wanted = f"{low}+" if high is None else f"{low}–{high}"
+    need = f"a JDK {wanted} (with javac) to build" if jdk else f"Java {wanted} to run"
+    line = neo4j_version or "2026.x"
+    hint = (
+        INSTALL_HINT
+        if high is None
+        else (
+            f"install a JDK {low} or {high} (e.g. `apt-get install openjdk-17-jdk-headless`) "
+            "and set HIPPOGRAPH_JAVA_HOME (or JAVA_HOME) to it"
+        )
+    )
+    raise ConfigurationError(f"the local Neo4j ({line}) needs {need} it; found {seen}: {hint}")
 
 
-def find_java() -> str:
+def find_java(neo4j_version: str | None = None) -> str:
     """The ``java`` the launcher runs on (see the module docstring for the search order)."""
-    return str(find_runtime().java)
+    return str(find_runtime(neo4j_version=neo4j_version).java)
 
 
 @functools.cache

@@ -14,6 +14,12 @@ With a :class:`BrowserSetup` the server also opens its HTTP connector on the sam
 and serves Neo4j Browser (unpacked from Maven Central's ``org.neo4j.client:neo4j-browser`` at
 build time) at ``/browser/``, plus the setup's own files at ``/browser/hippograph/``. Without one,
 HTTP stays off.
+
+The Neo4j version is the pom's (2026.x) unless ``neo4j_version`` names another (the 5.26 LTS line,
+``HIPPOGRAPH_NEO4J_VERSION=5.26.31``): each version is built into a folder of its own and runs on
+the Java it needs (:func:`~hippograph.dbms.java_runtime.java_range`). A data folder remembers the
+version that last ran it (``home/neo4j-version``), and an older line is refused there: Neo4j
+cannot open a store a newer version wrote.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -38,6 +45,12 @@ from hippograph.dbms.java_runtime import find_java, find_runtime, vector_flags
 from hippograph.errors import ConfigurationError, ConflictError, InvalidInputError, StoreUnavailableError
 
 READY_LINE = "HIPPOGRAPH_NEO4J_READY"
+DEFAULT_NEO4J_VERSION = "2026.08.1"
+"""The launcher pom's ``neo4j.version`` (a unit test holds the two together)."""
+OLDEST_NEO4J = (5, 26)
+LTS_JAVA_RELEASE = "17"
+"""The class-file level the launcher is compiled for on the 5.x line (the pom's is 21)."""
+_VERSION = re.compile(r"(\d+)\.(\d+)\.(\d+)")
 BROWSER_FILES = "hippograph"
 """The folder under ``/browser/`` that serves a :class:`BrowserSetup`'s files."""
 MAIN_CLASS = "io.hippograph.launcher.Launcher"
@@ -62,6 +75,21 @@ waited behind a pause. Promoted at once, they are copied once."""
 def default_cache_dir() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "hippograph"
+
+
+def neo4j_line(version: str) -> tuple[int, int]:
+    """``"5.26.31"`` → ``(5, 26)``.
+
+    Raises:
+        InvalidInputError: Not a release number (``5.26.31``, ``2026.08.1``), or older than 5.26.
+    """
+    found = _VERSION.fullmatch(version.strip())
+    if found is None:
+        raise InvalidInputError("neo4j_version", f"{version!r} is not a Neo4j release such as 5.26.31 or 2026.08.1")
+    line = (int(found.group(1)), int(found.group(2)))
+    if line < OLDEST_NEO4J:
+        raise InvalidInputError("neo4j_version", f"{version} is older than 5.26, the oldest Neo4j hippograph runs on")
+    return line
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -94,13 +122,16 @@ class ServerStatus:
     log_file: Path
     browser_url: str | None = None
     """Neo4j Browser's address when the server runs with it."""
+    neo4j_version: str | None = None
+    """The Neo4j version running (None when stopped)."""
 
     def describe(self) -> str:
         if not self.running:
             return f"stopped (data in {self.data_dir})"
         state = "ready" if self.ready else "starting"
         browser = f"; Neo4j Browser at {self.browser_url}" if self.browser_url else ""
-        return f"{state} at {self.uri} (pid {self.pid}, data in {self.data_dir}){browser}"
+        version = f"Neo4j {self.neo4j_version} " if self.neo4j_version else ""
+        return f"{version}{state} at {self.uri} (pid {self.pid}, data in {self.data_dir}){browser}"
 
 
 class LocalNeo4j:
@@ -118,6 +149,7 @@ class LocalNeo4j:
         cache_dir: Path | None = None,
         stop_with_parent: bool = False,
         browser: BrowserSetup | None = None,
+        neo4j_version: str | None = None,
     ) -> None:
         self.data_dir = Path(data_dir).expanduser().resolve()
         self.host = host
@@ -130,6 +162,15 @@ class LocalNeo4j:
         """Stop the server when this Python process is gone (tests, benchmarks)."""
         self.browser = browser
         """Serve Neo4j Browser over HTTP (on ``host`` only) when set."""
+        version = (neo4j_version or "").strip() or DEFAULT_NEO4J_VERSION
+        neo4j_line(version)  # refuse a malformed or too old version before anything is built
+        self.neo4j_version = version
+        """The Neo4j release built and run (default: the pom's, :data:`DEFAULT_NEO4J_VERSION`)."""
+
+    @property
+    def lts(self) -> bool:
+        """True for the 5.x line (Java 17–21, compiled for Java 17)."""
+        return neo4j_line(self.neo4j_version) < (2025, 1)
 
     # -- files ---------------------------------------------------------------------------
     @property
@@ -147,6 +188,11 @@ class LocalNeo4j:
     @property
     def password_file(self) -> Path:
         return self.data_dir / "password"
+
+    @property
+    def version_file(self) -> Path:
+        """The Neo4j version that last ran this data folder's database."""
+        return self.data_dir / "home" / "neo4j-version"
 
     def password(self) -> str:
         """The generated password of this data folder (created on first use)."""
@@ -172,11 +218,13 @@ class LocalNeo4j:
                     "Maven (mvn) is needed once to build the local Neo4j launcher: "
                     "install it (e.g. `apt-get install maven`) or set HIPPOGRAPH_NEO4J_URI"
                 )
-            jdk = find_runtime(jdk=True)  # fail early with a clear message
+            jdk = find_runtime(jdk=True, neo4j_version=self.neo4j_version)  # fail early with a clear message
             tmp = target.with_name(target.name + f".tmp{os.getpid()}")
             shutil.rmtree(tmp, ignore_errors=True)
             shutil.copytree(src_path, tmp, ignore=shutil.ignore_patterns("target"))
-            cmd = [mvn, "-B", "package", "-DskipTests"] + (["-q"] if quiet else [])
+            cmd = [mvn, "-B", "package", "-DskipTests", f"-Dneo4j.version={self.neo4j_version}"]
+            cmd += [f"-Dmaven.compiler.release={LTS_JAVA_RELEASE}"] if self.lts else []
+            cmd += ["-q"] if quiet else []
             env = {**os.environ, "JAVA_HOME": str(jdk.home)}  # Maven compiles with this JDK's javac
             proc = subprocess.run(cmd, cwd=tmp, env=env, capture_output=quiet, text=True, check=False)
             if proc.returncode != 0:
@@ -195,7 +243,9 @@ class LocalNeo4j:
         return target if self._is_built(target) else None
 
     def _launcher_dir(self, sources: Path) -> Path:
-        return self.cache_dir / f"launcher-{_tree_digest(sources)}"
+        """One folder per launcher source and Neo4j version (the default's keeps its old name)."""
+        suffix = "" if self.neo4j_version == DEFAULT_NEO4J_VERSION else f"-neo4j-{self.neo4j_version}"
+        return self.cache_dir / f"launcher-{_tree_digest(sources)}{suffix}"
 
     @staticmethod
     def _is_built(target: Path) -> bool:
@@ -209,7 +259,10 @@ class LocalNeo4j:
         uri = state.get("uri")
         ready = running and uri is not None and _bolt_answers(self.host, int(state["port"]))
         browser_url = state.get("browser_url") if running else None
-        return ServerStatus(running, ready, pid if running else None, uri, self.data_dir, self.log_file, browser_url)
+        version = state.get("neo4j_version") if running else None
+        return ServerStatus(
+            running, ready, pid if running else None, uri, self.data_dir, self.log_file, browser_url, version
+        )
 
     def start(self, *, timeout: float = 180.0) -> ServerStatus:
         """Start (building first if needed) and wait until Bolt answers. Idempotent.
@@ -219,6 +272,11 @@ class LocalNeo4j:
         """
         current = self.status()
         if current.running:
+            if current.neo4j_version not in (None, self.neo4j_version):
+                raise ConfigurationError(
+                    f"the local Neo4j of {self.data_dir} already runs Neo4j {current.neo4j_version}, not "
+                    f"{self.neo4j_version}: stop it first (hippograph neo4j stop), or use another --data-dir"
+                )
             if self.browser is not None and current.browser_url is None:
                 raise ConfigurationError(
                     f"the local Neo4j of {self.data_dir} already runs without Neo4j Browser: "
@@ -227,11 +285,13 @@ class LocalNeo4j:
             if not current.ready:
                 self._wait_ready(current.pid or 0, int((self._read_state() or {})["port"]), timeout)
             return self.status()
+        self._refuse_older_line()
         build_dir = self.build()
         port = self.port or free_port(self.host)
         self.password()  # generated on first start, read by the launcher
         home = self.data_dir / "home"
         home.mkdir(parents=True, exist_ok=True)
+        self.version_file.write_text(self.neo4j_version + "\n")
         parts = [build_dir / "target" / "classes", build_dir / "target" / "lib" / "*"]
         browser_args: list[str] = []
         browser_url = None
@@ -244,7 +304,7 @@ class LocalNeo4j:
             post_connect = self.browser.post_connect.replace("{files_url}", browser_url + BROWSER_FILES)
             browser_args = ["--http-port", str(http_port), "--browser-post-connect", post_connect]
         classpath = os.pathsep.join(str(p) for p in parts)
-        java = find_java()
+        java = find_java(self.neo4j_version)
         cmd = [
             java,
             f"-Xms{self.heap}",
@@ -287,6 +347,7 @@ class LocalNeo4j:
         uri = f"bolt://{self.host}:{port}"
         self.pid_file.write_text(str(proc.pid))
         state = {"pid": proc.pid, "port": port, "uri": uri, "browser_url": browser_url}
+        state["neo4j_version"] = self.neo4j_version
         self.state_file.write_text(json.dumps(state))
         self._wait_ready(proc.pid, port, timeout, since=since)
         return self.status()
@@ -343,6 +404,19 @@ class LocalNeo4j:
             home.rename(outgoing)
         incoming.rename(home)
         shutil.rmtree(outgoing, ignore_errors=True)
+
+    def _refuse_older_line(self) -> None:
+        """A database written by a newer Neo4j line cannot be opened by an older one."""
+        try:
+            before = self.version_file.read_text().strip()
+            wrote = neo4j_line(before)
+        except (FileNotFoundError, InvalidInputError):
+            return
+        if wrote > neo4j_line(self.neo4j_version):
+            raise ConfigurationError(
+                f"the database in {self.data_dir} was last run by Neo4j {before}, which Neo4j "
+                f"{self.neo4j_version} cannot open: use another data folder (--data-dir) for {self.neo4j_version}"
+            )
 
     def _refuse_while_running(self, action: str) -> None:
         if self.status().running:

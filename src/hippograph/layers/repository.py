@@ -60,6 +60,7 @@ class LayerRepository:
             self._conn,
             Q.SEARCH_VECTOR_SCOPED,
             Q.SEARCH_VECTOR_EXACT,
+            lts_query=Q.SEARCH_VECTOR_SCOPED_LTS,
             k=k,
             fetch_k=max(self.store.vector_fetch_k, 4 * k),
             vector=[float(x) for x in vector],

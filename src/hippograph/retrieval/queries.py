@@ -1,4 +1,5 @@
-"""Retrieval's queries (``cypher/retrieval``)."""
+"""Retrieval's queries (``cypher/retrieval``). A ``_LTS`` member is the Neo4j 5.26 form of the
+statement it is named after (:class:`~hippograph.store.capabilities.ServerCapabilities`)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,10 @@ class RetrievalQuery(CypherQuery):
     folder = nonmember("retrieval")
 
     SEARCH_RECALL = auto()
+    SEARCH_RECALL_LTS = auto()
     SEARCH_FULLTEXT = auto()
     SEARCH_VECTOR_CANDIDATES = auto()
+    SEARCH_VECTOR_CANDIDATES_LTS = auto()
     SEARCH_VECTOR_CANDIDATES_EXACT = auto()
     GET_ASSOCIATIONS = auto()
     GET_RECALLED = auto()

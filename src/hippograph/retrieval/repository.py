@@ -191,13 +191,14 @@ class RecallRepository:
         dimensions: int = 0,
     ) -> RecallRow:
         """One recall's reads in one statement (:attr:`RetrievalQuery.SEARCH_RECALL`, whose
-        header names the parameters); ``vector`` None leaves the vector channel out,
-        ``population`` None counts the visible memories, ``lucene`` None leaves the fulltext
-        channel out. Every parameter goes with one type and size bucket whatever its value
-        (:func:`recall_statement_params`): the server plans the statement once per mix, seconds
-        each. ``dimensions``: the zero vector's length when ``vector`` is None."""
+        header names the parameters; :attr:`RetrievalQuery.SEARCH_RECALL_LTS` on Neo4j 5.26);
+        ``vector`` None leaves the vector channel out, ``population`` None counts the visible
+        memories, ``lucene`` None leaves the fulltext channel out. Every parameter goes with one
+        type and size bucket whatever its value (:func:`recall_statement_params`): the server
+        plans the statement once per mix, seconds each. ``dimensions``: the zero vector's length
+        when ``vector`` is None."""
         (row,) = await self._conn.read_plain_as(
-            Q.SEARCH_RECALL,
+            self._conn.capabilities.pick(Q.SEARCH_RECALL, Q.SEARCH_RECALL_LTS),
             RecallRow,
             **recall_statement_params(
                 vector=vector,
@@ -255,6 +256,7 @@ class RecallRepository:
             self._conn,
             Q.SEARCH_VECTOR_CANDIDATES,
             Q.SEARCH_VECTOR_CANDIDATES_EXACT,
+            lts_query=Q.SEARCH_VECTOR_CANDIDATES_LTS,
             k=k,
             fetch_k=fetch_k,
             vector=vector,

@@ -1,5 +1,6 @@
 """Neo4j underneath: connection, transactions, query catalog, schema, graph store."""
 
+from hippograph.store.capabilities import ServerCapabilities
 from hippograph.store.causal import causal_scope
 from hippograph.store.connection import Neo4jConnection, connected
 from hippograph.store.filters import NodeFilter
@@ -13,6 +14,7 @@ __all__ = [
     "Neo4jConnection",
     "NodeFilter",
     "Row",
+    "ServerCapabilities",
     "Transaction",
     "VectorHit",
     "WriteCounts",

@@ -6,7 +6,9 @@ retry transient faults, so the transaction functions here only run one parameter
 transaction go through :meth:`Neo4jConnection.read_tx` / :meth:`Neo4jConnection.write_tx`, whose
 work function gets a typed :class:`~hippograph.store.transaction.Transaction`, never the driver's.
 Bulk jobs that use ``CALL {…} IN TRANSACTIONS`` must run auto-commit:
-:meth:`Neo4jConnection.run_autocommit`.
+:meth:`Neo4jConnection.run_autocommit`. :meth:`Neo4jConnection.connect` reads the server's version
+once (:attr:`Neo4jConnection.capabilities`), which chooses the statements that differ between
+Neo4j 2026.x and 5.26 LTS, and refuses a server older than 5.26.
 
 Every session and ``execute_query`` call carries a bookmark manager (:mod:`.causal`), so on a
 cluster a read sees the writes made before it through the same connection, or in the same
@@ -36,7 +38,9 @@ from hippograph.errors import (
     StoreUnavailableError,
 )
 from hippograph.store import causal
+from hippograph.store.capabilities import ServerCapabilities
 from hippograph.store.catalog import CypherQuery
+from hippograph.store.queries import SchemaQuery
 from hippograph.store.transaction import Record, Row, Transaction, unprinted
 
 __all__ = ["ERROR_TABLE", "Neo4jConnection", "Record", "Row", "Transaction", "connected", "unprinted"]
@@ -51,10 +55,19 @@ AUTOCOMMIT_ATTEMPTS = 3
 class Neo4jConnection:
     """Owns an ``AsyncDriver``. Create with :meth:`connect`; close with :meth:`close`."""
 
-    def __init__(self, driver: neo4j.AsyncDriver, *, uri: str, database: str) -> None:
+    def __init__(
+        self,
+        driver: neo4j.AsyncDriver,
+        *,
+        uri: str,
+        database: str,
+        capabilities: ServerCapabilities | None = None,
+    ) -> None:
         self.driver = driver
         self.uri = uri
         self.database = database
+        self.capabilities = capabilities or ServerCapabilities()
+        """What the server can run (read by :meth:`connect`; a current server otherwise)."""
         self.transient_faults: Counter[str] = Counter()
         """Transient faults met inside managed transactions (which the driver then retried),
         by the server's code: ``Neo.TransientError.Transaction.DeadlockDetected`` counts
@@ -82,7 +95,9 @@ class Neo4jConnection:
         max_pool_size: int = 50,
         retry_time: float = 30.0,
     ) -> Neo4jConnection:
-        """Open a driver and check that the server answers; raise StoreUnavailableError if not.
+        """Open a driver, check that the server answers (StoreUnavailableError if not) and read
+        its version once (:class:`~hippograph.store.capabilities.ServerCapabilities`;
+        ConfigurationError for a server older than 5.26).
 
         ``retry_time`` bounds how long a managed transaction retries transient faults (a lost
         connection, a deadlock, a restarting server) before its StoreError reaches the caller."""
@@ -101,6 +116,10 @@ class Neo4jConnection:
         conn = cls(driver, uri=uri, database=database)
         try:
             await asyncio.wait_for(driver.verify_connectivity(), timeout=timeout + 5)
+            conn.capabilities = await conn._read_capabilities()
+        except HippographError:
+            await driver.close()
+            raise
         except Exception as exc:
             await driver.close()
             raise _translate(exc, uri) from None
@@ -108,6 +127,12 @@ class Neo4jConnection:
             await driver.close()
             raise
         return conn
+
+    async def _read_capabilities(self) -> ServerCapabilities:
+        rows = await self.read(SchemaQuery.GET_SERVER_VERSION)
+        if not rows:
+            return ServerCapabilities()
+        return ServerCapabilities.of(str(rows[0]["version"]), str(rows[0]["edition"]))
 
     async def close(self) -> None:
         await self.driver.close()

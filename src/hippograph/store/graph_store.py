@@ -403,6 +403,7 @@ class GraphStore:
             self.conn,
             Q.SEARCH_VECTOR_SCOPED,
             Q.SEARCH_VECTOR_EXACT,
+            lts_query=Q.SEARCH_VECTOR_SCOPED_LTS,
             k=top_k,
             fetch_k=max(self.vector_fetch_k, 4 * top_k),
             vector=[float(x) for x in vector],

@@ -1,5 +1,6 @@
 """The store's queries: the schema (``cypher/schema``) and memories, scopes, edges and vectors
-(``cypher/memory``)."""
+(``cypher/memory``). A ``_LTS`` member is the Neo4j 5.26 form of the statement it is named after
+(:class:`~hippograph.store.capabilities.ServerCapabilities`)."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ class SchemaQuery(CypherQuery):
     CREATE_INDEX_CONSOLIDATION_LEASE_SCOPE = auto()
     CREATE_INDEX_AUDIT_ENTRY_SCOPE = auto()
     CREATE_VECTOR_INDEX_MEMORY_EMBEDDING_SCOPED = auto()
+    CREATE_VECTOR_INDEX_MEMORY_EMBEDDING = auto()
     CREATE_FULLTEXT_INDEX_MEMORY_TEXT = auto()
     DROP_INDEX_MEMORY_CREATED_AT = auto()
     DROP_INDEX_MEMORY_OCCURRED_AT = auto()
@@ -92,4 +94,6 @@ class MemoryQuery(CypherQuery):
     DELETE_SUBTREE_VECTORS = auto()
     SEARCH_VECTOR_INDEX = auto()
     SEARCH_VECTOR_SCOPED = auto()
+    SEARCH_VECTOR_SCOPED_LTS = auto()
+    GET_VISIBLE_COUNT_CAPPED = auto()
     SEARCH_VECTOR_EXACT = auto()

@@ -6,6 +6,11 @@ builds it) and, where a constraint needs its data repaired first, a batched data
 it that is idempotent and runs only while that constraint is missing. :func:`migrate` runs every step,
 waits for the indexes to come online and records the version on a ``HippographSchema`` node.
 Running it twice changes nothing the second time.
+
+On Neo4j 5.26 LTS step 4 builds the vector index without filter properties
+(``memory_embedding``, see :mod:`hippograph.store.capabilities`) and drops nothing; on 2026.x it
+drops that index, if there, and builds ``memory_embedding_scoped`` — so a database moved from
+5.26 to 2026.x gets the scoped index the next time hippograph connects.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 import re
 import time
 
+from hippograph.store.capabilities import ServerCapabilities
 from hippograph.store.connection import Neo4jConnection
 from hippograph.store.queries import SchemaQuery as Q
 
@@ -51,7 +57,8 @@ SCHEMA_STEPS: tuple[tuple[int, tuple[Q, ...]], ...] = (
     ),
     (
         4,  # the vector index filters by scope inside the index (Neo4j 2026.x, Cypher 25);
-        # an older database's index is dropped first and built again over its data (minutes at 1M)
+        # an older database's index is dropped first and built again over its data (minutes at 1M);
+        # on 5.26 the unfiltered index instead (LTS_STEPS)
         (
             Q.DROP_INDEX_MEMORY_EMBEDDING,
             Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING_SCOPED,
@@ -71,10 +78,12 @@ SCHEMA_STEPS: tuple[tuple[int, tuple[Q, ...]], ...] = (
 UNTIL_CONSTRAINT: dict[Q, str] = {Q.MERGE_DUPLICATE_CUES: "cue_key"}
 """Data steps that run only while the named constraint is missing: once it exists, what the
 step repairs can no longer occur, and a large store skips the scan on every later start."""
+LTS_STEPS: dict[Q, tuple[Q, ...]] = {
+    Q.DROP_INDEX_MEMORY_EMBEDDING: (),
+    Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING_SCOPED: (Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING,),
+}
+"""What takes a schema query's place on Neo4j 5.26 (no filtered vector index there)."""
 SCHEMA_VERSION = SCHEMA_STEPS[-1][0]
-MIN_NEO4J_VERSION = (2026, 8)
-"""The oldest Neo4j the queries are written for: the vector index's filter properties and the
-``SEARCH`` subclause (Cypher 25) are what the launcher's 2026.08 was tested with."""
 _DDL_NAME = re.compile(r"CREATE\s+(?:VECTOR\s+|FULLTEXT\s+)?(?:INDEX|CONSTRAINT)\s+(\w+)", re.IGNORECASE)
 
 
@@ -84,11 +93,20 @@ async def schema_version(conn: Neo4jConnection) -> int | None:
     return int(value) if value is not None else None
 
 
+def schema_steps(capabilities: ServerCapabilities) -> tuple[tuple[int, tuple[Q, ...]], ...]:
+    """:data:`SCHEMA_STEPS` as this server runs them (:data:`LTS_STEPS` swapped in on 5.26)."""
+    if capabilities.supports_search_clause:
+        return SCHEMA_STEPS
+    return tuple(
+        (version, tuple(lts for q in queries for lts in LTS_STEPS.get(q, (q,)))) for version, queries in SCHEMA_STEPS
+    )
+
+
 async def migrate(conn: Neo4jConnection, *, await_seconds: int = 300) -> int:
     """Apply every schema step (idempotent), wait for indexes, record the version."""
     steps = 0
     constraints = {r["name"] for r in await conn.read(Q.GET_CONSTRAINTS)}
-    for _version, queries in SCHEMA_STEPS:
+    for _version, queries in schema_steps(conn.capabilities):
         for query in queries:
             if UNTIL_CONSTRAINT.get(query) not in constraints:
                 await conn.run_autocommit(query)
@@ -100,25 +118,15 @@ async def migrate(conn: Neo4jConnection, *, await_seconds: int = 300) -> int:
     return SCHEMA_VERSION
 
 
-async def server_version(conn: Neo4jConnection) -> tuple[str, str]:
-    """(version, edition) of the Neo4j kernel, e.g. ``("2026.08.1", "community")``."""
-    rows = await conn.read(Q.GET_SERVER_VERSION)
-    return (str(rows[0]["version"]), str(rows[0]["edition"])) if rows else ("unknown", "unknown")
-
-
-def version_at_least(version: str, minimum: tuple[int, int] = MIN_NEO4J_VERSION) -> bool:
-    """``"5.26.3"`` or ``"2025.10.1"`` against ``(major, minor)``; False when unparsable."""
-    parts = re.findall(r"\d+", version)[:2]
-    return len(parts) == 2 and (int(parts[0]), int(parts[1])) >= minimum
-
-
-def expected_schema_names() -> list[str]:
-    """Every index and constraint the schema steps create, by name."""
-    return [m.group(1) for _, queries in SCHEMA_STEPS for q in queries if (m := _DDL_NAME.search(q.text))]
+def expected_schema_names(capabilities: ServerCapabilities | None = None) -> list[str]:
+    """Every index and constraint the schema steps create on such a server (default: a current
+    one), by name."""
+    steps = schema_steps(capabilities or ServerCapabilities())
+    return [m.group(1) for _, queries in steps for q in queries if (m := _DDL_NAME.search(q.text))]
 
 
 async def missing_schema(conn: Neo4jConnection) -> list[str]:
     """The schema's indexes and constraints that are absent or not ONLINE (``[]``: all there)."""
     online = {r["name"] for r in await conn.read(Q.GET_INDEXES) if r["state"] == "ONLINE"}
     online |= {r["name"] for r in await conn.read(Q.GET_CONSTRAINTS)}
-    return [name for name in expected_schema_names() if name not in online]
+    return [name for name in expected_schema_names(conn.capabilities) if name not in online]

@@ -14,7 +14,8 @@ The fixtures:
 - ``hippograph_neo4j`` (session): the :class:`~hippograph.testing.server.Neo4jTarget` of
   ``HIPPOGRAPH_NEO4J_URI`` (``HIPPOGRAPH_NEO4J_USER``, ``HIPPOGRAPH_NEO4J_PASSWORD``,
   ``HIPPOGRAPH_NEO4J_DATABASE``) when set, else of a local embedded Neo4j started in a
-  temporary folder (built once, ~30–60 s to start) and stopped at the end of the session. The
+  temporary folder (built once, ~30–60 s to start) and stopped at the end of the session;
+  ``HIPPOGRAPH_TEST_NEO4J_VERSION=5.26.31`` makes that one Neo4j 5.26 LTS (on Java 17–21). The
   schema is applied once. Nothing in the database is ever wiped.
 - ``hippograph_embedder`` (session): the embedder of the test memories; bag-of-words hashing
   by default (fast, deterministic, no model). Override it in a ``conftest.py`` to test with

@@ -43,7 +43,9 @@ def session_neo4j(folder: Path, env: Mapping[str, str]) -> Iterator[Neo4jTarget]
     """The Neo4j of a test session: ``HIPPOGRAPH_NEO4J_URI`` (with ``HIPPOGRAPH_NEO4J_USER``,
     ``HIPPOGRAPH_NEO4J_PASSWORD``, ``HIPPOGRAPH_NEO4J_DATABASE``) when set, used as it is;
     otherwise a local embedded Neo4j with its data in ``folder``, stopped on exit (and with
-    the process that started it, should that die first)."""
+    the process that started it, should that die first) — the release
+    ``HIPPOGRAPH_TEST_NEO4J_VERSION`` names (``5.26.31``: the 5.26 LTS line), else the
+    launcher's 2026.x."""
     uri = env.get("HIPPOGRAPH_NEO4J_URI")
     if uri:
         yield Neo4jTarget(
@@ -53,6 +55,12 @@ def session_neo4j(folder: Path, env: Mapping[str, str]) -> Iterator[Neo4jTarget]
             database=env.get("HIPPOGRAPH_NEO4J_DATABASE") or "neo4j",
         )
         return
-    server = LocalNeo4j(folder, heap="1g", pagecache_mb=256, stop_with_parent=True)
+    server = LocalNeo4j(
+        folder,
+        heap="1g",
+        pagecache_mb=256,
+        stop_with_parent=True,
+        neo4j_version=env.get("HIPPOGRAPH_TEST_NEO4J_VERSION") or None,
+    )
     with served(server) as (local_uri, password):
         yield Neo4jTarget(uri=local_uri, password=password, started=True)

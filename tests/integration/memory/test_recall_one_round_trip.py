@@ -158,6 +158,11 @@ async def test_one_statement_recall_equals_the_staged_one(
 async def test_the_index_path_equals_the_staged_one(store: GraphStore, world: tuple[Scope, Scope]) -> None:
     """With the exact-scan threshold at 0 both engines ask the vector index (then widen, then
     fall back to the exact scan): still the same answers."""
+    if not store.conn.capabilities.supports_search_clause:
+        pytest.skip(
+            "Neo4j 2026.x only: on 5.26 the two paths ask the unfiltered index for global top-k's of "
+            "different sizes, whose approximations may differ; the exact paths are compared above"
+        )
     _, leaf = world
     cfg = RecallConfig(track_access=False, activation=ActivationConfig(max_hops=2))
     one, staged = RecallEngine(store, HashingEmbeddings(), cfg), StagedRecallEngine(store, HashingEmbeddings(), cfg)

@@ -134,6 +134,24 @@ async def test_the_recall_vector_channel_ranks_exactly(store: GraphStore, crowd:
     assert {i.node.id for i in result.items} <= visible
 
 
+async def test_recall_through_the_vector_index_is_not_starved_by_the_crowd(
+    store: GraphStore, crowd: Crowd, small: Small
+) -> None:
+    """The exact scan for small scopes turned off, the vector channel asks the index: on Neo4j
+    5.26 its global top-k (at most 10,000 of the 20,000 crowding memories, every one nearer the
+    query) holds none of the small scope's, and the scope filter afterwards leaves nothing — the
+    statement's exact scan must answer; on 2026.x the index filters by scope itself."""
+    engine = RecallEngine(store, FixedEmbeddings(crowd.query), RecallConfig(candidates_per_channel=8,
+                                                                            track_access=False))  # fmt: skip
+    engine.exact_scan_below = 0
+    result = await engine.recall(small.user, "kettle violin maple", top_k=50)
+    assert not result.degraded
+    expected = brute_force_vector(small, crowd.query, 8)
+    ranked = {i.channels[Channel.VECTOR]: i.node.id for i in result.items if Channel.VECTOR in i.channels}
+    assert ranked and all(expected[r - 1] == nid for r, nid in ranked.items())
+    assert expected[0] in {i.node.id for i in result.items}
+
+
 def unrestricted(text: str) -> str:
     return "(" + " OR ".join(f"search_text:{escape(t)}" for t in terms(text)) + ")"
 

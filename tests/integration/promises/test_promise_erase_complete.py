@@ -73,7 +73,9 @@ async def test_nothing_carries_an_erased_scopes_key_or_ids(
     await memory.forget(alice)
     left = await inspector.run("search_named_anywhere", key=alice.key, ids=erased)
     assert left == [], "\n".join(f"{r['kind']} {r['what']} {r['owner']}.{r['k']} = {r['value']}" for r in left)
-    [indexed] = await inspector.run("search_indexes_for", vector=vector, lucene=WORD)
+    [indexed] = await inspector.run(
+        "search_indexes_for", vector=vector, lucene=WORD, vector_index=conn.capabilities.vector_index
+    )
     assert set(indexed["ids"]).isdisjoint(erased)
     assert {n.id for n in await memory.store.query_nodes(bob, limit=None)} == bob_before
     assert await memory.store.query_subtree(alice, {"include_retracted": True}, limit=None) == []

@@ -110,6 +110,7 @@ async def semantic_merge(ctx: PhaseContext) -> Counts:
         max_probes=c.merge_max_probes,
         k=c.merge_candidates_k,
         min_score=index_from_cosine(c.merge_min_cosine),
+        vector_index=ctx.conn.capabilities.vector_index,
     )
     if not rows:
         return {"probed": 0, "candidates": 0, "merged": 0, "repointed": 0}
