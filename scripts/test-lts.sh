@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The tests that run Cypher in the store, the schema, recall, the memory facade and the layers,
-# against Neo4j 5.26 LTS: the suite's local embedded server built as HIPPOGRAPH_TEST_NEO4J_VERSION
-# (default 5.26.31) and run on a JDK 17 or 21, installed here from apt when none is found.
+# The tests that run Cypher in the store, the schema (every statement is planned), recall, writes
+# and the layers that search by vector, against Neo4j 5.26 LTS: the suite's local embedded server
+# built as HIPPOGRAPH_TEST_NEO4J_VERSION (default 5.26.31) and run on a JDK 17 or 21, installed
+# here from apt when none is found.
 # Extra arguments go to pytest (`bash scripts/test-lts.sh -x`). Expects scripts/setup.sh to have
 # run (it is run when .venv is missing); the default 2026.x suite is scripts/test.sh.
 set -euo pipefail
@@ -35,7 +36,15 @@ LTS_TESTS=(
   tests/integration/test_isolation.py
   tests/integration/test_vector_exactness.py
   tests/integration/test_vector_index_failure.py
-  tests/integration/memory
+  tests/integration/memory/test_small_scope_exactness.py
+  tests/integration/memory/test_recall.py
+  tests/integration/memory/test_recall_one_round_trip.py
+  tests/integration/memory/test_write_path.py
+  tests/integration/memory/test_activation.py
+  tests/integration/memory/test_supersession.py
+  tests/integration/memory/test_layer_semantic.py
+  tests/integration/memory/test_layer_procedural.py
+  tests/integration/memory/test_cue_uniqueness.py
   tests/integration/promises/test_promise_erase_complete.py
 )
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 TOKENIZERS_PARALLELISM=false
