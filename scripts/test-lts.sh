@@ -47,5 +47,9 @@ LTS_TESTS=(
   tests/integration/memory/test_cue_uniqueness.py
   tests/integration/promises/test_promise_erase_complete.py
 )
+# Built once here, not by each pytest process at once.
+.venv/bin/python -c 'import os, tempfile
+from hippograph.dbms.local_server import LocalNeo4j
+LocalNeo4j(tempfile.mkdtemp(), neo4j_version=os.environ["HIPPOGRAPH_TEST_NEO4J_VERSION"]).build()'
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 TOKENIZERS_PARALLELISM=false
 exec .venv/bin/python -m pytest -p no:cacheprovider "${LTS_TESTS[@]}" "$@"
