@@ -31,7 +31,7 @@ from langgraph.store.base import (
     SearchOp,
 )
 
-from hippograph.errors import ConfigurationError
+from hippograph.errors import ConfigurationError, InvalidInputError
 from hippograph.integrations import HippographStore
 from hippograph.memory import Memory
 from hippograph.scope import Scope
@@ -207,7 +207,7 @@ async def test_list_namespaces_with_conditions_depth_and_pages(lg_store: Hippogr
     assert await lg_store.alist_namespaces(prefix=("docs",)) == [("docs", "draft", "v1")]
 
 
-async def test_bad_namespaces_and_ttl_are_refused(lg_store: HippographStore) -> None:
+async def test_bad_namespaces_and_ttls_are_refused(lg_store: HippographStore) -> None:
     with pytest.raises(InvalidNamespaceError):
         await lg_store.aput((), "k", {"x": 1})
     with pytest.raises(InvalidNamespaceError):
@@ -218,9 +218,9 @@ async def test_bad_namespaces_and_ttl_are_refused(lg_store: HippographStore) -> 
         await lg_store.abatch([ListNamespacesOp(match_conditions=(MatchCondition("prefix", ("",)),))])
     with pytest.raises(InvalidNamespaceError, match="deeper"):
         await lg_store.aput(tuple("abcdefgh"), "k", {"x": 1})
-    assert lg_store.supports_ttl is False
-    with pytest.raises(NotImplementedError):
-        await lg_store.aput(("a",), "k", {"x": 1}, ttl=5)
+    for ttl in (0, -1, float("nan")):
+        with pytest.raises(InvalidInputError, match="ttl"):
+            await lg_store.aput(("a",), "k", {"x": 1}, ttl=ttl)
     assert await lg_store.alist_namespaces() == []
 
 

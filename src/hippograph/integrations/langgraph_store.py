@@ -39,7 +39,10 @@ from another thread.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
+import logging
+import math
 import threading
 from collections.abc import Coroutine, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
@@ -68,17 +71,35 @@ with requires_extra("langgraph"):
         Result,
         SearchItem,
         SearchOp,
+        TTLConfig,
         validate_op_namespace,
     )
     from langgraph.store.base.embed import get_text_at_path, tokenize_path
 
-__all__ = ["HippographStore", "StoreIndex", "matches_filter", "namespace_matches", "namespace_scope", "scope_namespace"]
+__all__ = [
+    "HippographStore",
+    "StoreIndex",
+    "expiry",
+    "is_expired",
+    "matches_filter",
+    "namespace_matches",
+    "namespace_scope",
+    "scope_namespace",
+    "ttl_settings",
+]
+
+log = logging.getLogger(__name__)
 
 ACTOR = "langgraph-store"
 LEVEL_KIND = "ns{}"
 WHOLE_VALUE = "$"
 RECALL_CAP = 500
 """The most items one recall returns (the recall configuration's bound on ``top_k``)."""
+MINUTE = 60.0
+DEFAULT_SWEEP_MINUTES = 5.0
+"""Minutes between sweeps when neither ``start_ttl_sweeper`` nor the TTL config names them."""
+SWEEP_REASON = "expired in the LangGraph store (its ttl passed)"
+TTL_KEYS = frozenset({"default_ttl", "refresh_on_read", "sweep_interval_minutes", "omit_expired"})
 T = TypeVar("T")
 
 
@@ -101,10 +122,14 @@ class HippographStore(BaseStore):
             value as JSON.
         loop: The event loop the memory was opened on, for the synchronous methods.
         timeout: Seconds the synchronous methods wait for one batch.
-        actor: Who the audit trail names for deletes.
+        actor: Who the audit trail names for deletes (and for the sweeper's).
+        ttl: LangGraph's TTL configuration: ``default_ttl`` (minutes, for puts that name no
+            ttl), ``refresh_on_read`` (the default of ``refresh_ttl``, True when not given) and
+            ``sweep_interval_minutes`` (for :meth:`start_ttl_sweeper`). Expired items are never
+            returned, whatever ``omit_expired`` says.
     """
 
-    supports_ttl = False
+    supports_ttl = True
 
     def __init__(
         self,
@@ -115,6 +140,7 @@ class HippographStore(BaseStore):
         loop: asyncio.AbstractEventLoop | None = None,
         timeout: float = 60.0,
         actor: str = ACTOR,
+        ttl: TTLConfig | None = None,
     ) -> None:
         unknown = sorted(set(index or {}) - {"fields"})
         if unknown:
@@ -130,6 +156,10 @@ class HippographStore(BaseStore):
         self.loop = loop
         self.timeout = timeout
         self.actor = actor
+        self.ttl_config = ttl_settings(ttl)
+        self._sweeper: concurrent.futures.Future[None] | None = None
+        self._sweeper_stop: asyncio.Event | None = None
+        self._sweeper_loop: asyncio.AbstractEventLoop | None = None
 
     # -- the batch contract ----------------------------------------------------------------
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
@@ -158,7 +188,12 @@ class HippographStore(BaseStore):
     async def _get(self, op: GetOp) -> Item | None:
         scope = self._namespace_scope(op.namespace)
         node = await self.memory.semantic.repo.current_fact(scope, op.key)
-        return _item(node, op.namespace) if node is not None else None
+        now = self.memory.services.clock()
+        if node is None or is_expired(node, now):
+            return None
+        if op.refresh_ttl:
+            await self._renew(scope, [node], now)
+        return _item(node, op.namespace)
 
     async def _put(self, op: PutOp) -> None:
         if not op.namespace:
@@ -167,19 +202,18 @@ class HippographStore(BaseStore):
             raise InvalidNamespaceError(f'Root label for namespace cannot be "langgraph". Got: {op.namespace}')
         if not op.key or len(op.key) > MAX_LABEL:
             raise InvalidInputError("key", f"a key is 1 to {MAX_LABEL} characters")
-        if op.ttl is not None:
-            raise NotImplementedError("HippographStore does not support TTL: put with ttl=None")
         scope = self._namespace_scope(op.namespace)
         if op.value is None:
             await self._delete(scope, op.key)
             return
         content = self._text(op.value, op.index)
         now = self.memory.services.clock()
+        ttl, valid_until = expiry(op.ttl, now)
         node = make_node(
             Layer.SEMANTIC,
             {
                 "label": op.key, "content": content, "properties": dict(op.value), "key": op.key,
-                "valid_from": now, "created_at": now, "updated_at": now,
+                "valid_from": now, "created_at": now, "updated_at": now, "ttl": ttl, "valid_until": valid_until,
             },
             field_prefix="item",
         )  # fmt: skip
@@ -191,7 +225,10 @@ class HippographStore(BaseStore):
             previous = await tx.current_fact(op.key)
             if previous is None:
                 return await tx.add_node(node, cues)
-            updates = {"label": node.label, "content": node.content, "properties": node.properties}
+            updates = {
+                "label": node.label, "content": node.content, "properties": node.properties,
+                "ttl": ttl, "valid_until": valid_until,
+            }  # fmt: skip
             return await tx.update_node(previous, {**updates, "embedding": embedding})
 
         await run_locked(self.memory.store, scope, [op.key], decide)
@@ -208,7 +245,10 @@ class HippographStore(BaseStore):
         end = op.offset + op.limit
         if op.query is None or not op.query.strip():
             items.sort(key=lambda n: (-n.updated_at, n.key or ""))
-            return [_search_item(n, self._namespace(n.scope_key), None) for n in items[op.offset : end]]
+            page = items[op.offset : end]
+            if op.refresh_ttl:
+                await self._renew(self.scope, page, self.memory.services.clock())
+            return [_search_item(n, self._namespace(n.scope_key), None) for n in page]
         wanted = {n.id for n in items}
         by_scope: dict[str, int] = {}
         for n in items:
@@ -224,8 +264,10 @@ class HippographStore(BaseStore):
             for hit in result.items:
                 if hit.node.id in wanted and hit.score > scored.get(hit.node.id, (-1.0, hit.node))[0]:
                     scored[hit.node.id] = (hit.score, hit.node)  # a namespace's own recall weighs it most
-        ranked = sorted(scored.values(), key=lambda s: (-s[0], -s[1].updated_at, s[1].key or ""))
-        return [_search_item(n, self._namespace(n.scope_key), score) for score, n in ranked[op.offset : end]]
+        ranked = sorted(scored.values(), key=lambda s: (-s[0], -s[1].updated_at, s[1].key or ""))[op.offset : end]
+        if op.refresh_ttl:
+            await self._renew(self.scope, [n for _, n in ranked], self.memory.services.clock())
+        return [_search_item(n, self._namespace(n.scope_key), score) for score, n in ranked]
 
     async def _list_namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
         namespaces = {self._namespace(n.scope_key) for n in await self._items(())}
@@ -244,16 +286,141 @@ class HippographStore(BaseStore):
     def _namespace(self, scope_key: str) -> tuple[str, ...]:
         return scope_namespace(self.scope, scope_key)
 
-    async def _items(self, prefix: Sequence[str]) -> list[MemoryNode]:
-        """The current items in the namespaces that start with ``prefix``."""
+    async def _items(self, prefix: Sequence[str], *, expired: bool = False) -> list[MemoryNode]:
+        """The current items in the namespaces that start with ``prefix``: those not expired, or
+        (``expired``) only those whose ttl has passed."""
         scope = self._namespace_scope(prefix)
         nodes = await self.memory.store.query_subtree(scope, {"layers": [Layer.SEMANTIC]}, limit=None)
         below = self.scope.subtree_prefix
+        now = self.memory.services.clock()
         return [
             n
             for n in nodes
-            if n.key is not None and n.superseded_by is None and not n.retracted and n.scope_key.startswith(below)
+            if n.key is not None
+            and n.superseded_by is None
+            and not n.retracted
+            and n.scope_key.startswith(below)
+            and is_expired(n, now) == expired
         ]
+
+    async def _renew(self, scope: Scope, nodes: Sequence[MemoryNode], now: float) -> None:
+        """Push the expiry of the items that have a ttl to ``now`` plus their ttl."""
+        ids = [n.id for n in nodes if n.ttl is not None]
+        if ids:
+            await self.memory.store.renew_validity(scope, ids, now=now)
+
+    # -- expiry ----------------------------------------------------------------------------
+    async def asweep_ttl(self) -> int:
+        """Delete the items whose ttl has passed (as :meth:`adelete` does: retracted, restorable,
+        audited); how many were deleted. Reads hide expired items already: the sweep frees
+        their place in recall and in the graph."""
+        swept = 0
+        for node in await self._items((), expired=True):
+            scope = Scope.parse(node.scope_key)
+            current = await self.memory.semantic.repo.current_fact(scope, node.key or node.label)
+            if current is None or current.id != node.id or not is_expired(current, self.memory.services.clock()):
+                continue  # put again or renewed since the read
+            await self.memory.retract(scope, node.id, reason=SWEEP_REASON, actor=self.actor)
+            swept += 1
+        return swept
+
+    def sweep_ttl(self) -> int:
+        """:meth:`asweep_ttl` on :attr:`loop`, from another thread."""
+        return self._run(self.asweep_ttl())
+
+    def start_ttl_sweeper(self, sweep_interval_minutes: float | None = None) -> concurrent.futures.Future[None]:
+        """Sweep expired items every ``sweep_interval_minutes`` (else the TTL config's, else
+        five), on the memory's event loop, until :meth:`stop_ttl_sweeper`. Callable from any
+        thread, the loop's own included; a sweeper already running is returned as it is.
+
+        Returns:
+            A future done when the sweeper stops (cancelling it stops the sweeper too); done at
+            once when the store has no TTL config and no interval is given, as LangGraph's own
+            stores do.
+        """
+        if self._sweeper is not None and not self._sweeper.done():
+            return self._sweeper
+        config = self.ttl_config or {}
+        minutes = sweep_interval_minutes or config.get("sweep_interval_minutes")
+        if self.ttl_config is None and minutes is None:
+            done: concurrent.futures.Future[None] = concurrent.futures.Future()
+            done.set_result(None)
+            return done
+        interval = _positive("sweep_interval_minutes", minutes if minutes is not None else DEFAULT_SWEEP_MINUTES)
+        loop = self.loop or _running_loop()
+        if loop is None:
+            raise ConfigurationError(
+                "HippographStore's TTL sweeper runs on the memory's event loop: pass loop=..., "
+                "or start it from a coroutine on that loop"
+            )
+        stop = asyncio.Event()
+        self._sweeper_stop, self._sweeper_loop = stop, loop
+        self._sweeper = asyncio.run_coroutine_threadsafe(self._sweep_every(interval * MINUTE, stop), loop)
+        log.info("LangGraph store TTL sweeper started (every %s minutes)", interval)
+        return self._sweeper
+
+    def stop_ttl_sweeper(self, timeout: float | None = None) -> bool:
+        """Stop the sweeper and wait (at most ``timeout`` seconds) for it to end, from a thread
+        other than the loop's (there: :meth:`astop_ttl_sweeper`).
+
+        Returns:
+            True when it stopped or was not running; False when the timeout came first.
+        """
+        loop = self._sweeper_loop
+        if loop is not None and (_running_loop() is loop or getattr(loop, "_thread_id", None) == threading.get_ident()):
+            raise ConfigurationError(
+                "stop_ttl_sweeper was called on the memory's own event loop thread, where it would wait on "
+                "itself: use astop_ttl_sweeper"
+            )
+        sweeper = self._signal_stop()
+        if sweeper is None:
+            return True
+        try:
+            sweeper.result(timeout)
+        except concurrent.futures.TimeoutError:
+            return False
+        except concurrent.futures.CancelledError:
+            pass
+        return self._stopped(sweeper)
+
+    async def astop_ttl_sweeper(self, timeout: float | None = None) -> bool:
+        """:meth:`stop_ttl_sweeper` for a coroutine on the memory's event loop."""
+        sweeper = self._signal_stop()
+        if sweeper is None:
+            return True
+        await asyncio.wait([asyncio.wrap_future(sweeper)], timeout=timeout)
+        return self._stopped(sweeper)
+
+    def _signal_stop(self) -> concurrent.futures.Future[None] | None:
+        sweeper, stop, loop = self._sweeper, self._sweeper_stop, self._sweeper_loop
+        if sweeper is None or sweeper.done() or stop is None or loop is None:
+            self._sweeper = None
+            return None
+        loop.call_soon_threadsafe(stop.set)
+        return sweeper
+
+    def _stopped(self, sweeper: concurrent.futures.Future[None]) -> bool:
+        if not sweeper.done():
+            return False
+        if self._sweeper is sweeper:
+            self._sweeper = None
+        log.info("LangGraph store TTL sweeper stopped")
+        return True
+
+    async def _sweep_every(self, seconds: float, stop: asyncio.Event) -> None:
+        while True:
+            try:
+                await asyncio.wait_for(stop.wait(), timeout=seconds)
+                return
+            except TimeoutError:
+                pass
+            try:
+                swept = await self.asweep_ttl()
+            except Exception:
+                log.exception("LangGraph store TTL sweep failed; the next one tries again")
+                continue
+            if swept:
+                log.info("LangGraph store TTL sweep deleted %d expired items", swept)
 
     def _text(self, value: Mapping[str, Any], index: Any) -> str:
         """The searched text of ``value``: the whole value as JSON, or the texts at the fields."""
@@ -308,6 +475,60 @@ def scope_namespace(root: Scope, scope_key: str) -> tuple[str, ...]:
     """The namespace of a scope below ``root``: the inverse of :func:`namespace_scope`."""
     levels = Scope.parse(scope_key).levels[root.depth :]
     return tuple(unquote(level.id) for level in levels)
+
+
+def ttl_settings(config: TTLConfig | Mapping[str, Any] | None) -> TTLConfig | None:
+    """A checked copy of LangGraph's TTL configuration (None stays None).
+
+    Raises:
+        ConfigurationError: An unknown key, or a ttl or interval that is not a positive number.
+    """
+    if config is None:
+        return None
+    unknown = sorted(set(config) - TTL_KEYS)
+    if unknown:
+        raise ConfigurationError(f"HippographStore's ttl takes only {sorted(TTL_KEYS)} (got {unknown})")
+    for name in ("default_ttl", "sweep_interval_minutes"):
+        value = config.get(name)
+        if value is not None:
+            try:
+                _positive(name, value)
+            except InvalidInputError as e:
+                raise ConfigurationError(f"HippographStore's ttl: {e}") from None
+    checked = TTLConfig()
+    if "refresh_on_read" in config:
+        checked["refresh_on_read"] = bool(config["refresh_on_read"])
+    if "omit_expired" in config:
+        checked["omit_expired"] = bool(config["omit_expired"])
+    if "default_ttl" in config:
+        checked["default_ttl"] = config["default_ttl"]
+    if "sweep_interval_minutes" in config:
+        checked["sweep_interval_minutes"] = config["sweep_interval_minutes"]
+    return checked
+
+
+def expiry(ttl_minutes: float | None, now: float) -> tuple[float | None, float | None]:
+    """The ``ttl`` (seconds) and ``valid_until`` (epoch seconds) a put of an item with a ttl in
+    minutes writes on its fact at ``now``; ``(None, None)`` for an item that never expires.
+
+    Raises:
+        InvalidInputError: The ttl is not a positive, finite number of minutes.
+    """
+    if ttl_minutes is None:
+        return None, None
+    seconds = _positive("ttl", ttl_minutes) * MINUTE
+    return seconds, now + seconds
+
+
+def is_expired(node: MemoryNode, now: float) -> bool:
+    """Whether an item's fact is past its expiry (its ``valid_until``) at ``now``."""
+    return node.valid_until is not None and node.valid_until <= now
+
+
+def _positive(name: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value <= 0:
+        raise InvalidInputError(name, f"minutes are a positive number, got {value!r:.40}")
+    return float(value)
 
 
 def _item(node: MemoryNode, namespace: tuple[str, ...]) -> Item:

@@ -53,6 +53,10 @@ class _Count(Row):
     count: int
 
 
+class _Renewed(Row):
+    renewed: int
+
+
 class _Written(Row):
     """An upserted id: whether it belongs to the writing scope, and whether it is new."""
 
@@ -207,6 +211,16 @@ class GraphStore:
         if not rows:
             raise NotFoundError(f"memory {node_id} is not owned by {scope.key} (it may be an ancestor's)")
         return props_to_node(rows[0]["m"])
+
+    async def renew_validity(self, scope: Scope, node_ids: Sequence[str], *, now: float) -> int:
+        """Push ``valid_until`` of owned memories that have a ``ttl`` to ``now`` plus that ttl;
+        how many were renewed. Memories already past their ``valid_until``, superseded or
+        retracted stay as they are; ``updated_at`` does not move."""
+        ids = [check_id(i, "node_ids") for i in node_ids]
+        if not ids:
+            return 0
+        rows = await self.conn.write_as(Q.UPDATE_VALIDITY, _Renewed, ids=ids, now=now, **_owned(scope))
+        return rows[0].renewed if rows else 0
 
     async def delete_node(self, scope: Scope, node_id: str, cascade: bool = False) -> bool:
         """Delete an owned memory. Without ``cascade`` a memory with edges raises ConflictError."""

@@ -107,6 +107,8 @@ class LockedTx:
         merged = MemoryNode.model_validate({**current.model_dump(), **updates, "updated_at": now()})
         props = node_to_props(merged, Scope.parse(current.scope_key))
         changed = {k: v for k, v in props.items() if k in updates or k in ("updated_at", "search_text", "scope_tag")}
+        for key in updates:  # explicit None clears a property, as GraphStore.update_node does
+            changed.setdefault(key, None)
         row = await self._tx.single_as(
             Q.UPDATE_NODE,
             _NodeRow,

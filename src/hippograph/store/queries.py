@@ -73,6 +73,7 @@ class MemoryQuery(CypherQuery):
     DELETE_ERASED_SCOPES = auto()
     UPDATE_SUPERSESSION = auto()
     UPDATE_RETRACTION = auto()
+    UPDATE_VALIDITY = auto()
     GET_CURRENT_FACT = auto()
     GET_OWNED_IDS_BY_PREFIX = auto()
     GET_SESSION_TAILS = auto()
