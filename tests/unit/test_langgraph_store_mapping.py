@@ -1,5 +1,5 @@
 """The LangGraph store's pure parts: namespaces as scopes and back, value filters, namespace
-match conditions, the searched text of a value."""
+match conditions, the searched text of a value, a ttl as the fact's expiry and the TTL config."""
 
 from __future__ import annotations
 
@@ -13,11 +13,15 @@ from langgraph.store.base import InvalidNamespaceError, MatchCondition
 from hippograph.errors import ConfigurationError, InvalidInputError
 from hippograph.integrations.langgraph_store import (
     HippographStore,
+    expiry,
+    is_expired,
     matches_filter,
     namespace_matches,
     namespace_scope,
     scope_namespace,
+    ttl_settings,
 )
+from hippograph.models import Layer, MemoryNode
 from hippograph.scope import Scope
 
 ROOT = Scope.root("app", "agent")
@@ -120,3 +124,46 @@ def test_the_searched_text_of_a_value(fields: list[str] | None, index: Any, expe
     store = HippographStore(None, ROOT, index={"fields": fields})  # type: ignore[arg-type]
     value = {"text": "Ana likes tea", "n": 3, "notes": [{"body": "first"}, {"body": "second"}]}
     assert store._text(value, index) == expected
+
+
+def test_a_ttl_in_minutes_is_the_facts_ttl_and_expiry_in_seconds() -> None:
+    assert expiry(None, 1000.0) == (None, None)
+    assert expiry(2, 1000.0) == (120.0, 1120.0)
+    assert expiry(0.25, 1000.0) == (15.0, 1015.0)
+    for bad in (0, -1, float("nan"), float("inf"), True, "5"):
+        with pytest.raises(InvalidInputError, match="ttl"):
+            expiry(bad, 1000.0)  # type: ignore[arg-type]
+
+
+def test_an_item_is_expired_from_its_valid_until_on() -> None:
+    fact = MemoryNode(layer=Layer.SEMANTIC, key="k", ttl=60.0, valid_until=1060.0)
+    assert not is_expired(fact, 1059.9)
+    assert is_expired(fact, 1060.0) and is_expired(fact, 2000.0)
+    assert not is_expired(MemoryNode(layer=Layer.SEMANTIC, key="k"), 1e12)
+
+
+def test_the_ttl_config_is_checked() -> None:
+    assert ttl_settings(None) is None
+    config = {"default_ttl": 5, "refresh_on_read": False, "sweep_interval_minutes": 1, "omit_expired": False}
+    assert ttl_settings(config) == config
+    assert ttl_settings({"default_ttl": None}) == {"default_ttl": None}
+    with pytest.raises(ConfigurationError, match="strategy"):
+        ttl_settings({"strategy": "delete"})
+    for bad in ({"default_ttl": 0}, {"default_ttl": -5}, {"sweep_interval_minutes": float("nan")}):
+        with pytest.raises(ConfigurationError, match="positive"):
+            ttl_settings(bad)
+
+
+def test_the_store_takes_the_ttl_config() -> None:
+    store = HippographStore(None, ROOT, ttl={"default_ttl": 10})  # type: ignore[arg-type]
+    assert store.supports_ttl is True and store.ttl_config == {"default_ttl": 10}
+    assert HippographStore(None, ROOT).ttl_config is None  # type: ignore[arg-type]
+    with pytest.raises(ConfigurationError):
+        HippographStore(None, ROOT, ttl={"default_ttl": -1})  # type: ignore[arg-type]
+
+
+def test_the_sweeper_needs_the_loop() -> None:
+    store = HippographStore(None, ROOT, ttl={"sweep_interval_minutes": 1})  # type: ignore[arg-type]
+    with pytest.raises(ConfigurationError, match="event loop"):
+        store.start_ttl_sweeper()
+    assert store.stop_ttl_sweeper() is True  # nothing to stop
