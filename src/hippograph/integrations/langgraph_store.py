@@ -28,8 +28,15 @@ score; without a query, items come newest update first. ``filter`` compares valu
 A put replaces the item's value in place (its ``created_at`` stays, ``updated_at`` moves);
 a delete (or a put of ``None``) retracts the fact: restorable, audited. Items are written
 as they are: the store does not scrub credentials from values (an agent's store is not a
-model's free text). TTL is not supported (``supports_ttl`` is False): hippograph's own
-expiry is by layer and durability, not by minutes since the last read.
+model's free text).
+
+TTL is LangGraph's (``supports_ttl`` is True): a put's ``ttl`` in minutes (or the ``ttl``
+configuration's ``default_ttl``) is kept on the fact as its ``ttl`` in seconds and its
+expiry as ``valid_until``. An item past it is gone from every read at once; ``get`` and
+``search`` with ``refresh_ttl`` push the expiry of what they return to now plus the ttl,
+without moving ``updated_at``. :meth:`HippographStore.asweep_ttl` deletes expired items as
+a delete does, and :meth:`HippographStore.start_ttl_sweeper` runs it every
+``sweep_interval_minutes`` on the memory's loop. Time is the memory's clock.
 
 The store is asynchronous at heart; the synchronous methods (``get``, ``put``, ``search`` …,
 used by graphs run with ``invoke``) run on ``loop``, the event loop that owns the memory,
