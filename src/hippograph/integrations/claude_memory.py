@@ -28,12 +28,12 @@ thread, running each command on the event loop that owns the memory.
 from __future__ import annotations
 
 import asyncio
-import threading
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
 from hippograph._extras import requires_extra
-from hippograph.errors import ConfigurationError, HippographError, validation_errors
+from hippograph.errors import HippographError, validation_errors
+from hippograph.integrations._sync import run_on_loop
 from hippograph.integrations.memory_paths import ROOT, PathRefusedError, memory_path, parent_paths
 from hippograph.memory import Memory
 from hippograph.models import Layer, MemoryNode
@@ -318,20 +318,13 @@ class ClaudeMemoryToolSync(BetaAbstractMemoryTool):
         return self._run(self.tool.clear_all_memory())
 
     def _run(self, work: Coroutine[Any, Any, T]) -> T:
-        if _running_loop() is self.loop or getattr(self.loop, "_thread_id", None) == threading.get_ident():
-            work.close()
-            raise ConfigurationError(
-                "ClaudeMemoryToolSync was called on its own event loop's thread, where it would wait on "
-                "itself: run the synchronous tool runner in another thread, or use ClaudeMemoryTool"
-            )
-        return asyncio.run_coroutine_threadsafe(work, self.loop).result(self.timeout)
-
-
-def _running_loop() -> asyncio.AbstractEventLoop | None:
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
+        return run_on_loop(
+            self.loop,
+            work,
+            self.timeout,
+            "ClaudeMemoryToolSync was called on its own event loop's thread, where it would wait on "
+            "itself: run the synchronous tool runner in another thread, or use ClaudeMemoryTool",
+        )
 
 
 def _path(raw: str) -> str:

@@ -49,20 +49,30 @@ import asyncio
 import concurrent.futures
 import json
 import logging
-import math
-import threading
 from collections.abc import Coroutine, Iterable, Mapping, Sequence
-from datetime import UTC, datetime
 from typing import Any, TypedDict, TypeVar
-from urllib.parse import quote, unquote
 
 from hippograph._extras import requires_extra
 from hippograph.cues import cues_of
 from hippograph.errors import ConfigurationError, InvalidInputError
+from hippograph.integrations._sync import on_loop_thread, run_on_loop, running_loop
+from hippograph.integrations.langgraph_mapping import (
+    MINUTE,
+    expiry,
+    is_expired,
+    matches_filter,
+    namespace_matches,
+    namespace_scope,
+    positive,
+    scope_namespace,
+    to_item,
+    to_search_item,
+    ttl_settings,
+)
 from hippograph.layers.base import make_node
 from hippograph.memory import Memory
 from hippograph.models import MAX_LABEL, MAX_TEXT, Layer, MemoryNode
-from hippograph.scope import MAX_DEPTH, MAX_ID_LENGTH, Scope
+from hippograph.scope import MAX_DEPTH, Scope
 from hippograph.store.locked import LockedTx, run_locked
 
 with requires_extra("langgraph"):
@@ -72,7 +82,6 @@ with requires_extra("langgraph"):
         InvalidNamespaceError,
         Item,
         ListNamespacesOp,
-        MatchCondition,
         Op,
         PutOp,
         Result,
@@ -98,15 +107,12 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 ACTOR = "langgraph-store"
-LEVEL_KIND = "ns{}"
 WHOLE_VALUE = "$"
 RECALL_CAP = 500
 """The most items one recall returns (the recall configuration's bound on ``top_k``)."""
-MINUTE = 60.0
 DEFAULT_SWEEP_MINUTES = 5.0
 """Minutes between sweeps when neither ``start_ttl_sweeper`` nor the TTL config names them."""
 SWEEP_REASON = "expired in the LangGraph store (its ttl passed)"
-TTL_KEYS = frozenset({"default_ttl", "refresh_on_read", "sweep_interval_minutes", "omit_expired"})
 T = TypeVar("T")
 
 
@@ -200,7 +206,7 @@ class HippographStore(BaseStore):
             return None
         if op.refresh_ttl:
             await self._renew(scope, [node], now)
-        return _item(node, op.namespace)
+        return to_item(node, op.namespace)
 
     async def _put(self, op: PutOp) -> None:
         if not op.namespace:
@@ -255,7 +261,7 @@ class HippographStore(BaseStore):
             page = items[op.offset : end]
             if op.refresh_ttl:
                 await self._renew(self.scope, page, self.memory.services.clock())
-            return [_search_item(n, self._namespace(n.scope_key), None) for n in page]
+            return [to_search_item(n, self._namespace(n.scope_key), None) for n in page]
         wanted = {n.id for n in items}
         by_scope: dict[str, int] = {}
         for n in items:
@@ -274,7 +280,7 @@ class HippographStore(BaseStore):
         ranked = sorted(scored.values(), key=lambda s: (-s[0], -s[1].updated_at, s[1].key or ""))[op.offset : end]
         if op.refresh_ttl:
             await self._renew(self.scope, [n for _, n in ranked], self.memory.services.clock())
-        return [_search_item(n, self._namespace(n.scope_key), score) for score, n in ranked]
+        return [to_search_item(n, self._namespace(n.scope_key), score) for score, n in ranked]
 
     async def _list_namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
         namespaces = {self._namespace(n.scope_key) for n in await self._items(())}
@@ -353,8 +359,8 @@ class HippographStore(BaseStore):
             done: concurrent.futures.Future[None] = concurrent.futures.Future()
             done.set_result(None)
             return done
-        interval = _positive("sweep_interval_minutes", minutes if minutes is not None else DEFAULT_SWEEP_MINUTES)
-        loop = self.loop or _running_loop()
+        interval = positive("sweep_interval_minutes", minutes if minutes is not None else DEFAULT_SWEEP_MINUTES)
+        loop = self.loop or running_loop()
         if loop is None:
             raise ConfigurationError(
                 "HippographStore's TTL sweeper runs on the memory's event loop: pass loop=..., "
@@ -374,7 +380,7 @@ class HippographStore(BaseStore):
             True when it stopped or was not running; False when the timeout came first.
         """
         loop = self._sweeper_loop
-        if loop is not None and (_running_loop() is loop or getattr(loop, "_thread_id", None) == threading.get_ident()):
+        if loop is not None and on_loop_thread(loop):
             raise ConfigurationError(
                 "stop_ttl_sweeper was called on the memory's own event loop thread, where it would wait on "
                 "itself: use astop_ttl_sweeper"
@@ -447,173 +453,10 @@ class HippographStore(BaseStore):
                 "HippographStore's synchronous methods need the memory's event loop: pass loop=..., "
                 "or use the async methods (aget, aput, asearch …)"
             )
-        if _running_loop() is self.loop or getattr(self.loop, "_thread_id", None) == threading.get_ident():
-            work.close()
-            raise ConfigurationError(
-                "HippographStore's synchronous methods were called on the memory's own event loop thread, where "
-                "they would wait on themselves: call them from another thread, or use the async methods"
-            )
-        return asyncio.run_coroutine_threadsafe(work, self.loop).result(self.timeout)
-
-
-def namespace_scope(root: Scope, namespace: Sequence[str]) -> Scope:
-    """The scope of ``namespace`` below the store's scope ``root`` (``root`` for the empty one):
-    one level per label, of kind ``ns<depth>``, the label percent-encoded into its id.
-
-    Raises:
-        InvalidNamespaceError: The namespace is too deep, or a label too long once encoded.
-    """
-    if root.depth + len(namespace) > MAX_DEPTH:
-        raise InvalidNamespaceError(
-            f"Namespace {tuple(namespace)} is deeper than this store allows ({MAX_DEPTH - root.depth} labels)"
+        return run_on_loop(
+            self.loop,
+            work,
+            self.timeout,
+            "HippographStore's synchronous methods were called on the memory's own event loop thread, where "
+            "they would wait on themselves: call them from another thread, or use the async methods",
         )
-    scope = root
-    for depth, label in enumerate(namespace, start=1):
-        ident = quote(label, safe="")
-        if len(ident) > MAX_ID_LENGTH:
-            raise InvalidNamespaceError(
-                f"Namespace label {label[:40]!r}… is longer than {MAX_ID_LENGTH} characters once encoded"
-            )
-        scope = scope.child(LEVEL_KIND.format(depth), ident)
-    return scope
-
-
-def scope_namespace(root: Scope, scope_key: str) -> tuple[str, ...]:
-    """The namespace of a scope below ``root``: the inverse of :func:`namespace_scope`."""
-    levels = Scope.parse(scope_key).levels[root.depth :]
-    return tuple(unquote(level.id) for level in levels)
-
-
-def ttl_settings(config: TTLConfig | Mapping[str, Any] | None) -> TTLConfig | None:
-    """A checked copy of LangGraph's TTL configuration (None stays None).
-
-    Raises:
-        ConfigurationError: An unknown key, or a ttl or interval that is not a positive number.
-    """
-    if config is None:
-        return None
-    unknown = sorted(set(config) - TTL_KEYS)
-    if unknown:
-        raise ConfigurationError(f"HippographStore's ttl takes only {sorted(TTL_KEYS)} (got {unknown})")
-    for name in ("default_ttl", "sweep_interval_minutes"):
-        value = config.get(name)
-        if value is not None:
-            try:
-                _positive(name, value)
-            except InvalidInputError as e:
-                raise ConfigurationError(f"HippographStore's ttl: {e}") from None
-    checked = TTLConfig()
-    if "refresh_on_read" in config:
-        checked["refresh_on_read"] = bool(config["refresh_on_read"])
-    if "omit_expired" in config:
-        checked["omit_expired"] = bool(config["omit_expired"])
-    if "default_ttl" in config:
-        checked["default_ttl"] = config["default_ttl"]
-    if "sweep_interval_minutes" in config:
-        checked["sweep_interval_minutes"] = config["sweep_interval_minutes"]
-    return checked
-
-
-def expiry(ttl_minutes: float | None, now: float) -> tuple[float | None, float | None]:
-    """The ``ttl`` (seconds) and ``valid_until`` (epoch seconds) a put of an item with a ttl in
-    minutes writes on its fact at ``now``; ``(None, None)`` for an item that never expires.
-
-    Raises:
-        InvalidInputError: The ttl is not a positive, finite number of minutes.
-    """
-    if ttl_minutes is None:
-        return None, None
-    seconds = _positive("ttl", ttl_minutes) * MINUTE
-    return seconds, now + seconds
-
-
-def is_expired(node: MemoryNode, now: float) -> bool:
-    """Whether an item's fact is past its expiry (its ``valid_until``) at ``now``."""
-    return node.valid_until is not None and node.valid_until <= now
-
-
-def _positive(name: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value <= 0:
-        raise InvalidInputError(name, f"minutes are a positive number, got {value!r:.40}")
-    return float(value)
-
-
-def _item(node: MemoryNode, namespace: tuple[str, ...]) -> Item:
-    return Item(
-        value=dict(node.properties),
-        key=node.key or node.label,
-        namespace=namespace,
-        created_at=_time(node.created_at),
-        updated_at=_time(node.updated_at),
-    )
-
-
-def _search_item(node: MemoryNode, namespace: tuple[str, ...], score: float | None) -> SearchItem:
-    return SearchItem(
-        namespace=namespace,
-        key=node.key or node.label,
-        value=dict(node.properties),
-        created_at=_time(node.created_at),
-        updated_at=_time(node.updated_at),
-        score=score,
-    )
-
-
-def _time(epoch: float) -> datetime:
-    return datetime.fromtimestamp(epoch, tz=UTC)
-
-
-def _running_loop() -> asyncio.AbstractEventLoop | None:
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
-
-
-def matches_filter(value: Mapping[str, Any], conditions: Mapping[str, Any]) -> bool:
-    """Whether every condition holds of ``value``'s field of its name: equal (a nested map: each
-    of its conditions holds of the nested value), or an operator map such as ``{"$gte": 3}``."""
-    return all(_compare(value.get(key), wanted) for key, wanted in conditions.items())
-
-
-def _compare(actual: Any, wanted: Any) -> bool:
-    if isinstance(wanted, dict):
-        operators = {k: v for k, v in wanted.items() if k.startswith("$")}
-        if operators:
-            return all(_apply(actual, name, operand) for name, operand in operators.items())
-        return isinstance(actual, dict) and matches_filter(actual, wanted)
-    if isinstance(wanted, list | tuple):
-        return (
-            isinstance(actual, list | tuple)
-            and len(actual) == len(wanted)
-            and all(_compare(a, w) for a, w in zip(actual, wanted, strict=True))
-        )
-    return bool(actual == wanted)
-
-
-def _apply(actual: Any, operator: str, operand: Any) -> bool:
-    if operator == "$eq":
-        return bool(actual == operand)
-    if operator == "$ne":
-        return bool(actual != operand)
-    try:
-        if operator == "$gt":
-            return bool(actual > operand)
-        if operator == "$gte":
-            return bool(actual >= operand)
-        if operator == "$lt":
-            return bool(actual < operand)
-        if operator == "$lte":
-            return bool(actual <= operand)
-    except TypeError:
-        return False  # values of kinds that do not compare (a number and a string) never match
-    raise InvalidInputError("filter", f"unknown operator {operator!r} (use $eq, $ne, $gt, $gte, $lt, $lte)")
-
-
-def namespace_matches(condition: MatchCondition, namespace: tuple[str, ...]) -> bool:
-    """A prefix or suffix condition, ``"*"`` matching any one label."""
-    path = tuple(condition.path)
-    if len(path) > len(namespace):
-        return False
-    part = namespace[: len(path)] if condition.match_type == "prefix" else namespace[len(namespace) - len(path) :]
-    return all(p in ("*", label) for p, label in zip(path, part, strict=True))
