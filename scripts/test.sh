@@ -13,7 +13,7 @@ HIPPOGRAPH_SETUP_BROWSER=1 HIPPOGRAPH_SETUP_DASHBOARD=1 bash scripts/setup.sh
 bash scripts/check.sh
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 TOKENIZERS_PARALLELISM=false
 lts="${HIPPOGRAPH_TEST_LTS:-$([ $# -eq 0 ] && echo 1 || echo 0)}"
-.venv/bin/python -m pytest -n 2 --dist loadfile "$@"
+.venv/bin/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder "$@"
 if [ "$lts" = 1 ]; then
-  bash scripts/test-lts.sh -n 2 --dist loadfile "$@"
+  bash scripts/test-lts.sh -n 2 --dist loadfile --no-loadscope-reorder "$@"
 fi

@@ -31,6 +31,10 @@ TESTS = Path(__file__).resolve().parent
 FOLDER_MARKERS = ("unit", "integration", "e2e", "reliability")
 """One marker per folder: a test is marked by the folder it lives in (``pytest -m unit`` is the
 fast loop), and a marker of another folder on it is a mistake that collection refuses."""
+RUN_ORDER = ("reliability", "e2e", "integration", "unit")
+"""Slowest folders first: with two processes (``scripts/test.sh`` hands out files in collection
+order), the minute-long fault and browser tests start while the other process works through the
+quick ones, instead of running alone at the end."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -49,6 +53,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         item.add_marker(getattr(pytest.mark, folder))
     if misplaced:
         raise pytest.UsageError("tests whose marker disagrees with their folder:\n  " + "\n  ".join(misplaced))
+    items.sort(key=_run_rank)
+
+
+def _run_rank(item: pytest.Item) -> int:
+    """The place of an item's folder in ``RUN_ORDER`` (a stable sort keeps each file's own order)."""
+    path = item.path.resolve()
+    if not path.is_relative_to(TESTS):
+        return len(RUN_ORDER)
+    return RUN_ORDER.index(path.relative_to(TESTS).parts[0])
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:

@@ -78,7 +78,6 @@ def _rest(dump: Counter[str], key: str) -> Counter[str]:
     return Counter({line: count for line, count in dump.items() if not mentions(line, key)})
 
 
-@pytest.mark.timeout(1800)  # fill, kill, recover and compare: ten minutes and more on a loaded 2-core machine
 def _outage_answer(response: httpx.Response) -> str:
     """What a client reads from an answer while the database has failed: 503, a delay, a code."""
     assert response.status_code == 503, response.text[:300]
@@ -88,6 +87,7 @@ def _outage_answer(response: httpx.Response) -> str:
     return str(body["errors"][0]["extensions"]["code"] if body.get("errors") else body["error"]["code"])
 
 
+@pytest.mark.timeout(1800)  # fill, kill, recover and compare: ten minutes and more on a loaded 2-core machine
 async def test_full_disk_raises_one_clear_error_and_loses_nothing_acknowledged(
     small_server: tuple[CrashableNeo4j, Path], tmp_path: Path
 ) -> None:
