@@ -15,7 +15,8 @@ With ``--before-data-dir`` each tree serves its own copy of the data with its ow
 (e.g. the before tree's Neo4j 5.26 on one folder, the after tree's 2026 on a copy of it), both
 servers up through the rounds; each tree's raw query then runs on its own server.
 
-Prints p50 / p95 per tree, the raw floor per tree, and the ratios.
+Prints p50 / p95 per tree, the raw floor per tree, and the ratios, then stops its servers
+(the populated data stays in ``--data-dir``; ``--keep-servers`` leaves them running).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import asyncio
 import json
 import os
 import random
+import signal
 import statistics
 import subprocess
 import sys
@@ -151,10 +153,48 @@ def main(
     data_dir: Path,
     server_cfg: dict[str, Any],
     before_data_dir: Path | None = None,
+    keep_servers: bool = False,
 ) -> None:
     console = Console()
+    pids: list[int] = []
+    try:
+        _compare(console, pids, before, after, size, rounds, per, data_dir, server_cfg, before_data_dir)
+    finally:
+        if not keep_servers:
+            for pid in pids:
+                stop_server(pid)
+            console.print(f"stopped the benchmark's Neo4j (pids {pids}); the populated data stays for the next run")
+
+
+def stop_server(pid: int, timeout: float = 120.0) -> None:
+    """Ask a benchmark Neo4j to shut down (SIGTERM: a clean stop) and wait until it has gone."""
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.5)
+    os.kill(pid, signal.SIGKILL)
+
+
+def _compare(
+    console: Console,
+    pids: list[int],
+    before: Path,
+    after: Path,
+    size: int,
+    rounds: int,
+    per: int,
+    data_dir: Path,
+    server_cfg: dict[str, Any],
+    before_data_dir: Path | None,
+) -> None:
     servers: dict[str, tuple[str, str, str]] = {}
-    pids = []
     for name, tree_dir, folder in (("before", before, before_data_dir), ("after", after, data_dir)):
         if folder is None:
             continue
@@ -218,6 +258,7 @@ if __name__ == "__main__":
     ap.add_argument("--pagecache-mb", type=int, default=1536)
     ap.add_argument("--writers", type=int, default=2, help="leaves written at once while populating")
     ap.add_argument("--bulk", action="store_true", help="populate by an offline import (benchmarks.bulk_load)")
+    ap.add_argument("--keep-servers", action="store_true", help="leave the populated servers running at the end")
     a = ap.parse_args()
     if a.worker:
         uri, root = a.worker
@@ -235,4 +276,14 @@ if __name__ == "__main__":
             print(json.dumps(asyncio.run(serve(data_dir, a.size, **server_cfg))))
         else:
             before = (a.before or a.after).resolve()
-            main(before, a.after.resolve(), a.size, a.rounds, a.per_round, data_dir, server_cfg, a.before_data_dir)
+            main(
+                before,
+                a.after.resolve(),
+                a.size,
+                a.rounds,
+                a.per_round,
+                data_dir,
+                server_cfg,
+                a.before_data_dir,
+                a.keep_servers,
+            )
