@@ -242,10 +242,11 @@ class Agent:
         async with held(session, clock):
             for error in session.take_errors():  # the previous turn's background failures
                 yield error
-            with clock.time(Stage.TOOLS):  # MCP sessions: opened by the first turn, reused after
-                unavailable = [failed for pool in self._mcp_pools for failed in await pool.open()]
-            for failed in unavailable:
-                yield failed
+            if self._mcp_pools:  # MCP sessions: opened by the first turn, reused after
+                with clock.time(Stage.TOOLS):
+                    unavailable = [failed for pool in self._mcp_pools for failed in await pool.open()]
+                for failed in unavailable:
+                    yield failed
 
             jit = c.prompt_mode == "jit" and c.hydrate.enabled
             triaged = Out[Triaged]()
