@@ -123,7 +123,8 @@ class _Connection:
             listed = await asyncio.wait_for(asyncio.shield(ready), self.settings.connect_timeout)
         except BaseException as exc:
             await self.close(cancel=True)
-            self.failed_at, self.error = time.monotonic(), _describe(exc)
+            if isinstance(exc, Exception):  # a cancelled turn is not the server's failure
+                self.failed_at, self.error = time.monotonic(), _describe(exc)
             raise
         self.opened += 1
         self.failed_at, self.error = None, None
@@ -174,8 +175,8 @@ class _Connection:
         try:
             result = await client.call_tool(tool, dict(arguments), read_timeout_seconds=self.call_timeout)
         except Exception as exc:
-            if not _protocol_error(exc):
-                self._stop.set()  # the session is broken: end it; the next turn reconnects
+            if _session_broken(exc):
+                self._stop.set()  # end it; the next turn reconnects
                 self.error = _describe(exc)
             raise
         if result.is_error:
@@ -347,11 +348,12 @@ def _content(result: CallToolResult) -> JsonValue:
     return structured
 
 
-def _protocol_error(exc: BaseException) -> bool:
-    """An error the server answered with (the session is fine), not a broken transport."""
+def _session_broken(exc: BaseException) -> bool:
+    """The transport failed or the connection closed (not an error the server answered with)."""
     with requires_extra("mcp"):
         from mcp.shared.exceptions import MCPError
-    return isinstance(exc, MCPError)
+        from mcp_types import CONNECTION_CLOSED
+    return not isinstance(exc, MCPError) or exc.code == CONNECTION_CLOSED
 
 
 def _describe(exc: BaseException) -> str:
