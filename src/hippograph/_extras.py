@@ -7,7 +7,8 @@
 
 Extras: ``embeddings`` (sentence-transformers, torch, the MiniLM package), ``anthropic``,
 ``api`` (fastapi, strawberry-graphql, uvicorn), ``analysis`` (networkx, matplotlib),
-``cli`` (typer, rich), ``otel`` (the OpenTelemetry SDK); ``all`` is the first five.
+``cli`` (typer, rich), ``mcp`` (the Model Context Protocol SDK: the MCP server and the agent's
+MCP client), ``otel`` (the OpenTelemetry SDK); ``all`` is the first five and ``mcp``.
 ``langgraph`` (the LangGraph store) stands apart: ``all`` does not bring LangGraph.
 """
 
@@ -18,7 +19,7 @@ from contextlib import contextmanager
 
 from hippograph.errors import MissingExtraError
 
-EXTRAS = frozenset({"embeddings", "anthropic", "api", "analysis", "cli", "langgraph", "otel"})
+EXTRAS = frozenset({"embeddings", "anthropic", "api", "analysis", "cli", "langgraph", "mcp", "otel"})
 
 
 @contextmanager

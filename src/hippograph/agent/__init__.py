@@ -36,6 +36,8 @@ from hippograph.agent.config import (
 )
 from hippograph.agent.demo import demo_extractor, demo_model
 from hippograph.agent.extractors import ModelExtractor, claude_extractor
+from hippograph.agent.mcp_client import McpServerStatus, McpTools
+from hippograph.agent.mcp_settings import McpServerSettings
 from hippograph.agent.observability import AgentHooks, AgentHooksBase, RecordingHooks
 from hippograph.agent.prompts.sections import PromptSection, PromptSections, SectionInput
 from hippograph.agent.response import AgentResponse, TurnTimings
@@ -57,6 +59,9 @@ __all__ = [
     "FabricationSettings",
     "HydrateSettings",
     "JsonLinesTelemetry",
+    "McpServerSettings",
+    "McpServerStatus",
+    "McpTools",
     "MemoryTools",
     "ModelExtractor",
     "PromptSection",

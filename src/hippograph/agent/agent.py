@@ -4,6 +4,7 @@ extraction → background consolidation, as one async iterator of typed events.
 Event order of a turn::
 
     [StageFailed …]                background failures of the session's previous turn
+    [StageFailed …]                MCP servers that could not be reached (their tools left out)
     [IntentClassified] [ToolRoutingDecision]
     [StageFailed …] [Activation]   hydrate (full prompt mode)
     MessageStart … Usage           a model call (ThinkingDelta, TextDelta, ToolCall…)
@@ -35,6 +36,7 @@ from hippograph.agent.extraction import settle_ops
 from hippograph.agent.fabrication import HOLDING_MODES, Checked, FabricationChecker, check_draft
 from hippograph.agent.hydrate import Prompt, build_prompt
 from hippograph.agent.intent import TriageMode
+from hippograph.agent.mcp_client import McpTools
 from hippograph.agent.model_loop import Draft, ModelCaller, run_model_loop
 from hippograph.agent.observability import AgentHooks, HookSet, StageClock
 from hippograph.agent.prompts.sections import PromptSections
@@ -85,6 +87,8 @@ class Agent:
             :mod:`hippograph.agent.prompts.sections`).
         capabilities: What brings the turn's tools besides ``tools`` (e.g. ``MemoryTools``):
             a turn is offered the tools of every capability registered, for its scope.
+            ``config.mcp_servers`` adds one more, ``McpTools`` (named ``mcp``): the tools of
+            those MCP servers, through one session per server that :meth:`aclose` closes.
 
     Raises:
         InvalidInputError: Two tools (or two capabilities) share a name, or a tool takes
@@ -120,7 +124,9 @@ class Agent:
         self._background = BackgroundConsolidation(
             memory, consolidator, c.consolidation, self._background_done, extractor=extractor, telemetry=telemetry
         )
-        self._capabilities = _registered(tools, capabilities)
+        mcp = [McpTools(c.mcp_servers, call_timeout=c.tools.timeout)] if c.mcp_servers else []
+        self._capabilities = _registered(tools, [*capabilities, *mcp])
+        self._mcp_pools = [cap for cap in self._capabilities if isinstance(cap, McpTools)]
         self._triage = c.triage.as_triage_config()
         self._classifier = IntentClassifier()
         self._checker = FabricationChecker(
@@ -162,6 +168,31 @@ class Agent:
         reports = await self._background.drain()
         await self.memory.engine.drain()
         return reports
+
+    async def start(self) -> list[StageFailed]:
+        """Open the MCP servers' sessions now rather than at the first turn; returns a
+        ``StageFailed`` per server that could not be reached (a later turn tries again)."""
+        return [failed for pool in self._mcp_pools for failed in await pool.open()]
+
+    async def aclose(self) -> None:
+        """Close the MCP servers' sessions (spawned servers exit). Background work is not
+        waited for: :meth:`drain` first for that."""
+        for pool in self._mcp_pools:
+            await pool.aclose()
+
+    async def __aenter__(self) -> Agent:
+        for failed in await self.start():
+            log.warning("%s: %s", failed.error_type, failed.message)
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        await self.aclose()
+
+    @property
+    def mcp(self) -> McpTools | None:
+        """The capability of ``config.mcp_servers`` (None without them): ``agent.mcp.status()``
+        tells which servers are connected."""
+        return next((cap for cap in self._capabilities if isinstance(cap, McpTools) and cap.name == "mcp"), None)
 
     @property
     def pending_background(self) -> int:
@@ -211,6 +242,11 @@ class Agent:
         async with held(session, clock):
             for error in session.take_errors():  # the previous turn's background failures
                 yield error
+            if self._mcp_pools:  # MCP sessions: opened by the first turn, reused after
+                with clock.time(Stage.TOOLS):
+                    unavailable = [failed for pool in self._mcp_pools for failed in await pool.open()]
+                for failed in unavailable:
+                    yield failed
 
             jit = c.prompt_mode == "jit" and c.hydrate.enabled
             triaged = Out[Triaged]()

@@ -22,6 +22,7 @@ from hippograph.agent.findings import (
     FabricationMode,
 )
 from hippograph.agent.intent import DEFAULT_ALWAYS_INCLUDE_TOOLS, Intent, TriageConfig, TriageMode
+from hippograph.agent.mcp_settings import McpServerSettings
 from hippograph.agent.prompts import DEFAULT_AGENT_NAME
 from hippograph.layers.metacognition import GateMode
 from hippograph.llm.types import MIN_THINKING_BUDGET
@@ -224,6 +225,9 @@ class AgentConfig(_Settings):
     consolidation: ConsolidationSettings = ConsolidationSettings()
     sessions: SessionSettings = SessionSettings()
     persona: PersonaSettings = PersonaSettings()
+    mcp_servers: tuple[McpServerSettings, ...] = ()
+    """External MCP servers whose tools the model is offered (as ``mcp__<server>__<tool>``), one
+    pooled session each (see :mod:`hippograph.agent.mcp_client`)."""
 
     @model_validator(mode="after")
     def _thinking_below_max(self) -> AgentConfig:
