@@ -23,7 +23,9 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def reembed(
         embedder: str = typer.Option(
-            ..., "--embedder", help="The new embedder: minilm, st:PATH, openai:MODEL or openai:MODEL@BASE_URL, or hashing:N."
+            ...,
+            "--embedder",
+            help="The new embedder: minilm, st:PATH, openai:MODEL (or openai:MODEL@URL) or hashing:N.",
         ),
         batch_size: int = typer.Option(256, "--batch-size", min=1, help="Memories embedded per batch."),
         as_json: bool = typer.Option(False, "--json", help="Machine-readable output (JSON on stdout)."),

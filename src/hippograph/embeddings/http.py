@@ -169,9 +169,7 @@ class HttpEmbeddings:
             if self._dimensions is None:
                 self._dimensions = len(vector)
             if len(vector) != self._dimensions:
-                raise EmbeddingServiceError(
-                    f"{self.model} answered a {len(vector)}-d vector, not {self._dimensions}-d"
-                )
+                raise EmbeddingServiceError(f"{self.model} answered a {len(vector)}-d vector, not {self._dimensions}-d")
         return [_normalised(v) for v in vectors]
 
 

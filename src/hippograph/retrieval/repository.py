@@ -16,11 +16,11 @@ from hippograph.models import MemoryNode
 from hippograph.retrieval.config import ActivationConfig
 from hippograph.retrieval.queries import RetrievalQuery as Q
 from hippograph.retrieval.types import PathStep
+from hippograph.store.catalog import Statement
 from hippograph.store.connection import Neo4jConnection, Row
 from hippograph.store.graph_store import GraphStore
 from hippograph.store.mapping import props_to_node
 from hippograph.store.scores import cosine_from_index
-from hippograph.store.catalog import Statement
 from hippograph.store.vector_search import scoped_vector_search
 from hippograph.store.vectors import MAIN, READING_SLOT, VectorSlot, slot_query
 
@@ -284,7 +284,9 @@ class RecallRepository:
     ) -> dict[str, list[float]]:
         """Each visible memory's cosines to ``vectors`` (in order), by id; Neo4j's
         ``(1 + cos) / 2`` converted back to the cosine."""
-        rows = await self._conn.read_as(self._v(Q.GET_TOPIC_COSINES), _Cosines, ids=ids, visible=visible, vectors=vectors)
+        rows = await self._conn.read_as(
+            self._v(Q.GET_TOPIC_COSINES), _Cosines, ids=ids, visible=visible, vectors=vectors
+        )
         return {r.id: [cosine_from_index(c) for c in r.cosines] for r in rows}
 
     async def erasing(self, *, visible: list[str]) -> set[str]:

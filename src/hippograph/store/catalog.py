@@ -10,12 +10,12 @@ one to one imports the components itself.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from dataclasses import dataclass
 from typing import LiteralString, Protocol
 
 __all__ = ["CypherQuery", "RenderedQuery", "Statement", "catalog_files", "cypher_root"]

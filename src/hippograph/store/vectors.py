@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
-from typing import Any, LiteralString, cast
+from typing import Any
 
 from hippograph.errors import ConfigurationError
 from hippograph.store.catalog import CypherQuery, RenderedQuery, Statement
@@ -97,8 +97,8 @@ def slot_query(query: CypherQuery, slot: VectorSlot) -> Statement:
     text = re.sub(r"\bmemory_embedding\b", slot.index_lts, text)
     text = re.sub(r"\b(\w+)\.embedding\b", rf"\1.{slot.property}", text)
     text = re.sub(r"\bembedding: null\b", rf"embedding: null, {slot.property}: null", text)
-    # only names from this module's closed set of slots were put into catalogued text
-    return RenderedQuery(f"{query.path}@{slot.property}", cast(LiteralString, text))
+    # only names from this module's closed set of slots are put into the catalogued text
+    return RenderedQuery(f"{query.path}@{slot.property}", text)
 
 
 def vector_ddl(query: CypherQuery, dimensions: int, similarity: str = "cosine", slot: VectorSlot = MAIN) -> Statement:
@@ -114,7 +114,7 @@ def vector_ddl(query: CypherQuery, dimensions: int, similarity: str = "cosine", 
     text, n_sim = _SIMILARITY.subn(rf"\g<1>'{similarity}'", text)
     if n_dims != 1 or n_sim != 1:
         raise AssertionError(f"{query.path} is not a vector index's DDL")
-    return RenderedQuery(f"{base.path}#{dimensions}", cast(LiteralString, text))
+    return RenderedQuery(f"{base.path}#{dimensions}", text)
 
 
 @dataclass(frozen=True, slots=True)
