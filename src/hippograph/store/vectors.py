@@ -187,7 +187,8 @@ async def index_record(conn: Neo4jConnection) -> EmbeddingRecord | None:
     vector index's own dimensions (SHOW INDEXES); None without a vector index."""
     for index in await conn.read(Q.GET_VECTOR_INDEXES):
         if index["name"] in (MAIN.index, MAIN.index_lts) and index["dimensions"] is not None:
-            return EmbeddingRecord(DEFAULT_MODEL_ID, int(index["dimensions"]), index["similarity"] or "cosine")
+            similarity = str(index["similarity"] or "cosine").lower()  # the server says COSINE
+            return EmbeddingRecord(DEFAULT_MODEL_ID, int(index["dimensions"]), similarity)
     return None
 
 
