@@ -22,7 +22,7 @@ from hippograph.memory.reembed import reembed
 from hippograph.models import Layer, MemoryNode
 from hippograph.retrieval.types import RecallResult
 from hippograph.scope import Scope
-from hippograph.store import Neo4jConnection
+from hippograph.store import GraphStore, Neo4jConnection
 from hippograph.store.queries import SchemaQuery as Q
 from hippograph.store.vectors import (
     DEFAULT_MODEL_ID,
@@ -206,8 +206,19 @@ async def test_reembedding_under_concurrent_recalls(
     )
 
 
+@pytest.fixture
+async def twenty(store: GraphStore, tenant: Scope) -> None:
+    """Twenty memories with vectors of the database's size (so a re-embedding has batches)."""
+    size = (await _vector_indexes(store.conn))[store.conn.capabilities.vector_index]
+    embedder = HashingEmbeddings(size)
+    texts = [f"{text} ({n})" for n in range(4) for text in TOPICS.values()][:20]
+    await store.add_nodes(
+        tenant, [MemoryNode(layer=Layer.SEMANTIC, content=t, embedding=await embedder.embed(t)) for t in texts]
+    )
+
+
 def test_the_cli_reembeds_resumably_with_progress_on_stderr(
-    neo4j_server: tuple[str, str], restored: None, monkeypatch: pytest.MonkeyPatch
+    neo4j_server: tuple[str, str], twenty: None, restored: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``hippograph reembed --embedder hashing:64``: interrupted after its first batch, run again
     it resumes and finishes; progress goes to stderr, the result to stdout."""
