@@ -130,9 +130,11 @@ class Memory:
         switch to the new embedder in one step (see :mod:`hippograph.memory.reembed`).
         Resumable: after a crash, run it again with the same embedder."""
 
-        def switch(slot: VectorSlot) -> None:
+        async def switch(slot: VectorSlot) -> None:
+            before = self.engine.repo.slot
             self.engine.use_vectors(embedder, slot)
             self.services.embedder = embedder
+            await self.engine.settled(before)  # the recalls still reading it finish first
 
         return await reembed(self.store.conn, embedder, batch_size=batch_size, progress=progress, on_switch=switch)
 

@@ -21,8 +21,9 @@ refuses the old one from then on).
 
 from __future__ import annotations
 
+import inspect
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,8 +49,10 @@ __all__ = ["ReembedProgress", "ReembedReport", "prepare_embedder", "reembed"]
 
 ReembedProgress = Callable[[str, int, int], None]
 """``(phase, done, total)`` after each batch; phase is ``vectors``, ``copy`` or ``cleanup``."""
-OnSwitch = Callable[[VectorSlot], None]
-"""Called at each switch with the slot recall reads from then on (the new model's vectors both times)."""
+OnSwitch = Callable[[VectorSlot], Awaitable[None] | None]
+"""Called at each switch with the slot recall reads from then on (the new model's vectors both
+times); awaited when it returns an awaitable, before anything changes the vectors recall read
+until then (so it can wait for the recalls still reading them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,8 +141,7 @@ async def reembed(
         await write_record(conn, EmbeddingRecord(model, dims, similarity, NEXT.property))
         phase, cursor = "copy", ""
         await job.state(model, dims, phase, cursor)
-        if on_switch is not None:
-            on_switch(NEXT)
+        await _switched(on_switch, NEXT)
     if phase == "copy":
         drop = caps.pick(Q.DROP_INDEX_MEMORY_EMBEDDING_SCOPED, Q.DROP_INDEX_MEMORY_EMBEDDING)
         await conn.run_autocommit(drop)
@@ -159,8 +161,7 @@ async def reembed(
         await write_record(conn, EmbeddingRecord(model, dims, similarity, MAIN.property))
         phase, cursor = "cleanup", ""
         await job.state(model, dims, phase, cursor)
-        if on_switch is not None:
-            on_switch(MAIN)
+        await _switched(on_switch, MAIN)
     if phase == "cleanup":
         drop = caps.pick(Q.DROP_INDEX_MEMORY_EMBEDDING_SCOPED, Q.DROP_INDEX_MEMORY_EMBEDDING)
         await conn.run_autocommit(slot_query(drop, NEXT))
@@ -174,6 +175,13 @@ async def reembed(
             job.tell("cleanup", done, 0)
         await job.state(None, None, None, None)
     return ReembedReport(model, dims, job.embedded, time.perf_counter() - t0)
+
+
+async def _switched(on_switch: OnSwitch | None, slot: VectorSlot) -> None:
+    if on_switch is not None:
+        outcome = on_switch(slot)
+        if inspect.isawaitable(outcome):
+            await outcome
 
 
 class _Job:

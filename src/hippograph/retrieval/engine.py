@@ -102,6 +102,8 @@ class RecallEngine:
         self._background: set[asyncio.Task[None]] = set()
         self._warming: asyncio.Task[None] | None = None
         self._populations = Populations()
+        self._reading: dict[VectorSlot, int] = {}
+        """Recalls under way, by the vector slot they read."""
         self._staged = StagedRetrieval(self.repo, self._populations, store.vector_fetch_k)
 
     @property
@@ -136,11 +138,14 @@ class RecallEngine:
         }
         # the embedder and the vectors it is compared with, taken together once for the recall
         slot, embedder = READING_SLOT.set(self.repo.slot), _EMBEDDER.set(self.embedder)
+        reading = self.repo.slot
+        self._reading[reading] = self._reading.get(reading, 0) + 1
         try:
             with span("hippograph.recall", attributes) as current:
                 result = await self._recall(scope, query, wanted, cfg, k, now)
                 current.set_attributes(_recall_attributes(result))
         finally:
+            self._reading[reading] -= 1
             _EMBEDDER.reset(embedder)
             READING_SLOT.reset(slot)
         return result
@@ -151,6 +156,12 @@ class RecallEngine:
         pair it started with."""
         self.embedder = embedder
         self.repo.slot = slot
+
+    async def settled(self, slot: VectorSlot) -> None:
+        """Wait until no recall reads ``slot`` any more (after :meth:`use_vectors` moved away
+        from it, before its vectors change)."""
+        while self._reading.get(slot):
+            await asyncio.sleep(0.005)
 
     def _embedder(self) -> EmbeddingProvider:
         return _EMBEDDER.get() or self.embedder
