@@ -4,4 +4,5 @@
 // memory_embedding_scoped instead, so a database moved from 5.26 to 2026.x gets the scoped one.
 CREATE VECTOR INDEX memory_embedding IF NOT EXISTS
 FOR (m:Memory) ON (m.embedding)
+// (the dimensions and similarity are the embedder's, written in when the schema is applied)
 OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}}

@@ -5,4 +5,5 @@ CYPHER 25
 CREATE VECTOR INDEX memory_embedding_scoped IF NOT EXISTS
 FOR (m:Memory) ON (m.embedding)
 WITH [m.scope_key]
+// (the dimensions and similarity are the embedder's, written in when the schema is applied)
 OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}}

@@ -5,7 +5,8 @@
     with requires_extra("embeddings"):
         from sentence_transformers import SentenceTransformer
 
-Extras: ``embeddings`` (sentence-transformers, torch, the MiniLM package), ``anthropic``,
+Extras: ``embeddings`` (sentence-transformers, torch, the MiniLM package), ``embeddings-http``
+(httpx, for an embedding endpoint), ``anthropic``,
 ``api`` (fastapi, strawberry-graphql, uvicorn), ``analysis`` (networkx, matplotlib),
 ``cli`` (typer, rich), ``mcp`` (the Model Context Protocol SDK: the MCP server and the agent's
 MCP client), ``otel`` (the OpenTelemetry SDK); ``all`` is the first five and ``mcp``.
@@ -19,7 +20,9 @@ from contextlib import contextmanager
 
 from hippograph.errors import MissingExtraError
 
-EXTRAS = frozenset({"embeddings", "anthropic", "api", "analysis", "cli", "langgraph", "mcp", "otel"})
+EXTRAS = frozenset(
+    {"embeddings", "embeddings-http", "anthropic", "api", "analysis", "cli", "langgraph", "mcp", "otel"}
+)
 
 
 @contextmanager

@@ -126,6 +126,12 @@ def test_import_hippograph_loads_no_heavy_or_optional_package() -> None:
             "from hippograph.embeddings import SentenceTransformerEmbeddings as S; S().encode_sync(['x'])",
             "embeddings",
         ),
+        (
+            "httpx",
+            "import asyncio; from hippograph.embeddings import HttpEmbeddings as H; "
+            "asyncio.run(H('http://127.0.0.1:9/v1', 'm', dimensions=3).embed('x'))",
+            "embeddings-http",
+        ),
     ],
 )
 def test_a_missing_extra_names_the_pip_install(blocked: str, code: str, extra: str) -> None:

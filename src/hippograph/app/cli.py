@@ -17,6 +17,7 @@ with requires_extra("cli"):
 from hippograph.app.api.cli import register as register_api_commands
 from hippograph.app.cli_examples import add_examples
 from hippograph.app.cli_neo4j import neo4j_app
+from hippograph.app.cli_reembed import register as register_reembed_command
 from hippograph.app.mcp.cli import register as register_mcp_command
 from hippograph.app.settings import Settings
 from hippograph.errors import HippographError
@@ -26,6 +27,7 @@ app = typer.Typer(no_args_is_help=True, help="hippograph: long-term memory for L
 app.add_typer(neo4j_app, name="neo4j")
 register_api_commands(app)
 register_mcp_command(app)
+register_reembed_command(app)
 console = Console()
 
 JsonOpt = typer.Option(False, "--json", help="Machine-readable output (JSON on stdout).")

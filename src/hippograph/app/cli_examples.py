@@ -13,6 +13,8 @@ EXAMPLES: dict[str, str] = {
     "recall": 'hippograph recall "Where does Sam live now?" --scope org:demo/user:sam --tree',
     "consolidate": "hippograph consolidate --scope org:demo/user:sam --mode run --json",
     "forget": "hippograph forget --scope org:demo --yes",
+    "reembed": "hippograph reembed --embedder st:./models/paraphrase-multilingual-MiniLM-L12-v2\n"
+    "hippograph reembed --embedder openai:text-embedding-3-small --json   # key: OPENAI_API_KEY",
     "doctor": "hippograph doctor --json | jq '.checks[] | select(.status != \"ok\")'",
     "serve": "hippograph serve --port 8000   # GraphiQL at http://127.0.0.1:8000/graphql, dashboard at /",
     "export": "hippograph export --scope org:acme --out acme.jsonl --json\n"

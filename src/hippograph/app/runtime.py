@@ -66,7 +66,11 @@ async def open_memory(
     settings = settings or Settings()
     uri, password = neo4j_target(settings)
     memory = await Memory.connect(
-        uri, user=settings.neo4j_user, password=password, database=settings.neo4j_database, embedder=embedder
+        uri,
+        user=settings.neo4j_user,
+        password=password,
+        database=settings.neo4j_database,
+        embedder=embedder or settings.make_embedder(),
     )
     try:
         yield memory

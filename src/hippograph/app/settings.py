@@ -8,6 +8,7 @@ from pathlib import Path
 from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from hippograph.embeddings.base import EmbeddingProvider
 from hippograph.llm.defaults import DEFAULT_MODEL
 
 
@@ -30,6 +31,13 @@ class Settings(BaseSettings):
     neo4j_version: str | None = None
     """The Neo4j release the local server builds and runs (``5.26.31``: the 5.26 LTS line, on Java
     17–21; unset: the launcher's 2026.x, on Java 21+). Each version gets a launcher of its own."""
+    embedder: str = "minilm"
+    """The embedder of the memories' vectors: ``minilm`` (all-MiniLM-L6-v2, the default),
+    ``st:PATH`` (a sentence-transformers model's folder), ``openai:MODEL[@BASE_URL]`` (an
+    OpenAI-compatible ``/embeddings`` endpoint) or ``hashing:N`` (tests). The database records
+    it and refuses another: ``hippograph reembed --embedder SPEC`` moves it to a new one."""
+    embedder_api_key: SecretStr | None = None
+    """The bearer key of an ``openai:`` embedder (else ``OPENAI_API_KEY`` is used when set)."""
     anthropic_api_key: SecretStr | None = Field(
         default=None, validation_alias=AliasChoices("HIPPOGRAPH_ANTHROPIC_API_KEY", "ANTHROPIC_API_KEY")
     )
@@ -41,6 +49,13 @@ class Settings(BaseSettings):
     consolidation_model: bool = True
     """With an Anthropic key, Claude writes episode summaries and judges merges during
     consolidation; False (or no key) keeps the extractive, cosine-only path."""
+
+    def make_embedder(self) -> EmbeddingProvider:
+        """The embedder :attr:`embedder` names."""
+        from hippograph.embeddings.spec import embedder_from_spec
+
+        key = self.embedder_api_key.get_secret_value() if self.embedder_api_key else None
+        return embedder_from_spec(self.embedder, api_key=key)
 
     @property
     def local_data_dir(self) -> Path:

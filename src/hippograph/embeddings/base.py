@@ -12,6 +12,12 @@ class EmbeddingProvider(Protocol):
 
     Implementations must not block the event loop: ``embed`` and ``embed_batch`` are
     coroutines, and the heavy work runs elsewhere.
+
+    An implementation may also have a ``model_id`` attribute (a string naming the model): the
+    database records it with the dimensions and refuses another model's embedder
+    (:func:`~hippograph.store.vectors.check_embedder`); one without it (or None) is checked by
+    its dimensions only. One whose dimensions are known only from the model's first answer has
+    an ``async probe()`` that :meth:`~hippograph.Memory.connect` awaits first.
     """
 
     @property

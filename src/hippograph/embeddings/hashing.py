@@ -19,12 +19,15 @@ class HashingEmbeddings:
 
     Args:
         dimensions: Vector length (default 384, the same as MiniLM so it can stand in).
+        model_id: The model id the database records for these vectors; None (the default): a
+            stand-in, which the database checks by its dimensions only.
     """
 
-    def __init__(self, dimensions: int = 384) -> None:
+    def __init__(self, dimensions: int = 384, *, model_id: str | None = None) -> None:
         if dimensions < 1:
             raise ValueError("dimensions must be positive")
         self._dimensions = dimensions
+        self.model_id = model_id
 
     @property
     def dimensions(self) -> int:

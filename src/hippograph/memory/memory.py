@@ -24,6 +24,7 @@ from hippograph.layers.working import WorkingMemory
 from hippograph.memory.capability import Consolidation, Extractor, MemoryCapability, RecordPolicy
 from hippograph.memory.commit import CommitReport, OpWriter, Written
 from hippograph.memory.ingest import ConversationTurn, Progress, ingest_conversation
+from hippograph.memory.reembed import ReembedProgress, ReembedReport, prepare_embedder, reembed
 from hippograph.models import Layer, MemoryNode
 from hippograph.ops import MemoryOp
 from hippograph.retrieval.config import RecallConfig
@@ -33,6 +34,8 @@ from hippograph.retrieval.types import Channel, Degradation, RecallItem, RecallR
 from hippograph.scope import Scope
 from hippograph.store.erase import EraseProgress
 from hippograph.store.graph_store import GraphStore
+from hippograph.store.schema import migrate
+from hippograph.store.vectors import VectorSlot, check_embedder, model_id_of
 from hippograph.tracing import SCOPE_KEY, span
 
 __all__ = ["Memory"]
@@ -91,16 +94,49 @@ class Memory:
     ) -> Memory:
         """Connect to Neo4j, apply the schema (idempotent) and build the memory.
         ``warm_plans``: have the server plan the recall statement in the background now, not
-        on the first recall (seconds after a server start: :meth:`RecallEngine.warm_plans`)."""
-        store = await GraphStore.open(uri, user=user, password=password, database=database, apply_schema=apply_schema)
-        if embedder is None:
-            from hippograph.embeddings import default_embedder
+        on the first recall (seconds after a server start: :meth:`RecallEngine.warm_plans`).
 
-            embedder = default_embedder()
+        The database records the embedder its vectors come from (model id and dimensions); a
+        new database takes ``embedder``'s, and its vector index is built at its size.
+
+        Raises:
+            EmbedderMismatchError: ``embedder`` is not the database's (another model id or
+                size); the message names both and the command that moves the database to it.
+        """
+        store = await GraphStore.open(uri, user=user, password=password, database=database, apply_schema=False)
+        try:
+            if embedder is None:
+                from hippograph.embeddings import default_embedder
+
+                embedder = default_embedder()
+            dimensions = await prepare_embedder(embedder)
+            record = await check_embedder(store.conn, model_id_of(embedder), dimensions, record=apply_schema)
+            if apply_schema:
+                await migrate(store.conn, dimensions=record.dimensions, similarity=record.similarity)
+        except BaseException:
+            await store.close()
+            raise
         memory = cls(store, embedder, recall_config=recall_config)
+        memory.engine.use_vectors(embedder, record.slot)
         if warm_plans:
             memory.engine.warm_plans()
         return memory
+
+    async def reembed(
+        self, embedder: EmbeddingProvider, *, batch_size: int = 256, progress: ReembedProgress | None = None
+    ) -> ReembedReport:
+        """Move the database's vectors to ``embedder`` while this memory keeps recalling: the
+        new vectors are written beside the old ones and indexed, then recall and the write paths
+        switch to the new embedder in one step (see :mod:`hippograph.memory.reembed`).
+        Resumable: after a crash, run it again with the same embedder."""
+
+        async def switch(slot: VectorSlot) -> None:
+            before = self.engine.repo.slot
+            self.engine.use_vectors(embedder, slot)
+            self.services.embedder = embedder
+            await self.engine.settled(before)  # the recalls still reading it finish first
+
+        return await reembed(self.store.conn, embedder, batch_size=batch_size, progress=progress, on_switch=switch)
 
     async def close(self) -> None:
         await self.engine.stop_warming()

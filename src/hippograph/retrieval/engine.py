@@ -29,6 +29,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Coroutine, Sequence
+from contextvars import ContextVar
 from typing import Any
 
 from hippograph.cues import query_names
@@ -68,11 +69,14 @@ from hippograph.scope import Scope
 from hippograph.store.graph_store import GraphStore
 from hippograph.store.mapping import has_direction
 from hippograph.store.vector_search import index_failed
+from hippograph.store.vectors import READING_SLOT, VectorSlot
 from hippograph.tracing import SCOPE_KEY, AttributeValue, span
 
 __all__ = ["EXACT_SCAN_BELOW", "RecallEngine", "StagedRecallEngine"]
 
 log = logging.getLogger(__name__)
+_EMBEDDER: ContextVar[EmbeddingProvider | None] = ContextVar("hippograph_recall_embedder", default=None)
+"""The embedder of the recall under way (see :meth:`RecallEngine.use_vectors`)."""
 STATEMENT = "recall_statement"
 """The part ``RecallResult.degraded`` names when the one statement failed (the stages answered)."""
 EXACT_EVERYWHERE = 2**62
@@ -98,6 +102,8 @@ class RecallEngine:
         self._background: set[asyncio.Task[None]] = set()
         self._warming: asyncio.Task[None] | None = None
         self._populations = Populations()
+        self._reading: dict[VectorSlot, int] = {}
+        """Recalls under way, by the vector slot they read."""
         self._staged = StagedRetrieval(self.repo, self._populations, store.vector_fetch_k)
 
     @property
@@ -130,17 +136,42 @@ class RecallEngine:
             "hippograph.recall.top_k": k,
             "hippograph.recall.layers": _names(wanted),
         }
-        with span("hippograph.recall", attributes) as current:
-            result = await self._recall(scope, query, wanted, cfg, k, now)
-            current.set_attributes(_recall_attributes(result))
+        # the embedder and the vectors it is compared with, taken together once for the recall
+        slot, embedder = READING_SLOT.set(self.repo.slot), _EMBEDDER.set(self.embedder)
+        reading = self.repo.slot
+        self._reading[reading] = self._reading.get(reading, 0) + 1
+        try:
+            with span("hippograph.recall", attributes) as current:
+                result = await self._recall(scope, query, wanted, cfg, k, now)
+                current.set_attributes(_recall_attributes(result))
+        finally:
+            self._reading[reading] -= 1
+            _EMBEDDER.reset(embedder)
+            READING_SLOT.reset(slot)
         return result
+
+    def use_vectors(self, embedder: EmbeddingProvider, slot: VectorSlot) -> None:
+        """Embed queries with ``embedder`` and compare them with ``slot``'s vectors from the next
+        recall on, in one step (a re-embedding's switch); a recall under way finishes with the
+        pair it started with."""
+        self.embedder = embedder
+        self.repo.slot = slot
+
+    async def settled(self, slot: VectorSlot) -> None:
+        """Wait until no recall reads ``slot`` any more (after :meth:`use_vectors` moved away
+        from it, before its vectors change)."""
+        while self._reading.get(slot):
+            await asyncio.sleep(0.005)
+
+    def _embedder(self) -> EmbeddingProvider:
+        return _EMBEDDER.get() or self.embedder
 
     async def _recall(
         self, scope: Scope, query: str, wanted: list[Layer], cfg: RecallConfig, k: int, now: float
     ) -> RecallResult:
         t0 = time.perf_counter()
         with span("hippograph.recall.embed", {"gen_ai.operation.name": "embeddings"}):
-            vector = await self.embedder.embed(query)
+            vector = await self._embedder().embed(query)
         t_embed = time.perf_counter()
 
         found, degraded = await self._retrieve(scope, query, vector, wanted, cfg, k)
@@ -327,7 +358,7 @@ class RecallEngine:
         if not mine or not texts:
             return False
         try:
-            vectors = list(await self.embedder.embed_batch(texts))
+            vectors = list(await self._embedder().embed_batch(texts))
             cosines = await self.repo.topic_cosines(ids=pool, visible=found.visible, vectors=vectors)
         except (asyncio.CancelledError, KeyboardInterrupt):
             raise

@@ -16,11 +16,13 @@ from hippograph.models import MemoryNode
 from hippograph.retrieval.config import ActivationConfig
 from hippograph.retrieval.queries import RetrievalQuery as Q
 from hippograph.retrieval.types import PathStep
+from hippograph.store.catalog import Statement
 from hippograph.store.connection import Neo4jConnection, Row
 from hippograph.store.graph_store import GraphStore
 from hippograph.store.mapping import props_to_node
 from hippograph.store.scores import cosine_from_index
 from hippograph.store.vector_search import scoped_vector_search
+from hippograph.store.vectors import MAIN, READING_SLOT, VectorSlot, slot_query
 
 __all__ = [
     "ActivationStepRow",
@@ -170,6 +172,14 @@ class RecallRepository:
     def __init__(self, store: GraphStore) -> None:
         self.store = store
         self._conn: Neo4jConnection = store.conn
+        self.slot: VectorSlot = MAIN
+        """Where the statements that read vectors find them (another slot while a re-embedding
+        has switched recall to its new vectors); a recall under way keeps the one it started with
+        (:data:`~hippograph.store.vectors.READING_SLOT`)."""
+
+    def _v(self, query: Q) -> Statement:
+        """``query`` reading this recall's vector slot."""
+        return slot_query(query, READING_SLOT.get() or self.slot)
 
     async def search_recall(
         self,
@@ -198,7 +208,7 @@ class RecallRepository:
         plans the statement once per mix, seconds each. ``dimensions``: the zero vector's length
         when ``vector`` is None."""
         (row,) = await self._conn.read_plain_as(
-            self._conn.capabilities.pick(Q.SEARCH_RECALL, Q.SEARCH_RECALL_LTS),
+            self._v(self._conn.capabilities.pick(Q.SEARCH_RECALL, Q.SEARCH_RECALL_LTS)),
             RecallRow,
             **recall_statement_params(
                 vector=vector,
@@ -246,7 +256,7 @@ class RecallRepository:
         self, *, lucene: str, visible: list[str], k: int, vector: list[float] | None
     ) -> list[CandidateRow]:
         return await self._conn.read_as(
-            Q.SEARCH_FULLTEXT, CandidateRow, lucene=lucene, visible=visible, k=k, vector=vector
+            self._v(Q.SEARCH_FULLTEXT), CandidateRow, lucene=lucene, visible=visible, k=k, vector=vector
         )
 
     async def vector_candidates(
@@ -254,9 +264,9 @@ class RecallRepository:
     ) -> list[CandidateRow]:
         rows = await scoped_vector_search(
             self._conn,
-            Q.SEARCH_VECTOR_CANDIDATES,
-            Q.SEARCH_VECTOR_CANDIDATES_EXACT,
-            lts_query=Q.SEARCH_VECTOR_CANDIDATES_LTS,
+            self._v(Q.SEARCH_VECTOR_CANDIDATES),
+            self._v(Q.SEARCH_VECTOR_CANDIDATES_EXACT),
+            lts_query=self._v(Q.SEARCH_VECTOR_CANDIDATES_LTS),
             k=k,
             fetch_k=fetch_k,
             vector=vector,
@@ -274,7 +284,9 @@ class RecallRepository:
     ) -> dict[str, list[float]]:
         """Each visible memory's cosines to ``vectors`` (in order), by id; Neo4j's
         ``(1 + cos) / 2`` converted back to the cosine."""
-        rows = await self._conn.read_as(Q.GET_TOPIC_COSINES, _Cosines, ids=ids, visible=visible, vectors=vectors)
+        rows = await self._conn.read_as(
+            self._v(Q.GET_TOPIC_COSINES), _Cosines, ids=ids, visible=visible, vectors=vectors
+        )
         return {r.id: [cosine_from_index(c) for c in r.cosines] for r in rows}
 
     async def erasing(self, *, visible: list[str]) -> set[str]:

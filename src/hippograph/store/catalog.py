@@ -10,14 +10,15 @@ one to one imports the components itself.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import LiteralString
+from typing import LiteralString, Protocol
 
-__all__ = ["CypherQuery", "catalog_files", "cypher_root"]
+__all__ = ["CypherQuery", "RenderedQuery", "Statement", "catalog_files", "cypher_root"]
 
 _EXCLUDED = frozenset({"browser"})  # saved Browser queries and styles, not catalogued
 
@@ -39,6 +40,28 @@ class CypherQuery(StrEnum):
     @property
     def text(self) -> LiteralString:
         return _load(self.folder, self.value)
+
+
+class Statement(Protocol):
+    """What the connection runs: a catalogued query, or one rendered from it
+    (:class:`RenderedQuery`)."""
+
+    @property
+    def path(self) -> str: ...
+
+    @property
+    def text(self) -> LiteralString: ...
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedQuery:
+    """A catalogued query with names or numbers the server cannot take as parameters put into
+    its text (a vector index's dimensions in DDL; the vector property and index recall reads):
+    made only by the store from a catalog file and validated names or integers, never from user
+    text."""
+
+    path: str
+    text: LiteralString
 
 
 @cache

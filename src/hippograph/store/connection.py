@@ -39,7 +39,7 @@ from hippograph.errors import (
 )
 from hippograph.store import causal
 from hippograph.store.capabilities import ServerCapabilities
-from hippograph.store.catalog import CypherQuery
+from hippograph.store.catalog import Statement
 from hippograph.store.queries import SchemaQuery
 from hippograph.store.transaction import Record, Row, Transaction, unprinted
 
@@ -137,25 +137,25 @@ class Neo4jConnection:
     async def close(self) -> None:
         await self.driver.close()
 
-    async def read(self, query: CypherQuery, **params: Any) -> list[Record]:
+    async def read(self, query: Statement, **params: Any) -> list[Record]:
         """Run a read query in a managed read transaction; return records as dicts."""
         return await self._managed(query, params, write=False)
 
-    async def write(self, query: CypherQuery, **params: Any) -> list[Record]:
+    async def write(self, query: Statement, **params: Any) -> list[Record]:
         """Run a write query in a managed write transaction; return records as dicts."""
         return await self._managed(query, params, write=True)
 
-    async def read_as(self, query: CypherQuery, row: type[R], **params: Any) -> list[R]:
+    async def read_as(self, query: Statement, row: type[R], **params: Any) -> list[R]:
         """:meth:`read`, each record validated once as ``row``."""
         return [row.model_validate(r) for r in await self.read(query, **params)]
 
-    async def read_plain_as(self, query: CypherQuery, row: type[R], **params: Any) -> list[R]:
+    async def read_plain_as(self, query: Statement, row: type[R], **params: Any) -> list[R]:
         """:meth:`read_as` for a query whose rows hold only maps, lists and scalars (no nodes,
         relationships or paths): skips the driver's recursive conversion of every value, which
         costs more than the round trip for a large nested row."""
         return [row.model_validate(r) for r in await self._managed(query, params, write=False, plain=True)]
 
-    async def write_as(self, query: CypherQuery, row: type[R], **params: Any) -> list[R]:
+    async def write_as(self, query: Statement, row: type[R], **params: Any) -> list[R]:
         """:meth:`write`, each record validated once as ``row``."""
         return [row.model_validate(r) for r in await self.write(query, **params)]
 
@@ -169,7 +169,7 @@ class Neo4jConnection:
         may run more than once (transient faults are retried), so it must be idempotent."""
         return await self._guard(self._session_call(work, write=True))
 
-    async def run_autocommit(self, query: CypherQuery, **params: Any) -> list[Record]:
+    async def run_autocommit(self, query: Statement, **params: Any) -> list[Record]:
         """Auto-commit run, for ``CALL {…} IN TRANSACTIONS`` batch jobs and DDL.
 
         The driver retries no auto-commit statement, so a lost connection (a pooled one that
@@ -190,7 +190,7 @@ class Neo4jConnection:
                 await asyncio.sleep(0.2 * attempt)
         raise AssertionError("unreachable")
 
-    async def query(self, query: CypherQuery, *, write: bool, **params: Any) -> list[Record]:
+    async def query(self, query: Statement, *, write: bool, **params: Any) -> list[Record]:
         """``driver.execute_query`` with explicit routing: safe for concurrent callers."""
 
         async def go() -> list[Record]:
@@ -206,7 +206,7 @@ class Neo4jConnection:
         return await self._guard(go())
 
     async def _managed(
-        self, query: CypherQuery, params: dict[str, Any], *, write: bool, plain: bool = False
+        self, query: Statement, params: dict[str, Any], *, write: bool, plain: bool = False
     ) -> list[Record]:
         async def work(tx: Transaction) -> list[Record]:
             return await tx.records(query, params, plain=plain)

@@ -45,6 +45,19 @@ class SchemaQuery(CypherQuery):
     GET_SERVER_VERSION = auto()
     GET_INDEXES = auto()
     GET_CONSTRAINTS = auto()
+    # the embedder of the vectors, and re-embedding (hippograph.store.vectors)
+    GET_EMBEDDING_RECORD = auto()
+    UPSERT_EMBEDDING_RECORD = auto()
+    UPDATE_REEMBED_STATE = auto()
+    GET_VECTOR_INDEXES = auto()
+    DROP_INDEX_MEMORY_EMBEDDING_SCOPED = auto()
+    GET_REEMBED_BATCH = auto()
+    GET_REEMBED_STRAGGLERS = auto()
+    UPDATE_NEXT_VECTORS = auto()
+    UPDATE_REEMBEDDED_VECTORS = auto()
+    GET_REEMBED_TOTAL = auto()
+    UPDATE_COPY_NEXT_VECTORS = auto()
+    DELETE_NEXT_VECTORS = auto()
 
 
 class MemoryQuery(CypherQuery):

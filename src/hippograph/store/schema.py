@@ -21,6 +21,7 @@ import time
 from hippograph.store.capabilities import ServerCapabilities
 from hippograph.store.connection import Neo4jConnection
 from hippograph.store.queries import SchemaQuery as Q
+from hippograph.store.vectors import DEFAULT_DIMENSIONS, embedding_record, vector_ddl
 
 SCHEMA_STEPS: tuple[tuple[int, tuple[Q, ...]], ...] = (
     (
@@ -84,6 +85,8 @@ LTS_STEPS: dict[Q, tuple[Q, ...]] = {
 }
 """What takes a schema query's place on Neo4j 5.26 (no filtered vector index there)."""
 SCHEMA_VERSION = SCHEMA_STEPS[-1][0]
+VECTOR_DDL = frozenset({Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING_SCOPED, Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING})
+"""The vector index's DDL: its size and similarity are the embedder's (written into the text)."""
 _DDL_NAME = re.compile(r"CREATE\s+(?:VECTOR\s+|FULLTEXT\s+)?(?:INDEX|CONSTRAINT)\s+(\w+)", re.IGNORECASE)
 
 
@@ -102,14 +105,29 @@ def schema_steps(capabilities: ServerCapabilities) -> tuple[tuple[int, tuple[Q, 
     )
 
 
-async def migrate(conn: Neo4jConnection, *, await_seconds: int = 300) -> int:
-    """Apply every schema step (idempotent), wait for indexes, record the version."""
+async def migrate(
+    conn: Neo4jConnection,
+    *,
+    await_seconds: int = 300,
+    dimensions: int | None = None,
+    similarity: str | None = None,
+) -> int:
+    """Apply every schema step (idempotent), wait for indexes, record the version.
+
+    The vector index is built at ``dimensions`` and ``similarity`` (the embedder's); None: the
+    database's recorded embedder's (:mod:`hippograph.store.vectors`), else 384 and cosine. An
+    index that exists keeps its size: changing it is a re-embedding."""
+    if dimensions is None or similarity is None:
+        found = await embedding_record(conn)
+        dimensions = dimensions or (found.dimensions if found else DEFAULT_DIMENSIONS)
+        similarity = similarity or (found.similarity if found else "cosine")
     steps = 0
     constraints = {r["name"] for r in await conn.read(Q.GET_CONSTRAINTS)}
     for _version, queries in schema_steps(conn.capabilities):
         for query in queries:
             if UNTIL_CONSTRAINT.get(query) not in constraints:
-                await conn.run_autocommit(query)
+                statement = vector_ddl(query, dimensions, similarity) if query in VECTOR_DDL else query
+                await conn.run_autocommit(statement)
             steps += 1
     await conn.run_autocommit(Q.AWAIT_INDEXES, seconds=await_seconds)
     current = await schema_version(conn)

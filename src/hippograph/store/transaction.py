@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 from neo4j import AsyncManagedTransaction
 from pydantic import BaseModel, ConfigDict
 
-from hippograph.store.catalog import CypherQuery
+from hippograph.store.catalog import Statement
 
 R = TypeVar("R", bound="Row")
 Record = dict[str, Any]
@@ -67,16 +67,16 @@ class Transaction:
         self.statement: str | None = None
         """The catalog path of the statement run last (the one a fault interrupted)."""
 
-    async def rows_as(self, query: CypherQuery, row: type[R], **params: Any) -> list[R]:
+    async def rows_as(self, query: Statement, row: type[R], **params: Any) -> list[R]:
         """Run ``query``; each record validated once as ``row``."""
         return [row.model_validate(r) for r in await self.records(query, params)]
 
-    async def single_as(self, query: CypherQuery, row: type[R], **params: Any) -> R | None:
+    async def single_as(self, query: Statement, row: type[R], **params: Any) -> R | None:
         """The first row of ``query`` as ``row``, or None when it answers none."""
         rows = await self.rows_as(query, row, **params)
         return rows[0] if rows else None
 
-    async def run(self, query: CypherQuery, **params: Any) -> WriteCounts:
+    async def run(self, query: Statement, **params: Any) -> WriteCounts:
         """Run ``query`` for its effect; discard its rows and return what it changed."""
         self.statement = query.path
         result = await self._tx.run(query.text, unprinted(params))
@@ -89,7 +89,7 @@ class Transaction:
             properties_set=counters.properties_set,
         )
 
-    async def records(self, query: CypherQuery, params: dict[str, Any], *, plain: bool = False) -> list[Record]:
+    async def records(self, query: Statement, params: dict[str, Any], *, plain: bool = False) -> list[Record]:
         """(store-internal) ``query``'s records as dicts. ``plain`` skips the driver's recursive
         value conversion, for rows that hold only maps, lists and scalars."""
         self.statement = query.path

@@ -32,7 +32,7 @@ import logging
 from typing import Any
 
 from hippograph.errors import StoreFailedError
-from hippograph.store.catalog import CypherQuery
+from hippograph.store.catalog import Statement
 from hippograph.store.connection import Neo4jConnection, Record
 from hippograph.store.queries import MemoryQuery
 
@@ -64,10 +64,10 @@ def index_fetches(fetch_k: int) -> list[int]:
 
 async def scoped_vector_search(
     conn: Neo4jConnection,
-    search_query: CypherQuery,
-    exact_query: CypherQuery,
+    search_query: Statement,
+    exact_query: Statement,
     *,
-    lts_query: CypherQuery,
+    lts_query: Statement,
     k: int,
     fetch_k: int,
     exact_first: bool | None = None,

@@ -22,6 +22,7 @@ from hippograph.embeddings.base import EmbeddingProvider
 from hippograph.llm.provider import ModelProvider
 from hippograph.memory import Memory
 from hippograph.store import GraphStore, migrate
+from hippograph.store.vectors import check_embedder, model_id_of
 
 log = logging.getLogger("hippograph.api")
 
@@ -68,10 +69,13 @@ def lifespan(settings: Settings, api: ApiSettings, metrics: ApiMetrics, model_fa
         memory: Memory | None = None
         agent: Agent | None = None
         try:
-            await migrate(conn)
+            embedder = _embedder(api)  # refused when the database's vectors come from another one
+            record = await check_embedder(conn, model_id_of(embedder), embedder.dimensions)
+            await migrate(conn, dimensions=record.dimensions, similarity=record.similarity)
             repo = ApiRepository(conn)
             await repo.apply_schema()
-            memory = Memory(GraphStore(conn), _embedder(api))
+            memory = Memory(GraphStore(conn), embedder)
+            memory.engine.use_vectors(embedder, record.slot)
             memory.engine.warm_plans()  # the first recalls would each plan the statement otherwise
             consolidator = SleepConsolidator(conn, model=consolidation_model(settings))
             agent = Agent(memory, model_factory(settings), AgentConfig(), consolidator=consolidator)
