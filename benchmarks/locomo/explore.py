@@ -103,6 +103,11 @@ VARIANTS: dict[str, tuple[bool, Callable[[], RecallConfig]]] = {
     "no-person-bonus": (False, lambda: base(person_bonus=0.0)),
     "topic": (False, lambda: base(topic_weight=1.0, topic_head_weight=0.5)),
     "topic-rest-only": (False, lambda: base(topic_weight=1.0)),
+    # neighbour turns: spreading two hops along the session's NEXT chain (±2 turns) instead of one
+    "neighbours-2": (False, lambda: base(activation=act(max_hops=2))),
+    "neighbours-2-strong": (False, lambda: base(activation=act(max_hops=2, base_decay=0.7))),
+    # dates: the default prefers memories inside a time expression's window; this is without it
+    "no-dates": (False, lambda: base(time_aware=False)),
     "links": (True, lambda: base()),
     "links relevance-only": (True, lambda: base(weights=RELEVANCE_ONLY)),
 }
@@ -208,7 +213,7 @@ async def main(
     for v, ms in latency.items():
         ms.sort()
         lines.append(f"{v}: p50 {ms[len(ms) // 2]:.1f} ms, p95 {ms[int(len(ms) * 0.95)]:.1f} ms (with embedding)")
-    console.print("\n".join(lines), markup=False, highlight=False)
+    print("\n".join(lines))
 
 
 if __name__ == "__main__":

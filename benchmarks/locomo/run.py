@@ -169,7 +169,7 @@ async def main(path: str, limit: int | None, evidence: str = "official", audit: 
     title = f"LoCoMo ({len(convs)} conversations, {sum(len(c.questions) for c in convs)} questions"
     for grade, graded in grades.items():
         results = {name: evaluate(regraded(items, graded)) for name, items in rankings.items()}
-        console.print(table(f"{title}, {grade})", results), markup=False, highlight=False)
+        print(table(f"{title}, {grade})", results))
     latencies.sort()
     console.print(
         f"recall latency p50 {latencies[len(latencies) // 2]:.1f} ms, "
