@@ -47,7 +47,7 @@ from hippograph.scope import Scope
 
 DEPTH = 50
 GROUPS = ["overall", "single-hop", "multi-hop", "temporal", "open-domain", "adversarial"]
-COLUMNS = ["R@5", "R@10", "R@20", "R@50", "H@5", "H@10", "H@20", "A@5", "A@10", "S@5", "S@10"]
+COLUMNS = ["R@5", "R@10", "R@20", "R@25", "R@50", "H@5", "H@10", "H@20", "A@5", "A@10", "S@5", "S@10"]
 EVIDENCE = ("official", "audited", "both")
 
 
