@@ -416,8 +416,10 @@ class MemoryCapability:
                 report.failures.append(RecordFailure.of(step, exc))
                 return None
 
-        if p.store_turn_episodic:
+        sources: list[str] | None = None
+        if drawn_from and (p.store_turn_episodic or p.store_turn_working):
             sources = await guard("drawn_from", lambda: self._drawn_on(user_text, agent_text, drawn_from))
+        if p.store_turn_episodic:
             event = await guard(
                 "store_turn",
                 lambda: memory.episodic.store_turn(
@@ -452,7 +454,8 @@ class MemoryCapability:
         if p.store_turn_working:
             turn = turn_text(user_text, agent_text)
             node = await guard(
-                "store_working", lambda: memory.working.push(scope, turn, kind="turn", session_id=session_id)
+                "store_working",
+                lambda: memory.working.push(scope, turn, kind="turn", session_id=session_id, drawn_from=sources or ()),
             )
             if node is not None:
                 report.working_ids.append(node.id)

@@ -27,6 +27,10 @@ async def test_an_answer_from_memory_ranks_below_the_fact_and_turn_it_came_from(
     answer_turn = answered.turn_event_id
     assert answer_turn is not None and source_turn is not None
 
+    everything = await memory.recall(user, "Where do I live now?")  # working memory too
+    first = everything.items[0].node
+    assert first.id != answer_turn and "Where do I live now?" not in first.content, first.content
+
     result = await memory.recall(user, "Where do I live now?", layers=[Layer.SEMANTIC, Layer.EPISODIC])
     ranked = [i.node.id for i in result.items]
     assert {fact_id, source_turn, answer_turn} <= set(ranked)
@@ -51,6 +55,8 @@ async def test_a_recorded_exchange_names_the_memories_its_reply_drew_on(tenant: 
     assert node.properties["drawn_from"] == [first.turn_event_id]
     linked = await memory.store.get_neighbors(tenant, second.turn_event_id, Relationship.DERIVED_FROM)
     assert [n.id for n, _ in linked] == [first.turn_event_id]
+    [working] = await memory.store.get_nodes(tenant, second.working_ids)
+    assert working.layer is Layer.WORKING and working.properties["drawn_from"] == [first.turn_event_id]
 
     # a reply that only acknowledges the user's own words draws on nothing shown
     third = await capability.record("The boiler is new.", "Noted: the boiler is new.", drawn_from=shown)
