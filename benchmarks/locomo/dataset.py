@@ -7,6 +7,15 @@ left with no evidence scores 1 on every metric (see ``metrics``).
 The data is not in the repository (LoCoMo is CC BY-NC 4.0): the harnesses take the file from
 ``--data`` or from ``HIPPOGRAPH_LOCOMO_DATA``. The dev split is the samples ``conv-26`` and
 ``conv-30`` of snap-research/LoCoMo's ``data/locomo10.json`` (788 turns, 304 questions).
+
+Categories (the dataset's numbers): 1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop,
+5 adversarial.
+
+Audited evidence: an independent audit of LoCoMo (dial481/locomo-audit, ``errors.json``) lists
+questions whose cited evidence is wrong or incomplete; :func:`audited` swaps in its
+``correct_evidence`` (normalised as above). Its entries are named ``locomo_<sample>_qa<n>``:
+the sample's position in ``locomo10.json`` and the question's position in its ``qa`` list,
+both from 0; every entry is checked against the question's text.
 """
 
 from __future__ import annotations
@@ -14,12 +23,13 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 DATA_ENV = "HIPPOGRAPH_LOCOMO_DATA"
+T = TypeVar("T")
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 
@@ -62,6 +72,10 @@ class Question:
     answer: str
     category: int
     evidence: tuple[str, ...]
+    index: int = 0
+    """Position in the sample's ``qa`` list, from 0."""
+    sample: int = 0
+    """The sample's position in the file, from 0."""
 
 
 @dataclass(frozen=True)
@@ -111,10 +125,42 @@ def data_path(given: str | Path | None = None) -> Path:
 def load(path: str | Path) -> list[Conversation]:
     """Read every sample of the LoCoMo file."""
     samples = json.loads(Path(path).read_text())
-    return [_conversation(sample) for sample in samples]
+    return [_conversation(sample, position) for position, sample in enumerate(samples)]
 
 
-def _conversation(sample: dict[str, Any]) -> Conversation:
+def audit_path(data: Path) -> Path:
+    """The audit file beside ``data``: ``locomo-dev.json`` -> ``locomo-dev-audit.json``."""
+    return data.with_name(f"{data.stem}-audit.json")
+
+
+def audited(convs: list[Conversation], audit: str | Path) -> list[Conversation]:
+    """``convs`` with each audited question's evidence replaced by the audit's ``correct_evidence``.
+
+    Exits with a message when an entry names a question whose text differs (a different file)."""
+    entries = json.loads(Path(audit).read_text())
+    by_id = {str(e["question_id"]): e for e in entries}
+    out: list[Conversation] = []
+    for conv in convs:
+        known = frozenset(t.dia_id for t in conv.turns)
+        questions = []
+        for q in conv.questions:
+            entry = by_id.get(f"locomo_{q.sample}_qa{q.index}")
+            if entry is not None:
+                if entry["question"].strip() != q.question.strip():
+                    raise SystemExit(f"audit entry {entry['question_id']} is not {conv.conv_id}'s question {q.index}")
+                q = replace(q, evidence=normalise_evidence(entry["correct_evidence"], known))
+            questions.append(q)
+        out.append(replace(conv, questions=tuple(questions)))
+    return out
+
+
+def regraded(items: list[tuple[Question, T]], convs: list[Conversation]) -> list[tuple[Question, T]]:
+    """``items`` with each question swapped for its namesake in ``convs`` (e.g. :func:`audited`'s)."""
+    by_key = {(q.conv_id, q.index): q for c in convs for q in c.questions}
+    return [(by_key[(q.conv_id, q.index)], x) for q, x in items]
+
+
+def _conversation(sample: dict[str, Any], position: int = 0) -> Conversation:
     conv = sample["conversation"]
     conv_id = sample["sample_id"]
     sessions = sorted(int(m.group(1)) for key in conv if (m := _SESSION_KEY.match(key)) and conv[key])
@@ -142,8 +188,10 @@ def _conversation(sample: dict[str, Any]) -> Conversation:
             answer=str(qa.get("answer", qa.get("adversarial_answer", ""))),
             category=int(qa["category"]),
             evidence=normalise_evidence(qa.get("evidence", []), known),
+            index=index,
+            sample=position,
         )
-        for qa in sample["qa"]
+        for index, qa in enumerate(sample["qa"])
     )
     return Conversation(
         conv_id=conv_id,

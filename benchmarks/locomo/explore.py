@@ -3,11 +3,13 @@
 The product ingests and recalls (as in ``run.py``); embeddings are cached on disk keyed by text
 (``--cache``, default ``.hippograph/benchmarks/locomo_embed_cache.pkl``), so after the first
 run only Neo4j works.
-Every variant is a named ``RecallConfig``; the table shows R@5 / R@10 / S@5 per group on the
-whole dev split and per conversation, and the leave-one-conversation-out (LOCO) row: the variant
-that scores best (overall R@5 + R@10) on one conversation, measured on the other.
+Every variant is a named ``RecallConfig``; the table shows R@5 / R@10, any-evidence hit@10 /
+hit@20, all-evidence recall@10 and S@5 per group on the whole dev split and per conversation,
+and the leave-one-conversation-out (LOCO) row: the variant that scores best (overall R@5 +
+R@10) on one conversation, measured on the other. ``--evidence`` scores with the dataset's
+cited evidence, the audited evidence or both (see ``run.py``).
 
-    python -m benchmarks.locomo.explore --data locomo-dev.json [--variants a,b]
+    python -m benchmarks.locomo.explore --data locomo-dev.json [--variants a,b] [--evidence both]
 """
 
 from __future__ import annotations
@@ -26,9 +28,9 @@ from rich.console import Console
 
 from benchmarks import bench_dir
 from benchmarks._server import bench_store
-from benchmarks.locomo.dataset import DATA_ENV, Conversation, Question, data_path, load
+from benchmarks.locomo.dataset import DATA_ENV, Conversation, Question, audit_path, data_path, load, regraded
 from benchmarks.locomo.metrics import evaluate
-from benchmarks.locomo.run import DEPTH, turns_of
+from benchmarks.locomo.run import DEPTH, EVIDENCE, gradings, turns_of
 from hippograph.embeddings import SentenceTransformerEmbeddings
 from hippograph.memory import Memory
 from hippograph.memory.ingest import RESEMBLANCE_K, ingest_conversation
@@ -37,7 +39,7 @@ from hippograph.retrieval.config import ActivationConfig, RecallConfig, ScoreWei
 from hippograph.scope import Scope
 
 GROUPS = ["overall", "multi-hop", "open-domain", "single-hop", "temporal", "adversarial"]
-COLS = ["R@5", "R@10", "S@5"]
+COLS = ["R@5", "R@10", "H@10", "H@20", "A@10", "S@5"]
 
 
 class CachedEmbeddings:
@@ -101,6 +103,11 @@ VARIANTS: dict[str, tuple[bool, Callable[[], RecallConfig]]] = {
     "no-person-bonus": (False, lambda: base(person_bonus=0.0)),
     "topic": (False, lambda: base(topic_weight=1.0, topic_head_weight=0.5)),
     "topic-rest-only": (False, lambda: base(topic_weight=1.0)),
+    # neighbour turns: spreading two hops along the session's NEXT chain (±2 turns) instead of one
+    "neighbours-2": (False, lambda: base(activation=act(max_hops=2))),
+    "neighbours-2-strong": (False, lambda: base(activation=act(max_hops=2, base_decay=0.7))),
+    # dates: the default prefers memories inside a time expression's window; this is without it
+    "no-dates": (False, lambda: base(time_aware=False)),
     "links": (True, lambda: base()),
     "links relevance-only": (True, lambda: base(weights=RELEVANCE_ONLY)),
 }
@@ -134,9 +141,18 @@ def loco(per_conv: dict[str, dict[str, Ranking]]) -> list[str]:
     return lines
 
 
-async def main(path: str, variants: list[str], cache: Path, dump: Path | None, limit: int | None) -> None:
+async def main(
+    path: str,
+    variants: list[str],
+    cache: Path,
+    dump: Path | None,
+    limit: int | None,
+    evidence: str = "official",
+    audit: Path | None = None,
+) -> None:
     console = Console()
     convs: list[Conversation] = load(path)
+    grades = gradings(evidence, convs, audit)
     if limit:  # timings only: recall figures need every question
         convs = [replace(c, questions=c.questions[:limit]) for c in convs]
     embedder = CachedEmbeddings(SentenceTransformerEmbeddings(), cache)
@@ -176,18 +192,28 @@ async def main(path: str, variants: list[str], cache: Path, dump: Path | None, l
                 }
             )
         )
-    lines = ["| variant | group | n | " + " | ".join(COLS) + " |", "|---|---|---|" + "---|" * len(COLS)]
-    for v in variants:
-        lines += rows(v, evaluate([x for c in per_conv[v].values() for x in c]))
-    for v in variants:
-        for c, items in per_conv[v].items():
-            lines += rows(f"{v} [{c}]", evaluate(items))
-    if len(variants) > 1 and len(convs) > 1:
-        lines += loco(per_conv)
+    lines: list[str] = []
+    for grade, graded in grades.items():
+        by_variant = {
+            v: {c: regraded(items, graded) for c, items in by_conv.items()} for v, by_conv in per_conv.items()
+        }
+        lines += [
+            "",
+            f"{grade}:",
+            "| variant | group | n | " + " | ".join(COLS) + " |",
+            "|---|---|---|" + "---|" * len(COLS),
+        ]
+        for v in variants:
+            lines += rows(v, evaluate([x for c in by_variant[v].values() for x in c]))
+        for v in variants:
+            for c, items in by_variant[v].items():
+                lines += rows(f"{v} [{c}]", evaluate(items))
+        if len(variants) > 1 and len(convs) > 1:
+            lines += loco(by_variant)
     for v, ms in latency.items():
         ms.sort()
         lines.append(f"{v}: p50 {ms[len(ms) // 2]:.1f} ms, p95 {ms[int(len(ms) * 0.95)]:.1f} ms (with embedding)")
-    console.print("\n".join(lines), markup=False, highlight=False)
+    print("\n".join(lines))
 
 
 if __name__ == "__main__":
@@ -197,5 +223,9 @@ if __name__ == "__main__":
     ap.add_argument("--cache", type=Path, default=bench_dir("locomo_embed_cache.pkl"))
     ap.add_argument("--limit", type=int, default=None, help="questions per conversation (for timings)")
     ap.add_argument("--dump", type=Path, default=None, help="pickle every ranking here (for analysis)")
+    ap.add_argument("--evidence", choices=EVIDENCE, default="official", help="score with cited, audited or both")
+    ap.add_argument("--audit", type=Path, default=None, help="the audit JSON (default: <data>-audit.json beside it)")
     a = ap.parse_args()
-    asyncio.run(main(str(data_path(a.data)), a.variants.split(","), a.cache, a.dump, a.limit))
+    data = data_path(a.data)
+    variants = a.variants.split(",")
+    asyncio.run(main(str(data), variants, a.cache, a.dump, a.limit, a.evidence, a.audit or audit_path(data)))

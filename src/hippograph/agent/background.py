@@ -5,7 +5,8 @@ scope; this module runs it off the reply's path, in session order. For each turn
 (each step on its own: one failing does not stop the next):
 
 1. the turn as an episodic event ``User: … | Agent: …`` (chained after the session's
-   previous turn), and the agent's tool calls as an ``action`` event ``PART_OF`` it;
+   previous turn, ``DERIVED_FROM`` the memories the model was shown, so that recall ranks it
+   below them), and the agent's tool calls as an ``action`` event ``PART_OF`` it;
 2. the model's memory ops applied by layer (credentials scrubbed from every text field
    first; skills as drafts unless auto-approve), with the turn event as their source;
 3. the turn event ``MENTIONS`` every fact the ops wrote;
@@ -82,6 +83,8 @@ class TurnRecord:
     stats: TurnStats = field(default_factory=TurnStats)
     """The foreground turn's numbers, for the telemetry sink."""
     quick_nap: bool = False
+    drawn_from: list[str] = field(default_factory=list)
+    """The memories the model was shown (the reply may draw on them): the turn records them."""
     task_id: str = field(default_factory=lambda: uuid.uuid4().hex)
 
 
@@ -205,7 +208,7 @@ class BackgroundConsolidation:
         )  # fmt: skip
         done = await capability.record(
             record.user, record.reply, thinking=record.thinking, session_id=record.session.id,
-            ops=record.ops, actions=record.actions, nap=record.quick_nap,
+            ops=record.ops, actions=record.actions, nap=record.quick_nap, drawn_from=record.drawn_from,
         )  # fmt: skip
         report.turn_event_id = done.turn_event_id
         report.action_event_id = done.action_event_id
@@ -259,6 +262,7 @@ async def record_turn(
             record = TurnRecord(
                 scope=turn.scope, session=session, user=turn.message, reply=reply,
                 thinking="".join(turn.thinking), ops=list(ops), actions=list(actions), stats=stats, quick_nap=nap,
+                drawn_from=turn.shown(),
             )  # fmt: skip
             task_id = background.schedule(record)
             scheduled = ConsolidationScheduled(op_count=len(ops), quick_nap=nap, task_id=task_id)

@@ -74,6 +74,15 @@ class TurnLog:
         elif isinstance(event, ConsolidationScheduled):
             self.consolidation = event
 
+    def shown(self) -> list[str]:
+        """The ids of the memories the model was shown in this turn (its recalls' context), in order."""
+        ids: list[str] = []
+        for activation in self.activations:
+            shown = activation.details.get("in_context")
+            if isinstance(shown, list):
+                ids.extend(i for i in shown if isinstance(i, str))
+        return list(dict.fromkeys(ids))
+
     def stats(self, *, reply: str, tools: list[str], ops: int) -> TurnStats:
         """The turn's numbers so far (for the telemetry sink): no text, only sizes and names."""
         return TurnStats(

@@ -15,6 +15,7 @@ from pydantic import JsonValue
 from hippograph.errors import InvalidInputError
 from hippograph.layers.base import MemoryLayer, Scrubber, make_node
 from hippograph.models import MAX_LABEL, Layer, MemoryEdge, MemoryNode, Relationship
+from hippograph.retrieval.derived import DRAWN_FROM, MAX_DRAWN_FROM
 from hippograph.retrieval.types import RecallItem
 from hippograph.scope import Scope
 from hippograph.scrub import scrub_properties, scrub_text
@@ -118,18 +119,28 @@ class EpisodicMemory(MemoryLayer):
         session_id: str | None = None,
         mentions: Sequence[str] = (),
         occurred_at: float | None = None,
+        drawn_from: Sequence[str] = (),
     ) -> MemoryNode:
-        """A chat turn as an event of importance 3.0."""
-        return await self.store_event(
+        """A chat turn as an event of importance 3.0. ``drawn_from``: the memories the answer
+        was drawn from (visible from ``scope``): kept in ``properties.drawn_from``, each linked
+        ``DERIVED_FROM``, so that recall ranks the turn below them."""
+        properties: dict[str, JsonValue] = {"kind": "turn"}
+        sources = list(dict.fromkeys(drawn_from))[:MAX_DRAWN_FROM]
+        if sources:
+            properties[DRAWN_FROM] = list(sources)
+        stored = await self.store_event(
             scope,
             turn_text(user, agent),
             label=f"turn: {user[:80]}",
             session_id=session_id,
             importance=TURN_IMPORTANCE,
-            properties={"kind": "turn"},
+            properties=properties,
             mentions=mentions,
             occurred_at=occurred_at,
         )
+        edges = [MemoryEdge(source=stored.id, target=s, relationship=Relationship.DERIVED_FROM) for s in sources]
+        await self.store.upsert_edges(scope, edges, increment=0.0)
+        return stored
 
     async def store_actions(
         self, scope: Scope, request: str, actions: Sequence[ActionCall], *, turn_event_id: str | None = None

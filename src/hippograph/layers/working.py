@@ -8,12 +8,13 @@ and last sentence) or ``llm`` (a summarize function, e.g. the agent's model).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import ClassVar, Literal
 
 from hippograph.errors import InvalidInputError
 from hippograph.layers.base import MemoryLayer, Scrubber, extractive_summary, make_node
 from hippograph.models import Durability, Layer, MemoryNode
+from hippograph.retrieval.derived import DRAWN_FROM, MAX_DRAWN_FROM
 from hippograph.retrieval.types import RecallItem
 from hippograph.scope import Scope
 from hippograph.scrub import scrub_properties, scrub_text
@@ -40,8 +41,11 @@ class WorkingMemory(MemoryLayer):
         kind: Literal["turn", "thinking"] = "turn",
         session_id: str | None = None,
         ttl: float = DAY,
+        drawn_from: Sequence[str] = (),
     ) -> MemoryNode:
-        """Add an entry, then drop the oldest of its session beyond ``capacity``."""
+        """Add an entry, then drop the oldest of its session beyond ``capacity``.
+        ``drawn_from``: the memories an answer in it was drawn from (``properties.drawn_from``:
+        recall ranks the entry below them)."""
         if not isinstance(text, str) or not text.strip():
             raise InvalidInputError("text", "must be a non-empty string")
         if kind not in ("turn", "thinking"):
@@ -56,7 +60,9 @@ class WorkingMemory(MemoryLayer):
                 "label": f"{kind}: {text[:80]}",
                 "content": text,
                 "session_id": session_id,
-                "properties": {"kind": kind},
+                "properties": {"kind": kind, DRAWN_FROM: list(drawn_from)[:MAX_DRAWN_FROM]}
+                if drawn_from
+                else {"kind": kind},
                 "durability": Durability.TRANSIENT,
                 "ttl": ttl,
                 "created_at": now,

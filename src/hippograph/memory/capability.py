@@ -53,10 +53,11 @@ from hippograph.layers.episodic import ActionCall, EpisodicMemory, turn_text
 from hippograph.layers.metacognition import GateMode
 from hippograph.layers.working import WorkingMemory
 from hippograph.memory.commit import CommitReport
-from hippograph.models import MAX_TEXT, Layer, MemoryEdge, Relationship
+from hippograph.models import ID_PATTERN, MAX_TEXT, Layer, MemoryEdge, Relationship
 from hippograph.ops import MEMORY_OP_ADAPTER, MemoryOp
 from hippograph.retrieval.config import RecallConfig
 from hippograph.retrieval.context import MemoryContext
+from hippograph.retrieval.derived import MAX_DRAWN_FROM, drawn_on
 from hippograph.retrieval.engine import RecallEngine
 from hippograph.retrieval.types import Channel, RecallResult
 from hippograph.scope import Scope
@@ -371,6 +372,7 @@ class MemoryCapability:
         ops: Sequence[MemoryOp] = (),
         actions: Sequence[ActionCall] = (),
         nap: bool | None = None,
+        drawn_from: Sequence[str] = (),
     ) -> RecordReport:
         """Record a finished exchange; when it returns, what it wrote is recallable.
 
@@ -389,6 +391,10 @@ class MemoryCapability:
             actions: What the agent did in the turn (its tool calls, in order).
             nap: Run the quick nap (True/False) — for a host that counted the turn itself
                 with :meth:`note_turn`; None counts the turn here.
+            drawn_from: The memories the model was shown (e.g. the ids of the
+                :class:`Recollection`); the event records those the reply draws on (content
+                words of the reply that ``user`` lacks are in them) as ``DERIVED_FROM``, and
+                recall ranks it below them. Ids this scope cannot see are left out.
 
         Raises:
             InvalidInputError: ``user`` and ``reply`` are both empty.
@@ -410,9 +416,15 @@ class MemoryCapability:
                 report.failures.append(RecordFailure.of(step, exc))
                 return None
 
+        sources: list[str] | None = None
+        if drawn_from and (p.store_turn_episodic or p.store_turn_working):
+            sources = await guard("drawn_from", lambda: self._drawn_on(user_text, agent_text, drawn_from))
         if p.store_turn_episodic:
             event = await guard(
-                "store_turn", lambda: memory.episodic.store_turn(scope, user_text, agent_text, session_id=session_id)
+                "store_turn",
+                lambda: memory.episodic.store_turn(
+                    scope, user_text, agent_text, session_id=session_id, drawn_from=sources or ()
+                ),
             )
             report.turn_event_id = event.id if event is not None else None
         if p.store_actions and actions:
@@ -442,13 +454,22 @@ class MemoryCapability:
         if p.store_turn_working:
             turn = turn_text(user_text, agent_text)
             node = await guard(
-                "store_working", lambda: memory.working.push(scope, turn, kind="turn", session_id=session_id)
+                "store_working",
+                lambda: memory.working.push(scope, turn, kind="turn", session_id=session_id, drawn_from=sources or ()),
             )
             if node is not None:
                 report.working_ids.append(node.id)
         if report.nap_due and self._consolidation is not None:
             report.nap = await self._nap(report)
         return report
+
+    async def _drawn_on(self, user: str, reply: str, ids: Sequence[str]) -> list[str]:
+        """Of ``ids``, the memories this scope sees that the reply draws on (:func:`drawn_on`), in order."""
+        wanted = [i for i in dict.fromkeys(ids) if isinstance(i, str) and ID_PATTERN.match(i)]
+        if not wanted:
+            return []
+        nodes = {n.id: n for n in await self._memory.store.get_nodes(self._scope, wanted)}
+        return drawn_on(user, reply, [nodes[i] for i in wanted if i in nodes])[:MAX_DRAWN_FROM]
 
     async def _apply_ops(
         self, exchange: Exchange, given: Sequence[MemoryOp], report: RecordReport, guard: _Guard

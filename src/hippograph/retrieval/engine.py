@@ -8,7 +8,8 @@
    memory edges (``NEXT``, ``MENTIONS`` …), then from the best sessions to their members,
    then from the best memories through shared keyword / name cues, weighted by rarity.
 4. Score: the four signals (relevance, recency, frequency, proximity) times
-   the scope-distance, time-window and currency multipliers; gates; per-layer rules.
+   the scope-distance, time-window and currency multipliers; gates; an answer drawn from
+   memory just below its sources (:mod:`~hippograph.retrieval.derived`); per-layer rules.
 
 Every item carries its channels, its score parts and the path that reached it.
 
@@ -40,6 +41,7 @@ from hippograph.retrieval import person_topic, scoring
 from hippograph.retrieval.activation import association_arrivals, edge_arrivals
 from hippograph.retrieval.checks import check_request
 from hippograph.retrieval.config import RecallConfig
+from hippograph.retrieval.derived import demote_derived
 from hippograph.retrieval.layer_rules import apply_layer_rules
 from hippograph.retrieval.lucene import build_query
 from hippograph.retrieval.recall_state import (
@@ -343,7 +345,7 @@ class RecallEngine:
                 RecallItem(node=node, score=score, parts=parts, channels=channels, path=path, scope_distance=distance)
             )
         items.sort(key=lambda i: (-i.score, i.node.id))
-        return items
+        return demote_derived(items)
 
     async def _about_person(self, query: str, found: Retrieved, cfg: RecallConfig, degraded: list[Degradation]) -> bool:
         """Person-centred evidence (:mod:`~hippograph.retrieval.person_topic`) for the

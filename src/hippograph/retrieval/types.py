@@ -70,6 +70,9 @@ class RecallItem(BaseModel):
     path: list[PathStep] = Field(default_factory=list)
     """For activated memories: seed → … → this memory."""
     scope_distance: int = 0
+    below: list[str] = Field(default_factory=list)
+    """For a memory drawn from others (an agent's answer from memory): the ids of its sources
+    this recall found, which it is ranked below."""
 
     def explain(self) -> str:
         found = ", ".join(f"{c.value} #{r}" for c, r in sorted(self.channels.items()))
@@ -84,6 +87,7 @@ class RecallItem(BaseModel):
             + f"edges {p.edges:.2f}, session {p.session:.2f}, cues {p.cues:.2f}) × scope {p.scope_weight:.2f}"
             f" × time {p.time_match:.2f} × current {p.currency:.2f}; found by {found}"
             + (f"; path {route}" if route else "")
+            + (f"; below its sources {', '.join(s[:8] for s in self.below)}" if self.below else "")
         )
 
 
