@@ -29,7 +29,7 @@ MAX_DEPTH = 8
 MAX_ID_LENGTH = 128
 NAMESPACE_MARKER = "@"
 MAX_NAMESPACE_LENGTH = 64
-_NAMESPACE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,%d}$" % (MAX_NAMESPACE_LENGTH - 1))
+_NAMESPACE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")  # MAX_NAMESPACE_LENGTH in all
 _KIND = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 _FORBIDDEN_IN_ID = frozenset(LEVEL_SEPARATOR + KIND_SEPARATOR + "`\\")
 
