@@ -114,9 +114,10 @@ class Scope:
         parts = key.split(LEVEL_SEPARATOR)
         named = None
         if len(parts) > 1 and parts[-1].startswith(NAMESPACE_MARKER):
-            named = _check_namespace(parts.pop()[len(NAMESPACE_MARKER) :]) or ""
-            if not named:
+            raw = parts.pop()[len(NAMESPACE_MARKER) :]
+            if not raw:
                 raise InvalidScopeError("namespace", "the key's namespace is empty")
+            named = _check_namespace(raw)
         wanted = _check_namespace(namespace)
         if named and wanted and named != wanted:
             raise InvalidScopeError("namespace", f"the key names {named!r}, the namespace given is {wanted!r}")
