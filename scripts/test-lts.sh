@@ -45,6 +45,7 @@ LTS_TESTS=(
   tests/integration/memory/test_layer_semantic.py
   tests/integration/memory/test_layer_procedural.py
   tests/integration/memory/test_cue_uniqueness.py
+  tests/integration/memory/test_namespaces.py
   tests/integration/promises/test_promise_erase_complete.py
 )
 # Built once here, not by each pytest process at once.

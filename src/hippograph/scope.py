@@ -2,6 +2,15 @@
 
 A query at path P sees a memory at path Q iff Q is P or an ancestor of P. Stores check this by
 exact membership of the memory's ``scope_key`` in ``P.ancestor_keys()`` — never a prefix scan.
+
+A scope may also name a *namespace*, a partition orthogonal to the path (one user's "support"
+and "sales" memories). It is part of the key, as a last pseudo-level ``/@<namespace>``
+(``org:acme/user:bob/@support``), so a memory's namespace travels with its ``scope_key`` and
+the same exact-membership check isolates namespaces: a query at (P, ns) sees P's and its
+ancestors' memories of namespace ns and of no namespace (the shared ones), never another
+namespace's. Without a namespace a scope behaves, and keys, exactly as before. In the key
+tree a namespaced scope sits below its path, so whatever covers a path's subtree (erase,
+consolidation, an API key bound to it) covers the namespaces at and below it too.
 """
 
 from __future__ import annotations
@@ -18,6 +27,9 @@ LEVEL_SEPARATOR = "/"
 KIND_SEPARATOR = ":"
 MAX_DEPTH = 8
 MAX_ID_LENGTH = 128
+NAMESPACE_MARKER = "@"
+MAX_NAMESPACE_LENGTH = 64
+_NAMESPACE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")  # MAX_NAMESPACE_LENGTH in all
 _KIND = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 _FORBIDDEN_IN_ID = frozenset(LEVEL_SEPARATOR + KIND_SEPARATOR + "`\\")
 
@@ -43,12 +55,26 @@ def _check_level(kind: Any, ident: Any, position: int) -> ScopeLevel:
     return ScopeLevel(kind, ident)
 
 
+def _check_namespace(namespace: Any) -> str | None:
+    if namespace is None or namespace == "":
+        return None
+    if not isinstance(namespace, str) or not _NAMESPACE.match(namespace):
+        raise InvalidScopeError(
+            "namespace",
+            f"must be 1–{MAX_NAMESPACE_LENGTH} letters, digits, '_', '.' or '-' (starting with a letter "
+            f"or digit), got {namespace!r}",
+        )
+    return namespace
+
+
 @dataclass(frozen=True, slots=True)
 class Scope:
-    """A validated, immutable scope path. Build with :meth:`root`, :meth:`child`,
-    :meth:`from_path` or :meth:`parse`."""
+    """A validated, immutable scope path with an optional namespace. Build with :meth:`root`,
+    :meth:`child`, :meth:`from_path` or :meth:`parse`; :meth:`in_namespace` switches the
+    namespace (``""`` or None: the default, no namespace)."""
 
     levels: tuple[ScopeLevel, ...]
+    namespace: str | None = None
 
     def __post_init__(self) -> None:
         if not self.levels:
@@ -60,13 +86,14 @@ class Scope:
         if len(set(kinds)) != len(kinds):
             raise InvalidScopeError("scope", f"kinds must be unique along the path: {kinds}")
         object.__setattr__(self, "levels", checked)
+        object.__setattr__(self, "namespace", _check_namespace(self.namespace))
 
     @classmethod
-    def root(cls, kind: str, id: str) -> Scope:
-        return cls(((kind, id),))  # type: ignore[arg-type]
+    def root(cls, kind: str, id: str, *, namespace: str | None = None) -> Scope:
+        return cls(((kind, id),), namespace)  # type: ignore[arg-type]
 
     @classmethod
-    def from_path(cls, path: Iterable[Sequence[str] | dict[str, str]]) -> Scope:
+    def from_path(cls, path: Iterable[Sequence[str] | dict[str, str]], *, namespace: str | None = None) -> Scope:
         """From ``[("org", "acme"), ("user", "bob")]`` or ``[{"kind": …, "id": …}, …]``."""
         levels: list[ScopeLevel] = []
         for n, item in enumerate(path):
@@ -76,32 +103,72 @@ class Scope:
                 levels.append(ScopeLevel(item[0], item[1]))
             else:
                 raise InvalidScopeError(f"scope[{n}]", f"expected (kind, id), got {item!r}")
-        return cls(tuple(levels))
+        return cls(tuple(levels), namespace)
 
     @classmethod
-    def parse(cls, key: str) -> Scope:
-        """Inverse of :attr:`key`: ``"org:acme/user:bob"``."""
+    def parse(cls, key: str, *, namespace: str | None = None) -> Scope:
+        """Inverse of :attr:`key`: ``"org:acme/user:bob"``, ``"org:acme/user:bob/@support"``.
+        ``namespace``, when given, must agree with one the key names; a key without one takes it."""
         if not isinstance(key, str) or not key:
             raise InvalidScopeError("scope", "key must be a non-empty string")
+        parts = key.split(LEVEL_SEPARATOR)
+        named = None
+        if len(parts) > 1 and parts[-1].startswith(NAMESPACE_MARKER):
+            raw = parts.pop()[len(NAMESPACE_MARKER) :]
+            if not raw:
+                raise InvalidScopeError("namespace", "the key's namespace is empty")
+            named = _check_namespace(raw)
+        wanted = _check_namespace(namespace)
+        if named and wanted and named != wanted:
+            raise InvalidScopeError("namespace", f"the key names {named!r}, the namespace given is {wanted!r}")
         levels = []
-        for n, part in enumerate(key.split(LEVEL_SEPARATOR)):
+        for n, part in enumerate(parts):
             kind, sep, ident = part.partition(KIND_SEPARATOR)
             if not sep:
                 raise InvalidScopeError(f"scope[{n}]", f"expected kind:id, got {part!r}")
             levels.append(ScopeLevel(kind, ident))
-        return cls(tuple(levels))
+        return cls(tuple(levels), named or wanted)
 
     def child(self, kind: str, id: str) -> Scope:
-        return Scope((*self.levels, ScopeLevel(kind, id)))
+        """One level down, in the same namespace."""
+        return Scope((*self.levels, ScopeLevel(kind, id)), self.namespace)
+
+    def in_namespace(self, namespace: str | None) -> Scope:
+        """This path in ``namespace`` (None or ``""``: the default, no namespace)."""
+        return Scope(self.levels, namespace)
 
     @property
-    def key(self) -> str:
+    def path(self) -> Scope:
+        """This path without a namespace: the partition every namespace of it shares."""
+        return Scope(self.levels) if self.namespace else self
+
+    @property
+    def path_key(self) -> str:
+        """The key of the path alone, without the namespace."""
         return LEVEL_SEPARATOR.join(f"{k}{KIND_SEPARATOR}{i}" for k, i in self.levels)
 
     @property
+    def key(self) -> str:
+        """``org:acme/user:bob``; with a namespace ``org:acme/user:bob/@support``."""
+        if self.namespace:
+            return f"{self.path_key}{LEVEL_SEPARATOR}{NAMESPACE_MARKER}{self.namespace}"
+        return self.path_key
+
+    @property
     def subtree_prefix(self) -> str:
-        """Every descendant's key starts with this (ids cannot contain the separator)."""
+        """Every descendant's key starts with this (ids cannot contain the separator). A path's
+        descendants include its namespaces and theirs; a namespaced scope has none of its own."""
         return self.key + LEVEL_SEPARATOR
+
+    @property
+    def tenant_id(self) -> str:
+        """The root level's id: the tenant."""
+        return self.levels[0].id
+
+    @property
+    def sub_tenant_id(self) -> str | None:
+        """The second level's id, None for a root scope."""
+        return self.levels[1].id if len(self.levels) > 1 else None
 
     @property
     def depth(self) -> int:
@@ -117,26 +184,42 @@ class Scope:
 
     @property
     def parent(self) -> Scope | None:
+        """The scope one step up the key tree: a namespaced scope's parent is its path."""
+        if self.namespace:
+            return Scope(self.levels)
         return Scope(self.levels[:-1]) if len(self.levels) > 1 else None
 
     def ancestors(self) -> list[Scope]:
-        """Root-first, self included."""
-        return [Scope(self.levels[:n]) for n in range(1, len(self.levels) + 1)]
+        """The scopes a query here sees, root-first, self included: each path level, and in a
+        namespace each level's namespaced scope right after it."""
+        found = []
+        for n in range(1, len(self.levels) + 1):
+            found.append(Scope(self.levels[:n]))
+            if self.namespace:
+                found.append(Scope(self.levels[:n], self.namespace))
+        return found
 
     def ancestor_keys(self) -> list[str]:
         """The keys a query here may see: root-first, self included."""
         return [s.key for s in self.ancestors()]
 
+    def ancestor_distances(self) -> dict[str, int]:
+        """Each visible key with its distance in levels (0 for this path's own keys)."""
+        return {s.key: self.depth - s.depth for s in self.ancestors()}
+
     def is_ancestor_of(self, other: Scope) -> bool:
-        """True when self is other or above it."""
-        return other.levels[: len(self.levels)] == self.levels
+        """True when self is other or above it in the key tree (so a path is above its
+        namespaces, and a namespaced scope above nothing but itself)."""
+        return other.key == self.key or other.key.startswith(self.subtree_prefix)
+
+    def sees(self, other: Scope) -> bool:
+        """True when a query here sees the memories written at ``other``: other's path is this
+        path or above it, and other is in this namespace or in none."""
+        return other.levels == self.levels[: len(other.levels)] and other.namespace in (None, self.namespace)
 
     def distance_to(self, memory_scope_key: str) -> int | None:
         """Levels between this scope and a visible memory's scope; None when not visible."""
-        keys = self.ancestor_keys()
-        if memory_scope_key not in keys:
-            return None
-        return len(keys) - 1 - keys.index(memory_scope_key)
+        return self.ancestor_distances().get(memory_scope_key)
 
     def to_path(self) -> list[dict[str, str]]:
         return [{"kind": k, "id": i} for k, i in self.levels]

@@ -77,6 +77,29 @@ def test_ingest_recall_consolidate_forget(neo4j_server: tuple[str, str], tmp_pat
     assert erased.returncode == 0 and json.loads(erased.stdout) == {"erased": 3, "scope": scope.split("/")[0]}
 
 
+def test_namespace_option_partitions_a_scope(neo4j_server: tuple[str, str], tmp_path: Path) -> None:
+    env = cli_env(neo4j_server, tmp_path)
+    scope = f"org:cli-ns-{tmp_path.name[-8:]}/user:ana".replace("_", "-")
+    turns = [{"turn_id": "1", "session_id": "s1", "speaker": "Ana", "text": "My support ticket is about the kettle."}]
+    file = tmp_path / "turns.json"
+    file.write_text(json.dumps(turns))
+    ingested = run(["ingest", str(file), "--scope", scope, "--namespace", "support", "--json"], env)
+    assert ingested.returncode == 0, ingested.stderr
+    assert json.loads(ingested.stdout) == {"stored": 1, "scope": f"{scope}/@support"}
+    query = "What is Ana's support ticket about?"
+    inside = run(["recall", query, "--scope", scope, "--namespace", "support", "--json"], env)
+    assert inside.returncode == 0, inside.stderr
+    assert any("kettle" in i["node"]["content"] for i in json.loads(inside.stdout)["items"])
+    for args in (["--namespace", "sales"], []):
+        outside = run(["recall", query, "--scope", scope, *args, "--json"], env)
+        assert outside.returncode == 0, outside.stderr
+        assert not any("kettle" in i["node"]["content"] for i in json.loads(outside.stdout)["items"])
+    bad = run(["recall", query, "--scope", scope, "--namespace", "no such"], env)
+    assert bad.returncode != 0 and "namespace" in (bad.stdout + bad.stderr)
+    erased = run(["forget", "--scope", scope.split("/")[0], "--yes", "--json"], env)
+    assert erased.returncode == 0 and json.loads(erased.stdout)["erased"] == 1
+
+
 def test_bad_input_gets_a_clear_error(neo4j_server: tuple[str, str], tmp_path: Path) -> None:
     env = cli_env(neo4j_server, tmp_path)
     bad_scope = run(["recall", "anything", "--scope", "org:a/b"], env)

@@ -196,3 +196,35 @@ async def test_streamable_http(neo4j_server: tuple[str, str], tmp_path: Path, an
     finally:
         server.terminate()
         server.wait(timeout=60)
+
+
+async def test_tools_take_a_namespace_of_the_keys_path(
+    neo4j_server: tuple[str, str], tmp_path: Path, ana: Tenant, conn: Neo4jConnection
+) -> None:
+    env = cli_env(neo4j_server, tmp_path)
+    support = ana.scope.in_namespace("support")
+    async with stdio(ana.token, env) as client:
+        shared = await call(client, "remember", text="Ana prefers email over phone calls.", about="contact")
+        ticket = await call(
+            client, "remember", text="Ana's router ticket is open.", about="ticket", namespace="support"
+        )
+        lead = await call(
+            client, "remember", text="Ana asked about the fibre upgrade.", about="lead", scope=f"{ana.scope.key}/@sales"
+        )
+        assert (shared["scope_key"], ticket["scope_key"]) == (ana.scope.key, support.key)
+        assert lead["scope_key"] == ana.scope.in_namespace("sales").key
+
+        seen = await call(
+            client, "recall", query="Ana email phone router ticket fibre upgrade", top_k=10, namespace="support"
+        )
+        assert seen["scope_key"] == support.key
+        ids = {i["id"] for i in seen["items"]}
+        assert ticket["id"] in ids and shared["id"] in ids and lead["id"] not in ids
+        assert "namespace" in await call_error(client, "recall", query="x", namespace="not a namespace")
+
+    _, token = await create_key(KeyRepository(conn), support, "reader", name="mcp test support")
+    async with stdio(token, env) as bound:
+        own = await call(bound, "recall", query="Ana email phone router ticket fibre upgrade", top_k=10)
+        assert own["scope_key"] == support.key and lead["id"] not in {i["id"] for i in own["items"]}
+        assert "not found" in await call_error(bound, "recall", query="fibre", namespace="sales", scope=ana.scope.key)
+        assert "not found" in await call_error(bound, "recall", query="fibre", scope=ana.scope.key)

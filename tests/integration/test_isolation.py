@@ -23,6 +23,9 @@ trees = st.integers(min_value=1, max_value=9).flatmap(
 # membership (org:acme vs org:acme2, user:u vs user:u1) lets one scope see or erase another.
 ID_CHOICES = ("u", "u1", "u12", "u2", "acme", "acme2")
 ids = st.lists(st.sampled_from(ID_CHOICES), min_size=9, max_size=9)
+# Namespaces too, prefixes of each other; None is the default namespace every other one shares.
+NAMESPACE_CHOICES = (None, None, "s", "s1", "t")
+namespaces = st.lists(st.sampled_from(NAMESPACE_CHOICES), min_size=9, max_size=9)
 
 
 def build_scopes(root_id: str, parents: tuple[int, ...], names: list[str]) -> list[Scope]:
@@ -36,8 +39,13 @@ def build_scopes(root_id: str, parents: tuple[int, ...], names: list[str]) -> li
     return scopes
 
 
+def with_namespaces(scopes: list[Scope], names: list[str | None]) -> list[Scope]:
+    """Each scope, plus the same path in a drawn namespace (its partition)."""
+    return [*scopes, *(s.in_namespace(ns) for s, ns in zip(scopes, names, strict=False) if ns)]
+
+
 def expected_visible(at: Scope, written: dict[str, Scope]) -> set[str]:
-    return {nid for nid, s in written.items() if s.is_ancestor_of(at)}
+    return {nid for nid, s in written.items() if at.sees(s)}
 
 
 def expected_subtree(at: Scope, written: dict[str, Scope]) -> set[str]:
@@ -45,12 +53,24 @@ def expected_subtree(at: Scope, written: dict[str, Scope]) -> set[str]:
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(parents=trees, names=ids, writes=st.lists(st.integers(0, 8), min_size=1, max_size=25), data=st.data())
+@given(
+    parents=trees,
+    names=ids,
+    spaces=namespaces,
+    writes=st.lists(st.integers(0, 17), min_size=1, max_size=25),
+    data=st.data(),
+)
 async def test_reads_see_exactly_own_and_ancestor_memories(
-    store: GraphStore, parents: tuple[int, ...], names: list[str], writes: list[int], data: st.DataObject
+    store: GraphStore,
+    parents: tuple[int, ...],
+    names: list[str],
+    spaces: list[str | None],
+    writes: list[int],
+    data: st.DataObject,
 ) -> None:
     root_id = f"iso-{uuid.uuid4().hex[:10]}-"
-    scopes = list(dict.fromkeys(build_scopes(root_id, parents, names)))  # equal paths are one scope
+    # equal paths (and namespaces) are one scope
+    scopes = list(dict.fromkeys(with_namespaces(build_scopes(root_id, parents, names), spaces)))
     roots = {s.levels[0] for s in scopes}
     written: dict[str, Scope] = {}
     vec = [1.0] + [0.0] * 383

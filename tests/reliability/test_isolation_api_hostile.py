@@ -52,6 +52,10 @@ def variants(key: str) -> list[str]:
         "",
         "*:*",
         org,
+        key + "/@support",  # the victim's path in a namespace
+        f"{org}/@support",
+        f"{org}/user:bob/@../{user}",
+        f"{org}/user:bob/@support/{user}",
     ]
 
 

@@ -167,3 +167,8 @@ def test_the_sweeper_needs_the_loop() -> None:
     with pytest.raises(ConfigurationError, match="event loop"):
         store.start_ttl_sweeper()
     assert store.stop_ttl_sweeper() is True  # nothing to stop
+
+
+def test_the_store_refuses_a_namespaced_scope() -> None:
+    with pytest.raises(ConfigurationError, match="namespace"):
+        HippographStore(None, ROOT.in_namespace("support"))  # type: ignore[arg-type]

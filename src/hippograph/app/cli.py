@@ -32,6 +32,9 @@ console = Console()
 
 JsonOpt = typer.Option(False, "--json", help="Machine-readable output (JSON on stdout).")
 ScopeOpt = typer.Option(..., "--scope", help="Scope key, e.g. org:acme/user:bob")
+NamespaceOpt = typer.Option(
+    None, "--namespace", help="A namespace of the scope's path, e.g. support (the same as a key ending /@support)."
+)
 
 
 def _run(coro: Any) -> Any:
@@ -101,6 +104,7 @@ def ingest(
         help="JSON list of turns: {turn_id, session_id, speaker, text, occurred_at?, caption?}",
     ),
     scope: str = ScopeOpt,
+    namespace: str | None = NamespaceOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Store a conversation as episodic memories (idempotent by turn id)."""
@@ -108,7 +112,7 @@ def ingest(
 
     from hippograph.app.runtime import open_memory
 
-    target = Scope.parse(scope)
+    target = Scope.parse(scope, namespace=namespace)
     try:
         turns = json.loads(file.read_text())
     except json.JSONDecodeError as exc:
@@ -133,6 +137,7 @@ def ingest(
 def recall(
     query: str = typer.Argument(...),
     scope: str = ScopeOpt,
+    namespace: str | None = NamespaceOpt,
     top_k: int = typer.Option(5, "--top-k"),
     as_json: bool = JsonOpt,
     tree: bool = typer.Option(False, "--tree", help="Show the activation paths as a tree."),
@@ -142,7 +147,7 @@ def recall(
     from hippograph.app.recall_view import path_labels
     from hippograph.app.runtime import open_memory
 
-    target = Scope.parse(scope)
+    target = Scope.parse(scope, namespace=namespace)
 
     async def go() -> Any:
         async with open_memory() as memory:
@@ -161,6 +166,7 @@ def recall(
 @app.command()
 def consolidate(
     scope: str = ScopeOpt,
+    namespace: str | None = NamespaceOpt,
     mode: str = typer.Option("run", help="quick_nap | run | nightly_nap"),
     as_json: bool = JsonOpt,
 ) -> None:
@@ -181,7 +187,7 @@ def consolidate(
         async with open_memory() as memory:
             config = ConsolidationConfig(nightly_enabled=mode == "nightly_nap")
             consolidator = SleepConsolidator.for_store(memory.store, config, model=consolidation_model(Settings()))
-            return await getattr(consolidator, mode)(Scope.parse(scope))
+            return await getattr(consolidator, mode)(Scope.parse(scope, namespace=namespace))
 
     report = _run(go())
     if as_json:
@@ -194,7 +200,10 @@ def consolidate(
 
 @app.command()
 def forget(
-    scope: str = ScopeOpt, yes: bool = typer.Option(False, "--yes", help="Do not ask."), as_json: bool = JsonOpt
+    scope: str = ScopeOpt,
+    namespace: str | None = NamespaceOpt,
+    yes: bool = typer.Option(False, "--yes", help="Do not ask."),
+    as_json: bool = JsonOpt,
 ) -> None:
     """Erase a scope and everything below it — its memories and the API keys bound to it —
     completely and in batches (cannot be undone; run it again to finish an interrupted erase)."""
@@ -202,7 +211,7 @@ def forget(
     from hippograph.app.erase import erase_scope
     from hippograph.app.runtime import open_memory
 
-    target = Scope.parse(scope)
+    target = Scope.parse(scope, namespace=namespace)
     if not yes and not typer.confirm(f"Erase {target.key} and everything below it?"):
         raise typer.Exit(1)
 

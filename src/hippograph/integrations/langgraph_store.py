@@ -163,6 +163,11 @@ class HippographStore(BaseStore):
             )
         if scope.depth >= MAX_DEPTH:
             raise ConfigurationError(f"the store's scope leaves no room for namespaces (at most {MAX_DEPTH} levels)")
+        if scope.namespace:
+            raise ConfigurationError(
+                "the store's scope cannot be in a hippograph namespace (its LangGraph namespaces are scopes "
+                f"below it): use a scope path, e.g. {scope.path_key}/partition:{scope.namespace}"
+            )
         self.memory = memory
         self.scope = scope
         self.fields: list[str] = list((index or {}).get("fields") or [WHOLE_VALUE])

@@ -309,8 +309,7 @@ class RecallEngine:
         now: float,
     ) -> list[RecallItem]:
         window = time_window(query, now) if cfg.time_aware else None
-        keys = scope.ancestor_keys()
-        levels_up = {key: len(keys) - 1 - i for i, key in enumerate(keys)}  # Scope.distance_to, once per recall
+        levels_up = scope.ancestor_distances()  # Scope.distance_to, once per recall
         best = max((state.total.get(i, 0.0) for i in ranked), default=0.0) or 1.0
         items = []
         for nid in ranked:

@@ -112,7 +112,7 @@ def scope_rows(scope: Scope) -> list[dict[str, Any]]:
                 "kind": s.kind,
                 "id": s.id,
                 "depth": s.depth,
-                "name": f"{s.kind}:{s.id}",
+                "name": f"{s.kind}:{s.id}" + (f" @{s.namespace}" if s.namespace else ""),
                 "parent_key": parent.key if parent else None,
             }
         )

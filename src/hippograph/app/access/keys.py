@@ -79,15 +79,16 @@ class Principal:
     def acts_on(self, scope: Scope) -> bool:
         return self.scope is None or self.scope.is_ancestor_of(scope)
 
-    def target(self, key: str, role: Role = Role.READER) -> Scope:
-        """The scope named by ``key`` if this principal acts on it with ``role``.
+    def target(self, key: str, role: Role = Role.READER, *, namespace: str | None = None) -> Scope:
+        """The scope named by ``key`` (in ``namespace`` when given) if this principal acts on it
+        with ``role``.
 
         Raises:
             InvalidScopeError: A malformed key.
             NotFoundError: Outside the key's subtree (the same answer whether it exists or not).
             PermissionDeniedError: Inside, but the role is too low.
         """
-        scope = Scope.parse(key)
+        scope = Scope.parse(key, namespace=namespace)
         if not self.acts_on(scope):
             raise NotFoundError(f"scope {key} not found")
         if self.role.rank < role.rank:

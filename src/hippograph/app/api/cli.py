@@ -87,6 +87,7 @@ def serve(
 @keys_app.command("create")
 def keys_create(
     scope: str = typer.Option(..., "--scope", help="The scope the key is bound to, e.g. org:acme"),
+    namespace: str | None = typer.Option(None, "--namespace", help="A namespace of that scope's path, e.g. support."),
     role: str = typer.Option("reader", help="reader | writer | admin"),
     name: str = typer.Option("", help="A note on who uses it."),
     rate_limit: int | None = typer.Option(None, "--rate-limit", help="Requests per minute (default: server's)."),
@@ -96,7 +97,7 @@ def keys_create(
     from hippograph.app.access.keys import create_key
     from hippograph.app.access.repository import KeyRepository
 
-    target = _scope(scope)
+    target = _scope(scope, namespace)
     record, token = _run(lambda conn: create_key(KeyRepository(conn), target, role, name=name, rate_limit=rate_limit))
     err.print(f"created key {record.id} ({record.role} of {record.scope_key}); the token is shown only now:")
     typer.echo(json.dumps({**record.model_dump(), "token": token}) if as_json else token)
@@ -141,6 +142,7 @@ def keys_revoke(
 
 def export(
     scope: str = typer.Option(..., "--scope", help="The subtree to export."),
+    namespace: str | None = typer.Option(None, "--namespace", help="A namespace of that scope's path, e.g. support."),
     out: Path | None = typer.Option(None, "--out", help="File to write (default: stdout; required for GraphML)."),
     embeddings: bool = typer.Option(False, "--embeddings", help="Include the vectors."),
     fmt: ExportFormat = typer.Option(
@@ -152,7 +154,7 @@ def export(
     from hippograph.app.api.export import export_lines, parse_lines
     from hippograph.app.api.repository import ExportRepository
 
-    target = _scope(scope)
+    target = _scope(scope, namespace)
     fmt = fmt or (ExportFormat.GRAPHML if out and out.suffix.lower() == ".graphml" else ExportFormat.JSONL)
     graphml_out = out if fmt is ExportFormat.GRAPHML else None
     if fmt is ExportFormat.GRAPHML and graphml_out is None:
@@ -221,9 +223,9 @@ def import_(
         console.print(f"imported {report.memories} memories and {report.edges} edges into {', '.join(report.scopes)}")
 
 
-def _scope(key: str) -> Scope:
+def _scope(key: str, namespace: str | None = None) -> Scope:
     try:
-        return Scope.parse(key)
+        return Scope.parse(key, namespace=namespace)
     except HippographError as exc:
         err.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from None

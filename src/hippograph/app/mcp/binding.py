@@ -35,11 +35,12 @@ class KeyBinding:
         """The key's principal now (raises ApiAuthError when revoked, RateLimitedError when over)."""
         return await authenticate(self.repo, self.token, default_limit=self.rate_limit)
 
-    async def target(self, scope: str | None, role: Role) -> Scope:
-        """The scope a call acts on: ``scope`` (or the key's own when None) if the key reaches it."""
+    async def target(self, scope: str | None, role: Role, namespace: str | None = None) -> Scope:
+        """The scope a call acts on: ``scope`` (or the key's own when None), in ``namespace`` when
+        given, if the key reaches it."""
         principal = await self.principal()
         assert principal.scope is not None  # a key's principal always has its scope
-        return principal.target(scope or principal.scope.key, role)
+        return principal.target(scope or principal.scope.key, role, namespace=namespace)
 
 
 @asynccontextmanager

@@ -32,6 +32,14 @@ ScopeArg = Annotated[
     str | None,
     Field(description="A scope at or below the key's scope, e.g. org:acme/user:bob (default: the key's scope)."),
 ]
+NamespaceArg = Annotated[
+    str | None,
+    Field(
+        max_length=64,
+        description="A namespace of that scope's path, e.g. support: its memories and the shared ones "
+        "(no namespace) only (default: the one the scope names, else none).",
+    ),
+]
 LayerName = Literal["working", "episodic", "semantic", "procedural", "prospective"]
 MAX_TEXT = 4000
 
@@ -73,6 +81,7 @@ async def recall(
     query: Annotated[str, Field(min_length=1, max_length=2000, description="What to remember, in words.")],
     ctx: Context,
     scope: ScopeArg = None,
+    namespace: NamespaceArg = None,
     top_k: Annotated[int, Field(ge=1, le=50, description="How many memories.")] = 5,
     layers: Annotated[list[LayerName] | None, Field(description="Only these layers (default: all).")] = None,
 ) -> RecallAnswer:
@@ -81,7 +90,7 @@ async def recall(
     the activation path (in words) that reached it. Superseded facts are marked not current."""
     binding = _binding(ctx)
     with tool_errors("recall"):
-        target = await binding.target(scope, Role.READER)
+        target = await binding.target(scope, Role.READER, namespace)
         wanted = [Layer(x) for x in layers] if layers else None
         result = await binding.memory.recall(target, query, top_k=top_k, layers=wanted)
         return RecallAnswer.of(result, await path_labels(binding.memory, target, result))
@@ -101,13 +110,14 @@ async def remember(
     ] = None,
     layer: Annotated[Literal["semantic", "episodic"], Field(description="A fact or an event.")] = "semantic",
     scope: ScopeArg = None,
+    namespace: NamespaceArg = None,
 ) -> StoredMemory:
     """Store a memory without a model call: a semantic fact (optionally keyed, so a newer fact
     with the same key supersedes the old one) or an episodic event."""
     binding = _binding(ctx)
     label = about or text[:80]
     with tool_errors("remember"):
-        target = await binding.target(scope, Role.WRITER)
+        target = await binding.target(scope, Role.WRITER, namespace)
         with validation_errors():
             op: MemoryOp = (
                 CreateEvent(op="create_event", content=text, label=label)
@@ -123,12 +133,13 @@ async def retract(
     reason: Annotated[str, Field(min_length=1, max_length=1000, description="Why it is wrong or unwanted.")],
     ctx: Context,
     scope: ScopeArg = None,
+    namespace: NamespaceArg = None,
 ) -> RetractAnswer:
     """Retract (soft-delete) a memory of the scope or below, with a reason; recall no longer
     returns it, and it can be restored within the grace period through the API."""
     binding = _binding(ctx)
     with tool_errors("retract"):
-        target = await binding.target(scope, Role.WRITER)
+        target = await binding.target(scope, Role.WRITER, namespace)
         principal = await binding.principal()
         node_id = check_id(id, "id")
         with validation_errors():
@@ -143,12 +154,13 @@ async def set_trigger(
     ctx: Context,
     due: Annotated[str | None, Field(description="ISO 8601 date or time it is due (UTC when no zone).")] = None,
     scope: ScopeArg = None,
+    namespace: NamespaceArg = None,
 ) -> PendingTrigger:
     """Set a prospective memory: when ``condition`` holds (or at ``due``), do ``task``."""
     binding = _binding(ctx)
     with tool_errors("set_trigger"):
         due_at = _timestamp(due, "due")
-        target = await binding.target(scope, Role.WRITER)
+        target = await binding.target(scope, Role.WRITER, namespace)
         with validation_errors():
             op = SetTrigger(
                 op="set_trigger", condition=condition, task=task, due_at=due_at, importance=AUTHORED_TRIGGER_IMPORTANCE
@@ -160,6 +172,7 @@ async def set_trigger(
 async def pending_triggers(
     ctx: Context,
     scope: ScopeArg = None,
+    namespace: NamespaceArg = None,
     due_before: Annotated[str | None, Field(description="Only triggers due before this ISO 8601 time.")] = None,
 ) -> PendingTriggers:
     """List the unresolved prospective triggers (plans, reminders) of exactly this scope, oldest
@@ -167,7 +180,7 @@ async def pending_triggers(
     binding = _binding(ctx)
     with tool_errors("pending_triggers"):
         before = _timestamp(due_before, "due_before")
-        target = await binding.target(scope, Role.READER)
+        target = await binding.target(scope, Role.READER, namespace)
         pending = await binding.memory.prospective.get_pending(target, due_before=before)
         now = time.time()
         return PendingTriggers(scope_key=target.key, triggers=[PendingTrigger.of(n, now) for n in pending])
@@ -177,12 +190,13 @@ async def consolidate(
     ctx: Context,
     mode: Annotated[Literal["quick", "full"], Field(description='quick nap or a full run ("sleep").')] = "quick",
     scope: ScopeArg = None,
+    namespace: NamespaceArg = None,
 ) -> ConsolidationReport:
     """Consolidate the scope's subtree now ("sleep"): decay, deduplication, inferred links,
     promotion of repeated procedures, pruning. Returns the run's report, phase by phase."""
     binding = _binding(ctx)
     with tool_errors("consolidate"):
-        target = await binding.target(scope, Role.WRITER)
+        target = await binding.target(scope, Role.WRITER, namespace)
         if mode == "quick":
             return await binding.consolidator.quick_nap(target)
         return await binding.consolidator.run(target)

@@ -95,12 +95,20 @@ class Query:
         return Viewer.of(ctx(info).principal)
 
     @strawberry.field(description="A scope of the tree the key acts on; null when outside it or never used.")
-    async def scope(self, info: strawberry.Info, key: str) -> ScopeNode | None:
+    async def scope(
+        self,
+        info: strawberry.Info,
+        key: str,
+        namespace: Annotated[
+            str | None,
+            strawberry.argument(description="This namespace of the key's path (or name it in the key: …/@support)."),
+        ] = None,
+    ) -> ScopeNode | None:
         context = ctx(info)
         principal = context.principal
         from hippograph.scope import Scope
 
-        target = Scope.parse(key)
+        target = Scope.parse(key, namespace=namespace)
         if not principal.acts_on(target):
             return None
         row = await context.services.repo.scopes.get(target.key)

@@ -252,6 +252,24 @@ class ScopeNode:
     def of(cls, row: ScopeRow, exists: bool = True) -> ScopeNode:
         return cls(key=row.key, kind=row.kind, id=row.id, depth=row.depth, exists=exists)
 
+    @strawberry.field(description="The namespace this scope partitions its path into; null for none.")
+    def namespace(self) -> str | None:
+        from hippograph.scope import Scope
+
+        return Scope.parse(self.key).namespace
+
+    @strawberry.field(description="The id of the path's root level: the tenant.")
+    def tenant_id(self) -> str:
+        from hippograph.scope import Scope
+
+        return Scope.parse(self.key).tenant_id
+
+    @strawberry.field(description="The id of the path's second level; null for a root scope.")
+    def sub_tenant_id(self) -> str | None:
+        from hippograph.scope import Scope
+
+        return Scope.parse(self.key).sub_tenant_id
+
     @strawberry.field(description="Root first, without this scope.")
     def ancestors(self) -> list[ScopeRef]:
         from hippograph.scope import Scope
