@@ -20,9 +20,7 @@ from contextlib import contextmanager
 
 from hippograph.errors import MissingExtraError
 
-EXTRAS = frozenset(
-    {"embeddings", "embeddings-http", "anthropic", "api", "analysis", "cli", "langgraph", "mcp", "otel"}
-)
+EXTRAS = frozenset({"embeddings", "embeddings-http", "anthropic", "api", "analysis", "cli", "langgraph", "mcp", "otel"})
 
 
 @contextmanager
