@@ -24,6 +24,7 @@ from hippograph.layers.working import WorkingMemory
 from hippograph.memory.capability import Consolidation, Extractor, MemoryCapability, RecordPolicy
 from hippograph.memory.commit import CommitReport, OpWriter, Written
 from hippograph.memory.ingest import ConversationTurn, Progress, ingest_conversation
+from hippograph.memory.warm import WarmUp, warm_up
 from hippograph.models import Layer, MemoryNode
 from hippograph.ops import MemoryOp
 from hippograph.retrieval.config import RecallConfig
@@ -88,19 +89,45 @@ class Memory:
         recall_config: RecallConfig | None = None,
         apply_schema: bool = True,
         warm_plans: bool = True,
+        warm: bool = False,
     ) -> Memory:
         """Connect to Neo4j, apply the schema (idempotent) and build the memory.
         ``warm_plans``: have the server plan the recall statement in the background now, not
-        on the first recall (seconds after a server start: :meth:`RecallEngine.warm_plans`)."""
+        on the first recall (seconds after a server start: :meth:`RecallEngine.warm_plans`).
+        ``warm``: return only once :meth:`warm` has made the first recall and agent turn as
+        fast as later ones (a service's start-up; a one-off script is better off without)."""
         store = await GraphStore.open(uri, user=user, password=password, database=database, apply_schema=apply_schema)
         if embedder is None:
             from hippograph.embeddings import default_embedder
 
             embedder = default_embedder()
         memory = cls(store, embedder, recall_config=recall_config)
-        if warm_plans:
+        if warm_plans or warm:
             memory.engine.warm_plans()
+        if warm:
+            try:
+                await memory.warm()
+            except BaseException:
+                await memory.close()
+                raise
         return memory
+
+    async def warm(self) -> WarmUp:
+        """Get ready to answer the first recall and the first agent turn as fast as the
+        hundredth: load the embedder and embed once, and have the server plan, compile and run
+        the statements of a recall and of a turn's reads (over a scope that holds nothing;
+        nothing is written). Seconds right after a Neo4j start, well under one on a warm server;
+        idempotent. ``hippograph serve`` reports ready (``/readyz``) only once this is done.
+        See :mod:`hippograph.memory.warm`.
+
+        Returns:
+            How long each part took.
+
+        Raises:
+            ConfigurationError: The embedder cannot load.
+            StoreError: The database failed.
+        """
+        return await warm_up(self)
 
     async def close(self) -> None:
         await self.engine.stop_warming()
