@@ -144,8 +144,14 @@ async def probe_main(round_no: int, per: int) -> dict[str, Any]:
         "first_recall_ms": first_recall,
         "first_turn_ms": first_turn,
         "recall_p50_ms": statistics.median(recalls),
+        "recall_p95_ms": p95(recalls),
         "turn_p50_ms": statistics.median(turns),
+        "turn_p95_ms": p95(turns),
     }
+
+
+def p95(values: list[float]) -> float:
+    return statistics.quantiles(values, n=20, method="inclusive")[-1]
 
 
 async def seed(data_dir: Path, memories: int) -> None:

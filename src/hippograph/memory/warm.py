@@ -7,12 +7,14 @@ just-in-time compiler meeting that code for the first time. :func:`warm_up` pays
 ahead: it loads the embedder and embeds a sentence while the server plans the recall
 statement, then reads what an agent turn reads before its model (recall, the working memory,
 the pending triggers and the persona, in :meth:`Memory.context`) a few times over a scope that
-holds nothing. The plans it leaves in the server's cache serve every scope: recall sends every
-parameter with one type and size bucket whatever its value
+holds nothing, and recalls as often in the scope of the memory updated last: a statement that
+reads rows runs (and so has the server compile) code an empty one never reaches, and reads
+pages into the server's page cache. The plans it leaves in the server's cache serve every
+scope: recall sends every parameter with one type and size bucket whatever its value
 (:func:`~hippograph.retrieval.repository.recall_statement_params`).
 
-It writes nothing: the warm-up scope is never created, and a recall that finds nothing leaves
-no bookkeeping behind.
+It writes nothing: the warm-up scope is never created, a recall that finds nothing leaves no
+bookkeeping behind, and the recalls in a real scope count no access (``track_access`` off).
 """
 
 from __future__ import annotations
@@ -80,13 +82,17 @@ async def warm_up(memory: Memory, *, rounds: int = 3) -> WarmUp:
 
     embedder_ms, plans_ms = await asyncio.gather(embedder(), plans())
     t_reads = time.perf_counter()
+    recent = await memory.engine.repo.recent_scope()
+    quiet = memory.recall_config.model_copy(update={"track_access": False})
     for i in range(rounds):
+        query = WARM_QUERIES[i % len(WARM_QUERIES)]
         reads = memory.turn_reads(WARM_SCOPE, working=True, prospective=True, persona=True)
         try:
-            query = WARM_QUERIES[i % len(WARM_QUERIES)]
             await memory.context(WARM_SCOPE, query, session_id="warm-up", turn_reads=reads)
         finally:
             reads.close()
+        if recent is not None:
+            await memory.recall(Scope.parse(recent), query, config=quiet)
     await memory.engine.drain()
     done = time.perf_counter()
     warmed = WarmUp(
