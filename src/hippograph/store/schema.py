@@ -84,6 +84,7 @@ LTS_STEPS: dict[Q, tuple[Q, ...]] = {
 }
 """What takes a schema query's place on Neo4j 5.26 (no filtered vector index there)."""
 SCHEMA_VERSION = SCHEMA_STEPS[-1][0]
+_DROP_NAME = re.compile(r"DROP\s+(?:INDEX|CONSTRAINT)\s+(\w+)", re.IGNORECASE)
 _DDL_NAME = re.compile(r"CREATE\s+(?:VECTOR\s+|FULLTEXT\s+)?(?:INDEX|CONSTRAINT)\s+(\w+)", re.IGNORECASE)
 
 
@@ -104,9 +105,10 @@ def schema_steps(capabilities: ServerCapabilities) -> tuple[tuple[int, tuple[Q, 
 
 async def migrate(conn: Neo4jConnection, *, await_seconds: int = 300) -> int:
     """Apply every schema step (idempotent), wait for indexes, record the version. A database
-    at this version with every index and constraint online is left as it is, in three reads
-    (not one statement per step: a short-lived process, such as a CLI recall, connects often)."""
-    if await schema_version(conn) == SCHEMA_VERSION and not await missing_schema(conn):
+    at this version, with every index and constraint there and none that a step drops, is left
+    as it is after three reads (not one statement per step: a short-lived process, such as a
+    CLI recall, connects often)."""
+    if await _settled(conn):
         return SCHEMA_VERSION
     steps = 0
     constraints = {r["name"] for r in await conn.read(Q.GET_CONSTRAINTS)}
@@ -120,6 +122,20 @@ async def migrate(conn: Neo4jConnection, *, await_seconds: int = 300) -> int:
     if current != SCHEMA_VERSION:
         await conn.write(Q.UPSERT_SCHEMA_VERSION, version=SCHEMA_VERSION, now=time.time(), steps=steps)
     return SCHEMA_VERSION
+
+
+async def _settled(conn: Neo4jConnection) -> bool:
+    """True when :func:`migrate` has nothing to do: the version is current, every index and
+    constraint of the schema is there (indexes online) and none that a step drops is left."""
+    if await schema_version(conn) != SCHEMA_VERSION:
+        return False
+    indexes = await conn.read(Q.GET_INDEXES)
+    constraints = {r["name"] for r in await conn.read(Q.GET_CONSTRAINTS)}
+    online = {r["name"] for r in indexes if r["state"] == "ONLINE"} | constraints
+    present = {r["name"] for r in indexes} | constraints
+    steps = schema_steps(conn.capabilities)
+    dropped = {m.group(1) for _, queries in steps for q in queries if (m := _DROP_NAME.search(q.text))}
+    return set(expected_schema_names(conn.capabilities)) <= online and not dropped & present
 
 
 def expected_schema_names(capabilities: ServerCapabilities | None = None) -> list[str]:
