@@ -9,7 +9,7 @@ alternates rounds between the trees; in each round, per tree, with that tree's o
    ``hippograph recall … --json`` from a new process (the wall time right after the start),
    then ``--cli-runs`` more (steady);
 2. the server restarted again, then a new process connects (``Memory.connect``, then
-   ``Memory.warm`` when the tree has it) and times its first recall, its first agent turn (the
+   ``Agent.warm`` when the tree has it) and times its first recall, its first agent turn (the
    pipeline's own time, an instant scripted model) and the p50 of the next ``--per-probe``
    of each: ``after restart``;
 3. the same probe again without a restart: ``new client``.
@@ -114,11 +114,11 @@ async def probe_main(round_no: int, per: int) -> dict[str, Any]:
     t0 = time.perf_counter()
     memory = await Memory.connect(uri, password=password)
     t_connect = time.perf_counter()
-    warm = getattr(memory, "warm", None)
+    agent = Agent(memory, ScriptedModel([REPLY], cycle=True), AgentConfig())
+    warm = getattr(agent, "warm", None)  # a tree without it: connect's own background planning only
     if warm is not None:
         await warm()
     t_ready = time.perf_counter()
-    agent = Agent(memory, ScriptedModel([REPLY], cycle=True), AgentConfig())
 
     async def recall(q: str) -> float:
         t = time.perf_counter()

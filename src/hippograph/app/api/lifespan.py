@@ -78,7 +78,7 @@ def lifespan(settings: Settings, api: ApiSettings, metrics: ApiMetrics, model_fa
             services = ApiServices(memory, consolidator, agent, repo, api, metrics)
             # the first users would wait for the embedder and the server's plans otherwise;
             # /healthz answers meanwhile, /readyz says ready once this is done
-            warming = services.warming = asyncio.create_task(memory.warm(), name="hippograph-api-warm-up")
+            warming = services.warming = asyncio.create_task(agent.warm(), name="hippograph-api-warm-up")
             warming.add_done_callback(_log_warm_up)
             app.state.services = services
             freeze_startup_objects()

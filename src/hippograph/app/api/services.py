@@ -23,5 +23,5 @@ class ApiServices:
     settings: ApiSettings
     metrics: ApiMetrics
     warming: asyncio.Task[object] | None = field(default=None)
-    """The memory's warm-up (:meth:`Memory.warm`), started with the app: ``/readyz`` says
+    """The agent's warm-up (:meth:`Agent.warm`, which runs :meth:`Memory.warm`), started with the app: ``/readyz`` says
     ready only once it has finished."""
