@@ -182,6 +182,7 @@ class Agent:
         for scope in (WARM_SCOPE, *([Scope.parse(recent)] if recent is not None else [])):
             await self.sessions.open(scope, WARM_SESSION)  # a session nobody has: a read, no rows
             self.sessions.drop(scope, WARM_SESSION)
+            await self.memory.episodic.count_events(scope, WARM_SESSION)  # what resuming one with turns reads too
         if self.config.persona.enabled:
             await self._persona.seed(self.memory, WARM_SCOPE)
             await self.memory.forget(Scope(WARM_SCOPE.levels[:1]))
