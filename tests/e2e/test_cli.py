@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -15,12 +16,23 @@ import httpx
 import pytest
 
 from hippograph.app.demo_serve import dashboard_address
+from hippograph.store import SCHEMA_VERSION, Neo4jConnection
+from hippograph.store.schema import schema_version
 from tests.e2e.api.harness import free_port
 from tests.support.cli import CLI, cli_env
 
 
 def run(args: list[str], env: dict[str, str], timeout: float = 600) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*CLI, *args], env=env, capture_output=True, text=True, timeout=timeout, check=False)
+
+
+async def _schema_version(uri: str, password: str) -> int | None:
+    """The schema version of the server at ``uri`` (the warm-up of ``neo4j start`` applied it)."""
+    conn = await Neo4jConnection.connect(uri, password=password.strip())
+    try:
+        return await schema_version(conn)
+    finally:
+        await conn.close()
 
 
 def test_neo4j_start_status_stop(tmp_path: Path) -> None:
@@ -31,6 +43,9 @@ def test_neo4j_start_status_stop(tmp_path: Path) -> None:
     try:
         assert started.returncode == 0, started.stdout + started.stderr
         assert "HIPPOGRAPH_NEO4J_URI=bolt://127.0.0.1:" in started.stdout
+        assert "warming the server failed" not in started.stdout
+        uri = started.stdout.split("HIPPOGRAPH_NEO4J_URI=")[1].split()[0]
+        assert asyncio.run(_schema_version(uri, (tmp_path / "neo4j" / "password").read_text())) == SCHEMA_VERSION
         status = run(["neo4j", "status", "--data-dir", data], env)
         assert status.returncode == 0 and "ready at bolt://" in status.stdout
         as_json = json.loads(run(["neo4j", "status", "--data-dir", data, "--json"], env).stdout)

@@ -53,6 +53,7 @@ from hippograph.errors import InvalidInputError
 from hippograph.llm.events import MessageEnd, Usage
 from hippograph.llm.provider import ModelProvider
 from hippograph.llm.spans import usage_attributes
+from hippograph.memory.warm import WARM_SCOPE, WarmUp
 from hippograph.models import check_id
 from hippograph.retrieval.checks import check_text
 from hippograph.scope import Scope
@@ -63,6 +64,8 @@ if TYPE_CHECKING:
     from hippograph.memory import Extractor, Memory
 
 log = logging.getLogger(__name__)
+WARM_SESSION = "hippograph-warm-up"
+"""The session id :meth:`Agent.warm` resumes (none has it: it reads nothing back)."""
 
 MAX_MESSAGE_CHARS = 100_000
 
@@ -193,6 +196,28 @@ class Agent:
         """The capability of ``config.mcp_servers`` (None without them): ``agent.mcp.status()``
         tells which servers are connected."""
         return next((cap for cap in self._capabilities if isinstance(cap, McpTools) and cap.name == "mcp"), None)
+
+    async def warm(self) -> WarmUp:
+        """Get ready for the first turn to cost what later ones do: :meth:`Memory.warm
+        <hippograph.memory.Memory.warm>`, then the turn's own first statements: resuming a
+        session (a read, in the warm-up scope and in the scope written last) and seeding the
+        persona (a write into the warm-up scope, erased again at once: nothing is left).
+        ``hippograph serve`` runs this before ``/readyz`` says ready.
+
+        Raises:
+            ConfigurationError: The embedder cannot load.
+            HippographError: The database failed.
+        """
+        warmed = await self.memory.warm()
+        recent = await self.memory.engine.repo.recent_scope()
+        for scope in (WARM_SCOPE, *([Scope.parse(recent)] if recent is not None else [])):
+            await self.sessions.open(scope, WARM_SESSION)  # a session nobody has: a read, no rows
+            self.sessions.drop(scope, WARM_SESSION)
+            await self.memory.episodic.count_events(scope, WARM_SESSION)  # what resuming one with turns reads too
+        if self.config.persona.enabled:
+            await self._persona.seed(self.memory, WARM_SCOPE)
+            await self.memory.forget(Scope(WARM_SCOPE.levels[:1]))
+        return warmed
 
     @property
     def pending_background(self) -> int:

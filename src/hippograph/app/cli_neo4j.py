@@ -53,9 +53,13 @@ def start(
         help="Neo4j release to build and run, e.g. 5.26.31 for the 5.26 LTS line on Java 17 "
         "(default: $HIPPOGRAPH_NEO4J_VERSION, else the launcher's 2026.x on Java 21+).",
     ),
+    warm: bool = typer.Option(
+        True, "--warm/--no-warm", help="Once it answers, plan and run recall's statements so the first recall is fast."
+    ),
     as_json: bool = JsonOpt,
 ) -> None:
-    """Build the launcher once (Maven), start Neo4j in the background, wait until ready."""
+    """Build the launcher once (Maven), start Neo4j in the background, wait until ready, then
+    warm it (the schema applied, recall's statements planned and compiled)."""
     setup = None
     if browser:
         from hippograph.analysis.browser import local_browser
@@ -68,6 +72,8 @@ def start(
     except HippographError as exc:
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(1) from None
+    if warm:
+        _warm(status.uri or server.uri(), server.password(), quiet=as_json)
     if as_json:
         typer.echo(json.dumps({**_status_dict(status), "password_file": str(server.password_file)}))
         return
@@ -128,6 +134,21 @@ def status(data_dir: Path | None = DataDir, as_json: bool = JsonOpt) -> None:
         console.print(st.describe())
     if not st.ready:
         raise typer.Exit(1)
+
+
+def _warm(uri: str, password: str, *, quiet: bool) -> None:
+    """Warm the server; a failure is reported, never fatal (the server runs, only colder)."""
+    import asyncio
+
+    from hippograph.app.warm_server import warm_server
+
+    s = Settings()
+    try:
+        with console.status("Warming the server (recall's plans)…"):
+            asyncio.run(warm_server(uri, password=password, user=s.neo4j_user, database=s.neo4j_database))
+    except HippographError as exc:
+        if not quiet:
+            console.print(f"[yellow]warning:[/yellow] warming the server failed (the first recall will be slow): {exc}")
 
 
 def _status_dict(st: ServerStatus) -> dict[str, object]:

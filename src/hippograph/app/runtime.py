@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -62,17 +63,24 @@ def consolidation_model(settings: Settings) -> ModelConsolidation | None:
 async def open_memory(
     settings: Settings | None = None, *, embedder: EmbeddingProvider | None = None
 ) -> AsyncIterator[Memory]:
-    """``async with open_memory() as memory:`` — connected, schema applied, closed on exit."""
+    """``async with open_memory() as memory:`` — connected, schema applied, closed on exit.
+    The embedding model loads (on the embedder's worker thread) while the driver connects and
+    the server plans recall: a one-shot command pays for the longer of the two, not both."""
     settings = settings or Settings()
-    uri, password = neo4j_target(settings)
-    memory = await Memory.connect(
-        uri,
-        user=settings.neo4j_user,
-        password=password,
-        database=settings.neo4j_database,
-        embedder=embedder or settings.make_embedder(),
-    )
+    if embedder is None:
+        embedder = settings.make_embedder()
+    loading = asyncio.ensure_future(embedder.embed("hippograph"))
     try:
+        uri, password = neo4j_target(settings)
+        memory = await Memory.connect(
+            uri, user=settings.neo4j_user, password=password, database=settings.neo4j_database, embedder=embedder
+        )
+    except BaseException:
+        loading.cancel()
+        await asyncio.gather(loading, return_exceptions=True)
+        raise
+    try:
+        await loading  # a model that cannot load fails here, as the first recall would
         yield memory
     finally:
         await memory.close()

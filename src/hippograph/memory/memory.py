@@ -25,6 +25,7 @@ from hippograph.memory.capability import Consolidation, Extractor, MemoryCapabil
 from hippograph.memory.commit import CommitReport, OpWriter, Written
 from hippograph.memory.ingest import ConversationTurn, Progress, ingest_conversation
 from hippograph.memory.reembed import ReembedProgress, ReembedReport, prepare_embedder, reembed
+from hippograph.memory.warm import WarmUp, warm_up
 from hippograph.models import Layer, MemoryNode
 from hippograph.ops import MemoryOp
 from hippograph.retrieval.config import RecallConfig
@@ -91,10 +92,13 @@ class Memory:
         recall_config: RecallConfig | None = None,
         apply_schema: bool = True,
         warm_plans: bool = True,
+        warm: bool = False,
     ) -> Memory:
         """Connect to Neo4j, apply the schema (idempotent) and build the memory.
         ``warm_plans``: have the server plan the recall statement in the background now, not
         on the first recall (seconds after a server start: :meth:`RecallEngine.warm_plans`).
+        ``warm``: return only once :meth:`warm` has made the first recall and agent turn as
+        fast as later ones (a service's start-up; a one-off script is better off without).
 
         The database records the embedder its vectors come from (model id and dimensions); a
         new database takes ``embedder``'s, and its vector index is built at its size.
@@ -118,8 +122,14 @@ class Memory:
             raise
         memory = cls(store, embedder, recall_config=recall_config)
         memory.engine.use_vectors(embedder, record.slot)
-        if warm_plans:
+        if warm_plans or warm:
             memory.engine.warm_plans()
+        if warm:
+            try:
+                await memory.warm()
+            except BaseException:
+                await memory.close()
+                raise
         return memory
 
     async def reembed(
@@ -137,6 +147,23 @@ class Memory:
             await self.engine.settled(before)  # the recalls still reading it finish first
 
         return await reembed(self.store.conn, embedder, batch_size=batch_size, progress=progress, on_switch=switch)
+
+    async def warm(self) -> WarmUp:
+        """Get ready to answer the first recall and the first agent turn as fast as the
+        hundredth: load the embedder and embed once, and have the server plan, compile and run
+        the statements of a recall and of a turn's reads (over a scope that holds nothing;
+        nothing is written). Seconds right after a Neo4j start, well under one on a warm server;
+        idempotent. ``hippograph serve`` reports ready (``/readyz``) only once this is done.
+        See :mod:`hippograph.memory.warm`.
+
+        Returns:
+            How long each part took.
+
+        Raises:
+            ConfigurationError: The embedder cannot load.
+            StoreError: The database failed.
+        """
+        return await warm_up(self)
 
     async def close(self) -> None:
         await self.engine.stop_warming()

@@ -433,6 +433,11 @@ class RecallEngine:
         if task is not None and not task.done():
             await asyncio.wait({task})  # never raises, and a cancelled recall leaves the task be
 
+    async def warmed(self) -> None:
+        """Wait until the background planning of :meth:`warm_plans` has finished (at once when
+        it was not started); never raises."""
+        await self._after_warming()
+
     async def stop_warming(self) -> None:
         """Cancel the background planning if it still runs, and wait until it has stopped."""
         task, self._warming = self._warming, None

@@ -31,3 +31,4 @@ class RetrievalQuery(CypherQuery):
     GET_SCOPE_SIZE = auto()
     GET_ERASING_SCOPES = auto()
     GET_TOPIC_COSINES = auto()
+    GET_RECENT_SCOPE = auto()

@@ -293,6 +293,11 @@ class RecallRepository:
         """The keys among ``visible`` whose erase has started (their tombstone is set)."""
         return {r.key for r in await self._conn.read_as(Q.GET_ERASING_SCOPES, _Key, visible=visible)}
 
+    async def recent_scope(self) -> str | None:
+        """The scope key of the memory updated last, None in an empty database."""
+        rows = await self._conn.read_as(Q.GET_RECENT_SCOPE, _Key)
+        return rows[0].key if rows else None
+
     async def scope_size(self, *, visible: list[str], layers: list[str]) -> int:
         return (await self._conn.read_as(Q.GET_SCOPE_SIZE, _Count, visible=visible, layers=layers))[0].n
 

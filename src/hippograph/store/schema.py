@@ -87,6 +87,7 @@ LTS_STEPS: dict[Q, tuple[Q, ...]] = {
 SCHEMA_VERSION = SCHEMA_STEPS[-1][0]
 VECTOR_DDL = frozenset({Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING_SCOPED, Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING})
 """The vector index's DDL: its size and similarity are the embedder's (written into the text)."""
+_DROP_NAME = re.compile(r"DROP\s+(?:INDEX|CONSTRAINT)\s+(\w+)", re.IGNORECASE)
 _DDL_NAME = re.compile(r"CREATE\s+(?:VECTOR\s+|FULLTEXT\s+)?(?:INDEX|CONSTRAINT)\s+(\w+)", re.IGNORECASE)
 
 
@@ -112,11 +113,16 @@ async def migrate(
     dimensions: int | None = None,
     similarity: str | None = None,
 ) -> int:
-    """Apply every schema step (idempotent), wait for indexes, record the version.
+    """Apply every schema step (idempotent), wait for indexes, record the version. A database
+    at this version, with every index and constraint there and none that a step drops, is left
+    as it is after three reads (not one statement per step: a short-lived process, such as a
+    CLI recall, connects often).
 
     The vector index is built at ``dimensions`` and ``similarity`` (the embedder's); None: the
     database's recorded embedder's (:mod:`hippograph.store.vectors`), else 384 and cosine. An
     index that exists keeps its size: changing it is a re-embedding."""
+    if await _settled(conn):
+        return SCHEMA_VERSION
     if dimensions is None or similarity is None:
         found = await embedding_record(conn)
         dimensions = dimensions or (found.dimensions if found else DEFAULT_DIMENSIONS)
@@ -134,6 +140,20 @@ async def migrate(
     if current != SCHEMA_VERSION:
         await conn.write(Q.UPSERT_SCHEMA_VERSION, version=SCHEMA_VERSION, now=time.time(), steps=steps)
     return SCHEMA_VERSION
+
+
+async def _settled(conn: Neo4jConnection) -> bool:
+    """True when :func:`migrate` has nothing to do: the version is current, every index and
+    constraint of the schema is there (indexes online) and none that a step drops is left."""
+    if await schema_version(conn) != SCHEMA_VERSION:
+        return False
+    indexes = await conn.read(Q.GET_INDEXES)
+    constraints = {r["name"] for r in await conn.read(Q.GET_CONSTRAINTS)}
+    online = {r["name"] for r in indexes if r["state"] == "ONLINE"} | constraints
+    present = {r["name"] for r in indexes} | constraints
+    steps = schema_steps(conn.capabilities)
+    dropped = {m.group(1) for _, queries in steps for q in queries if (m := _DROP_NAME.search(q.text))}
+    return set(expected_schema_names(conn.capabilities)) <= online and not dropped & present
 
 
 def expected_schema_names(capabilities: ServerCapabilities | None = None) -> list[str]:

@@ -59,7 +59,12 @@ def start_server(neo4j_server: tuple[str, str], data_dir: Path, **api: Any) -> S
         if not thread.is_alive() or time.time() > deadline:
             raise RuntimeError("the API server did not start")
         time.sleep(0.05)
-    return Server(f"http://127.0.0.1:{port}", server, thread)
+    url = f"http://127.0.0.1:{port}"
+    while httpx.get(url + "/readyz", timeout=30).status_code != 200:  # as a load balancer waits
+        if time.time() > deadline:
+            raise RuntimeError("the API server did not get ready")
+        time.sleep(0.05)
+    return Server(url, server, thread)
 
 
 class Client:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import threading
 import uuid
 from pathlib import Path
 
@@ -20,7 +22,7 @@ def test_health_readiness_graphiql_and_metrics(api_server: Server) -> None:
     with httpx.Client(base_url=api_server.url) as http:
         assert http.get("/healthz").json() == {"status": "ok"}
         ready = http.get("/readyz")
-        assert ready.status_code == 200 and ready.json()["neo4j"] == "ok"
+        assert ready.status_code == 200 and ready.json() == {"status": "ready", "neo4j": "ok", "warm_up": "done"}
         page = http.get("/graphql", headers={"Accept": "text/html"})
         assert page.status_code == 200 and "graphiql" in page.text.lower()
         metrics = http.get("/metrics")
@@ -29,7 +31,39 @@ def test_health_readiness_graphiql_and_metrics(api_server: Server) -> None:
         assert 'route="/healthz"' in metrics.text
     assert gc.get_freeze_count() > 0  # start-up's objects are out of the full collections' way
     services = api_server.server.config.app.state.services
+    assert services.warming is not None and services.warming.done()  # the harness waited for /readyz
     assert services.memory.engine._warming is not None  # the recall statement is planned at start
+
+
+def test_readyz_holds_until_the_warm_up_is_done(api_server: Server) -> None:
+    services = api_server.server.config.app.state.services
+    original = services.warming
+    loop = original.get_loop()
+    gate = threading.Event()
+
+    async def warm_up(fail: bool) -> None:
+        await asyncio.to_thread(gate.wait)
+        if fail:
+            raise ConfigurationError("no embedder")
+
+    async def start(fail: bool) -> asyncio.Task[None]:
+        return asyncio.create_task(warm_up(fail))
+
+    try:
+        for fail in (False, True):
+            gate.clear()
+            services.warming = asyncio.run_coroutine_threadsafe(start(fail), loop).result(10)
+            waiting = httpx.get(api_server.url + "/readyz", timeout=30)
+            assert waiting.status_code == 503 and waiting.json()["warm_up"] == "warming"
+            assert "retry-after" in waiting.headers
+            assert httpx.get(api_server.url + "/healthz", timeout=30).status_code == 200
+            gate.set()
+            asyncio.run_coroutine_threadsafe(asyncio.wait({services.warming}), loop).result(10)
+            after = httpx.get(api_server.url + "/readyz", timeout=30)
+            expected = (503, "failed") if fail else (200, "done")
+            assert (after.status_code, after.json()["warm_up"]) == expected
+    finally:
+        services.warming = original
 
 
 async def test_requests_without_a_valid_key_are_refused(api_tenant: Tenant) -> None:

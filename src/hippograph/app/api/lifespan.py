@@ -68,6 +68,7 @@ def lifespan(settings: Settings, api: ApiSettings, metrics: ApiMetrics, model_fa
         metrics.store_faults.conn = conn
         memory: Memory | None = None
         agent: Agent | None = None
+        warming: asyncio.Task[object] | None = None
         try:
             embedder = _embedder(api)  # refused when the database's vectors come from another one
             record = await check_embedder(conn, model_id_of(embedder), embedder.dimensions)
@@ -76,13 +77,20 @@ def lifespan(settings: Settings, api: ApiSettings, metrics: ApiMetrics, model_fa
             await repo.apply_schema()
             memory = Memory(GraphStore(conn), embedder)
             memory.engine.use_vectors(embedder, record.slot)
-            memory.engine.warm_plans()  # the first recalls would each plan the statement otherwise
             consolidator = SleepConsolidator(conn, model=consolidation_model(settings))
             agent = Agent(memory, model_factory(settings), AgentConfig(), consolidator=consolidator)
-            app.state.services = ApiServices(memory, consolidator, agent, repo, api, metrics)
+            services = ApiServices(memory, consolidator, agent, repo, api, metrics)
+            # the first users would wait for the embedder and the server's plans otherwise;
+            # /healthz answers meanwhile, /readyz says ready once this is done
+            warming = services.warming = asyncio.create_task(agent.warm(), name="hippograph-api-warm-up")
+            warming.add_done_callback(_log_warm_up)
+            app.state.services = services
             freeze_startup_objects()
             yield
         finally:
+            if warming is not None:
+                warming.cancel()
+                await asyncio.gather(warming, return_exceptions=True)
             if agent is not None:
                 try:
                     await agent.drain()
@@ -94,3 +102,8 @@ def lifespan(settings: Settings, api: ApiSettings, metrics: ApiMetrics, model_fa
                 await conn.close()
 
     return run
+
+
+def _log_warm_up(task: asyncio.Task[object]) -> None:
+    if not task.cancelled() and (exc := task.exception()) is not None:
+        log.error("warming up failed, the API stays not ready: %s: %s", type(exc).__name__, exc)

@@ -97,14 +97,20 @@ def install_routes(app: FastAPI, api: ApiSettings, metrics: ApiMetrics) -> str:
 
     @app.get("/readyz")
     async def readyz(services: ApiServices = Depends(services_of)) -> Response:
-        """Ready when Neo4j answers a query."""
+        """Ready once the warm-up has finished (the embedder loaded, the server's plans made:
+        the first users are served as fast as later ones) and while Neo4j answers a query."""
+        warming = services.warming
+        if warming is not None and not (warming.done() and not warming.cancelled() and warming.exception() is None):
+            state = "warming" if not warming.done() else "failed"
+            headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+            return JSONResponse({"status": "unavailable", "warm_up": state}, status_code=503, headers=headers)
         try:
             await services.repo.ping()
         except HippographError as exc:
             log.warning("not ready: %s", type(exc).__name__)
             headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
             return JSONResponse({"status": "unavailable", "neo4j": "unreachable"}, status_code=503, headers=headers)
-        return JSONResponse({"status": "ready", "neo4j": "ok"})
+        return JSONResponse({"status": "ready", "neo4j": "ok", "warm_up": "done"})
 
     @app.get("/metrics")
     async def prometheus() -> Response:

@@ -3,7 +3,8 @@ agent, the API repository, settings and metrics."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import asyncio
+from dataclasses import dataclass, field
 
 from hippograph.agent import Agent
 from hippograph.app.api.metrics import ApiMetrics
@@ -21,3 +22,6 @@ class ApiServices:
     repo: ApiRepository
     settings: ApiSettings
     metrics: ApiMetrics
+    warming: asyncio.Task[object] | None = field(default=None)
+    """The agent's warm-up (:meth:`Agent.warm`, which runs :meth:`Memory.warm`), started with the app: ``/readyz`` says
+    ready only once it has finished."""
