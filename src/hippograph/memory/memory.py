@@ -25,7 +25,7 @@ from hippograph.memory.capability import Consolidation, Extractor, MemoryCapabil
 from hippograph.memory.commit import CommitReport, OpWriter, Written
 from hippograph.memory.ingest import ConversationTurn, Progress, ingest_conversation
 from hippograph.memory.reembed import ReembedProgress, ReembedReport, prepare_embedder, reembed
-from hippograph.memory.warm import WarmUp, warm_up
+from hippograph.memory.warm import WARM_QUERIES, WARM_ROUNDS, WARM_SCOPE, WarmUp
 from hippograph.models import Layer, MemoryNode
 from hippograph.ops import MemoryOp
 from hippograph.retrieval.config import RecallConfig
@@ -163,7 +163,41 @@ class Memory:
             ConfigurationError: The embedder cannot load.
             StoreError: The database failed.
         """
-        return await warm_up(self)
+        t0 = time.perf_counter()
+
+        async def embedder() -> float:
+            await self.services.embedder.embed(WARM_QUERIES[0])
+            await self.services.embedder.embed_batch(list(WARM_QUERIES[1:]))
+            return (time.perf_counter() - t0) * 1000
+
+        async def plans() -> float:
+            self.engine.warm_plans()
+            await self.engine.warmed()
+            return (time.perf_counter() - t0) * 1000
+
+        embedder_ms, plans_ms = await asyncio.gather(embedder(), plans())
+        t_reads = time.perf_counter()
+        recent = await self.engine.repo.recent_scope()
+        quiet = self.recall_config.model_copy(update={"track_access": False})
+        for i in range(WARM_ROUNDS):
+            query = WARM_QUERIES[i % len(WARM_QUERIES)]
+            reads = self.turn_reads(WARM_SCOPE, working=True, prospective=True, persona=True)
+            try:
+                await self.context(WARM_SCOPE, query, session_id="warm-up", turn_reads=reads)
+            finally:
+                reads.close()
+            if recent is not None:
+                await self.recall(Scope.parse(recent), query, config=quiet)
+        await self.engine.drain()
+        done = time.perf_counter()
+        warmed = WarmUp(
+            embedder_ms=embedder_ms, plans_ms=plans_ms, reads_ms=(done - t_reads) * 1000, total_ms=(done - t0) * 1000
+        )
+        log.info(
+            "warmed up in %.0f ms (embedder %.0f, plans %.0f, reads %.0f)",
+            warmed.total_ms, warmed.embedder_ms, warmed.plans_ms, warmed.reads_ms,
+        )  # fmt: skip
+        return warmed
 
     async def close(self) -> None:
         await self.engine.stop_warming()

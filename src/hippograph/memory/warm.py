@@ -3,7 +3,7 @@
 Cold, the first recall pays for three things the later ones do not: loading the embedding
 model (and its first, slower run), the server planning and compiling the recall statement
 (seconds after a Neo4j start, once per mix of parameter types and sizes), and the server's
-just-in-time compiler meeting that code for the first time. :func:`warm_up` pays for them
+just-in-time compiler meeting that code for the first time. :meth:`Memory.warm` pays for them
 ahead: it loads the embedder and embeds a sentence while the server plans the recall
 statement, then reads what an agent turn reads before its model (recall, the working memory,
 the pending triggers and the persona, in :meth:`Memory.context`) a few times over a scope that
@@ -19,20 +19,11 @@ bookkeeping behind, and the recalls in a real scope count no access (``track_acc
 
 from __future__ import annotations
 
-import asyncio
-import logging
-import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from hippograph.scope import Scope
 
-if TYPE_CHECKING:
-    from hippograph.memory.memory import Memory
-
-__all__ = ["WARM_SCOPE", "WarmUp", "warm_up"]
-
-log = logging.getLogger(__name__)
+__all__ = ["WARM_QUERIES", "WARM_ROUNDS", "WARM_SCOPE", "WarmUp"]
 
 WARM_SCOPE = Scope.root("org", "hippograph-warm-up").child("user", "warm-up")
 """The scope the warm-up reads: two levels, as a user's scope under an organisation usually is
@@ -44,11 +35,13 @@ WARM_QUERIES = (
     "Who recommended the book about sailing, and when?",
 )
 """Questions shaped like a user's (a name, a place, a time): each warm-up round asks the next."""
+WARM_ROUNDS = 3
+"""Rounds of a turn's reads (and a recall in the scope written last) after the plans."""
 
 
 @dataclass(frozen=True)
 class WarmUp:
-    """What :func:`warm_up` took, in milliseconds."""
+    """What :meth:`Memory.warm <hippograph.memory.Memory.warm>` took, in milliseconds."""
 
     embedder_ms: float
     """Loading the embedding model and embedding the first sentences."""
@@ -57,49 +50,3 @@ class WarmUp:
     reads_ms: float
     """The turn's reads, ``rounds`` times, after both."""
     total_ms: float
-
-
-async def warm_up(memory: Memory, *, rounds: int = 3) -> WarmUp:
-    """Load ``memory``'s embedder and have the server plan, compile and run what a recall and
-    an agent turn read, ``rounds`` times, before any user asks (idempotent; seconds right after
-    a Neo4j start, well under one on a warm server).
-
-    Raises:
-        ConfigurationError: The embedder cannot load (the first recall would fail the same way).
-        HippographError: The database failed.
-    """
-    t0 = time.perf_counter()
-
-    async def embedder() -> float:
-        await memory.services.embedder.embed(WARM_QUERIES[0])
-        await memory.services.embedder.embed_batch(list(WARM_QUERIES[1:]))
-        return (time.perf_counter() - t0) * 1000
-
-    async def plans() -> float:
-        memory.engine.warm_plans()
-        await memory.engine.warmed()
-        return (time.perf_counter() - t0) * 1000
-
-    embedder_ms, plans_ms = await asyncio.gather(embedder(), plans())
-    t_reads = time.perf_counter()
-    recent = await memory.engine.repo.recent_scope()
-    quiet = memory.recall_config.model_copy(update={"track_access": False})
-    for i in range(rounds):
-        query = WARM_QUERIES[i % len(WARM_QUERIES)]
-        reads = memory.turn_reads(WARM_SCOPE, working=True, prospective=True, persona=True)
-        try:
-            await memory.context(WARM_SCOPE, query, session_id="warm-up", turn_reads=reads)
-        finally:
-            reads.close()
-        if recent is not None:
-            await memory.recall(Scope.parse(recent), query, config=quiet)
-    await memory.engine.drain()
-    done = time.perf_counter()
-    warmed = WarmUp(
-        embedder_ms=embedder_ms, plans_ms=plans_ms, reads_ms=(done - t_reads) * 1000, total_ms=(done - t0) * 1000
-    )
-    log.info(
-        "warmed up in %.0f ms (embedder %.0f, plans %.0f, reads %.0f)",
-        warmed.total_ms, warmed.embedder_ms, warmed.plans_ms, warmed.reads_ms,
-    )  # fmt: skip
-    return warmed
