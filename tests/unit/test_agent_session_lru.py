@@ -75,3 +75,17 @@ def test_history_keeps_the_last_turns_as_messages() -> None:
 )
 def test_parse_turn(text: str, turn: Turn | None) -> None:
     assert parse_turn(text) == turn
+
+
+async def test_the_history_is_bounded_by_tokens_and_the_oldest_turns_wait_for_compaction() -> None:
+    sessions = SessionManager(None, SessionSettings(history_turns=10, history_tokens=60))
+    session = await sessions.open(ACME, "long")
+    turns = [Turn("x" * 80, "y" * 40) for _ in range(4)]  # 30 tokens each by chars/4
+    for turn in turns:
+        session.record(turn)
+    assert list(session.history) == turns[2:]  # two fit in 60 tokens, far below the 10 turns
+    assert session.overflow == turns[:2] and session.turns == 4
+    session.summary = "they talked"
+    assert session.state() == {"session_summary": "they talked", "session_kept_turns": 2}
+    session.record(Turn("z" * 400, "w"))  # one turn over the budget leaves none verbatim
+    assert not session.history and len(session.overflow) == 5

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from hippograph.layers.triggers import FireReason, rank_triggers, trigger_terms
+from hippograph.layers.triggers import FireReason, condition_topic, firing_key, rank_triggers, trigger_terms
 from hippograph.models import Layer, MemoryNode
 from hippograph.ops import MEMORY_OP_ADAPTER, SetTrigger, SnoozeTrigger
 
@@ -80,3 +80,33 @@ def test_trigger_ops_take_iso_times_and_terms() -> None:
     assert isinstance(snooze, SnoozeTrigger) and snooze.until == 1_796_256_000.0
     with pytest.raises(ValueError, match="ISO 8601"):
         MEMORY_OP_ADAPTER.validate_python({"op": "snooze_trigger", "id": "abcdef12", "until": "next tuesday"})
+
+
+def test_a_condition_holds_by_meaning_at_the_threshold_and_not_below() -> None:
+    trip = trigger("the user plans a trip abroad")
+    message = "We are flying to Portugal next month."  # no word of the condition
+    assert rank_triggers([trip], message, NOW)[0].fired is None
+    near = rank_triggers([trip], message, NOW, similarity={trip.id: 0.45}, threshold=0.3)[0]
+    assert near.fired is FireReason.CONDITION and near.by_meaning and near.matched == ()
+    assert rank_triggers([trip], message, NOW, similarity={trip.id: 0.29}, threshold=0.3)[0].fired is None
+    assert rank_triggers([trip], message, NOW, similarity={trip.id: 0.45})[0].fired is None  # words only
+
+
+def test_what_is_embedded_for_a_condition() -> None:
+    assert condition_topic(trigger("the user plans a trip abroad")) == "the user plans a trip abroad"
+    assert condition_topic(trigger("anything", about=["travel", "holidays"])) == "travel, holidays"
+    assert condition_topic(trigger("on the 3rd", due_at=NOW)) == ""  # a time trigger is never matched by meaning
+
+
+def test_a_due_trigger_shown_in_the_session_waits_unless_it_fires_anew() -> None:
+    rent = trigger("rent day", due_at=NOW - 60)
+    first = rank_triggers([rent], "Good morning.", NOW)[0]
+    assert first.fired is FireReason.DUE and not first.reminded
+    shown = {rent.id: firing_key(rent)}
+    again = rank_triggers([rent], "What should I cook?", NOW, shown=shown)[0]
+    assert again.fired is None and again.reminded
+    named = rank_triggers([rent], "Did I pay the rent?", NOW, shown=shown)[0]  # a new matching turn
+    assert named.fired is FireReason.DUE and not named.reminded
+    woke = trigger("rent day", due_at=NOW - 60, snoozed_until=NOW - 1)  # a snooze that ended
+    assert rank_triggers([woke], "Hi.", NOW, shown=shown)[0].fired is FireReason.DUE
+    assert rank_triggers([rent], "Hi.", NOW, shown={rent.id: "due:0.0:None"})[0].fired is FireReason.DUE

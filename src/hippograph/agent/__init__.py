@@ -33,6 +33,7 @@ from hippograph.agent.config import (
     SessionSettings,
     ToolLoopSettings,
     TriageSettings,
+    TriggerSettings,
 )
 from hippograph.agent.demo import demo_extractor, demo_model
 from hippograph.agent.extractors import ModelExtractor, claude_extractor
@@ -77,6 +78,7 @@ __all__ = [
     "ToolLoopSettings",
     "Tools",
     "TriageSettings",
+    "TriggerSettings",
     "TurnSummary",
     "TurnTimings",
     "claude_extractor",

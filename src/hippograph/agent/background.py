@@ -6,7 +6,8 @@ scope; this module runs it off the reply's path, in session order. For each turn
 
 1. the turn as an episodic event ``User: … | Agent: …`` (chained after the session's
    previous turn, ``DERIVED_FROM`` the memories the model was shown, so that recall ranks it
-   below them), and the agent's tool calls as an ``action`` event ``PART_OF`` it;
+   below them; the session's state — its summary, the due triggers it showed — on its
+   properties), and the agent's tool calls as an ``action`` event ``PART_OF`` it;
 2. the model's memory ops applied by layer (credentials scrubbed from every text field
    first; skills as drafts unless auto-approve), with the turn event as their source;
 3. the turn event ``MENTIONS`` every fact the ops wrote;
@@ -34,7 +35,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from hippograph.agent.config import ConsolidationSettings
 from hippograph.agent.events import AgentEvent, ConsolidationScheduled, InvalidOpInfo, StageFailed
@@ -86,6 +87,9 @@ class TurnRecord:
     drawn_from: list[str] = field(default_factory=list)
     """The memories the model was shown (the reply may draw on them): the turn records them."""
     task_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    session_state: dict[str, JsonValue] = field(default_factory=dict)
+    """The session's state when the turn ended, kept on its turn event (see
+    :func:`~hippograph.agent.sessions.state_properties`)."""
 
 
 class BackgroundReport(BaseModel):
@@ -221,6 +225,19 @@ class BackgroundConsolidation:
         report.errors.extend(
             StageFailed(stage=f.step, error_type=f.error_type, message=f.message) for f in done.failures
         )
+        if record.session_state and done.turn_event_id is not None:
+            try:
+                await self._keep_state(record, done.turn_event_id)
+            except Exception as exc:
+                log.warning("keeping the session state failed: %s", type(exc).__name__, exc_info=True)
+                report.errors.append(StageFailed.from_exception("session_state", exc))
+
+    async def _keep_state(self, record: TurnRecord, event_id: str) -> None:
+        """The session's state onto the turn's event, where a resume finds it."""
+        event = await self._memory.store.get_node(record.scope, event_id)
+        if event is not None:
+            properties = {**event.properties, **record.session_state}
+            await self._memory.store.update_node(record.scope, event_id, {"properties": properties})
 
 
 def _summary(record: TurnRecord, report: BackgroundReport) -> TurnSummary:
@@ -263,6 +280,7 @@ async def record_turn(
                 scope=turn.scope, session=session, user=turn.message, reply=reply,
                 thinking="".join(turn.thinking), ops=list(ops), actions=list(actions), stats=stats, quick_nap=nap,
                 drawn_from=turn.shown(),
+                session_state=session.state(),
             )  # fmt: skip
             task_id = background.schedule(record)
             scheduled = ConsolidationScheduled(op_count=len(ops), quick_nap=nap, task_id=task_id)

@@ -179,13 +179,37 @@ class SessionSettings(_Settings):
     its least recently used (a small tenant is never evicted by a big one)."""
     evict_fraction: float = Field(default=0.1, gt=0, le=1)
     history_turns: int = Field(default=10, ge=0, le=200)
-    """Earlier turns of the session sent to the model as messages (0: none)."""
+    """Most earlier turns of the session sent to the model as messages (0: none)."""
+    history_tokens: int = Field(default=4_000, ge=0)
+    """Most tokens of the earlier turns sent as messages, by the chars/4 estimate the context
+    budget uses: past it the oldest turns leave the messages (as past ``history_turns``)."""
     resume_from_graph: bool = True
-    """An unknown session id is resumed from the episodic chain of that session."""
+    """An unknown session id is resumed from the episodic chain of that session, with its
+    compacted summary (kept on its newest turn event)."""
     compaction: SummaryMode = "off"
-    """A long session's turns beyond ``history_turns`` are folded into a running summary
-    sent before the kept turns: ``extractive`` or ``llm`` (the agent's model); ``off`` drops
-    them (the default)."""
+    """A long session's turns beyond ``history_tokens`` (or ``history_turns``) are folded into
+    a running summary sent before the kept turns: ``extractive`` or ``llm`` (the agent's
+    model); ``off`` drops them (the default). The summary is kept in the graph with the
+    session's turns, so a session resumed in another process has it."""
+
+
+class TriggerSettings(_Settings):
+    """When a condition trigger fires, and how often a fired trigger is shown."""
+
+    match_by_meaning: bool = True
+    """A condition also holds when the message means it: the cosine similarity of the
+    message's embedding to the condition's topic (the memory's embedder) reaches
+    ``meaning_threshold``. Off: by words only."""
+    meaning_threshold: float = Field(default=0.3, ge=-1.0, le=1.0)
+    """The cosine similarity at which a condition holds by meaning. 0.3 suits MiniLM (the
+    default embedder): in our checks messages that mean a condition scored 0.31–0.54 against
+    it, unrelated ones and greetings at most 0.25. Another embedder needs its own value; the
+    hashing embedder of the tests measures shared words, not meaning."""
+    once_per_session: bool = True
+    """A fired trigger is shown as fired once per session: a due trigger again only when a
+    turn names its condition or its time changes (a snooze that ended, a new due time), a
+    condition trigger on each new matching turn. Off: a due trigger is shown as fired on
+    every turn until it is resolved or snoozed."""
 
 
 class AgentConfig(_Settings):
@@ -228,6 +252,7 @@ class AgentConfig(_Settings):
     mcp_servers: tuple[McpServerSettings, ...] = ()
     """External MCP servers whose tools the model is offered (as ``mcp__<server>__<tool>``), one
     pooled session each (see :mod:`hippograph.agent.mcp_client`)."""
+    triggers: TriggerSettings = TriggerSettings()
 
     @model_validator(mode="after")
     def _thinking_below_max(self) -> AgentConfig:

@@ -218,8 +218,10 @@ class ToolRoutingDecision(_Event):
 
 class TriggerFired(_Event):
     """A prospective trigger of the scope fired at hydration: it is due (``reason`` ``due``)
-    or the message named its condition (``condition``, with the ``matched`` terms). It is in
-    the prompt until the model (or a person) resolves or snoozes it."""
+    or the message named its condition (``condition``, with the ``matched`` terms) or meant
+    it (``similarity``: the message's similarity to the condition, when it held by meaning).
+    It stays in the prompt until the model (or a person) resolves or snoozes it; a due one is
+    shown as fired once per session unless it fires anew."""
 
     type: Literal["trigger_fired"] = "trigger_fired"
     id: str
@@ -229,6 +231,7 @@ class TriggerFired(_Event):
     task: str
     due_at: float | None = None
     matched: list[str] = Field(default_factory=list)
+    similarity: float | None = None
 
 
 class StageFailed(_Event):

@@ -255,7 +255,7 @@ async def build_prompt(
                 hydrate(memory, c.hydrate, scope, message, layers, session_id=session.id, turn_reads=reads)
                 if recall
                 else _nothing(),
-                guarded("hydrate.triggers", _reminders(memory, c, scope, message, layers, reads), failed[0]),
+                guarded("hydrate.triggers", _reminders(memory, c, scope, message, layers, reads, session), failed[0]),
                 guarded("hydrate.persona", persona.text(memory, scope, reads), failed[1])
                 if c.persona.enabled
                 else _nothing(),
@@ -305,12 +305,20 @@ async def _nothing() -> None:
 
 
 async def _reminders(
-    memory: Memory, c: AgentConfig, scope: Scope, message: str, layers: Collection[Layer], reads: TurnReads
+    memory: Memory,
+    c: AgentConfig,
+    scope: Scope,
+    message: str,
+    layers: Collection[Layer],
+    reads: TurnReads,
+    session: Session,
 ) -> Reminders:
     s = c.hydrate
     if not s.include_triggers or Layer.PROSPECTIVE not in layers:
         return Reminders()
-    return await reminders(memory, scope, message, max_shown=s.max_triggers, turn_reads=reads)
+    return await reminders(
+        memory, scope, message, max_shown=s.max_triggers, turn_reads=reads, settings=c.triggers, session=session
+    )
 
 
 async def _earlier(

@@ -3,7 +3,9 @@ events and the text of the ``reminders`` prompt section) and who the agent is (t
 ``persona`` section's text; both built-in sections of :mod:`hippograph.agent.prompts.sections`).
 
 Evaluated at hydration, in both prompt modes: a trigger of the scope is due, or the
-message names its condition (:mod:`hippograph.layers.triggers`). The persona's
+message names its condition or means it (:mod:`hippograph.layers.triggers`). A due trigger
+is shown as fired once per session (``Session.reminded`` remembers it, and the graph with
+the session's turns, so a resumed session does too) unless it fires anew. The persona's
 ``AGENT_IDENTITY`` is seeded once per scope (the turn's own scope by default, its root
 when configured; under a database lock, so concurrent first turns make one node) after the first turn
 that got its reply.
@@ -14,15 +16,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from hippograph.agent.config import TriggerSettings
 from hippograph.agent.events import TriggerFired
 from hippograph.agent.prompts.sections import persona_text, reminders_text
-from hippograph.layers.triggers import RankedTrigger
+from hippograph.layers.triggers import FireReason, RankedTrigger, firing_key
 from hippograph.retrieval.context import handle_of
 from hippograph.scope import Scope
 from hippograph.scrub import scrub_text
 
 if TYPE_CHECKING:
     from hippograph.agent.config import AgentConfig
+    from hippograph.agent.sessions import Session
     from hippograph.layers.turn_reads import TurnReads
     from hippograph.memory import Memory
 
@@ -42,13 +46,32 @@ class Reminders:
 
 
 async def reminders(
-    memory: Memory, scope: Scope, message: str, *, max_shown: int, turn_reads: TurnReads | None = None
+    memory: Memory,
+    scope: Scope,
+    message: str,
+    *,
+    max_shown: int,
+    turn_reads: TurnReads | None = None,
+    settings: TriggerSettings | None = None,
+    session: Session | None = None,
 ) -> Reminders:
     """Rank the scope's pending triggers for ``message``; every fired one is an event (all of
     them, even beyond ``max_shown``), the first ``max_shown`` are in the section. The
-    triggers come from ``turn_reads`` when given (the turn's combined read)."""
+    triggers come from ``turn_reads`` when given (the turn's combined read). With
+    ``settings`` conditions match by meaning too, and with ``session`` (and
+    ``once_per_session``) a due trigger the session showed already waits (the session
+    remembers the due ones that fire)."""
+    s = settings or TriggerSettings(match_by_meaning=False, once_per_session=False)
     own = await turn_reads.prospective(scope) if turn_reads is not None else None
-    ranked = await memory.prospective.for_turn(scope, message, own=own)
+    once = s.once_per_session and session is not None
+    ranked = await memory.prospective.for_turn(
+        scope, message, own=own, meaning_threshold=s.meaning_threshold if s.match_by_meaning else None,
+        shown=session.reminded if once and session is not None else None,
+    )  # fmt: skip
+    if once and session is not None:
+        for r in ranked:
+            if r.fired is FireReason.DUE:
+                session.remind(r.node.id, firing_key(r.node))
     events = [
         TriggerFired(
             id=r.node.id,
@@ -58,6 +81,7 @@ async def reminders(
             task=scrub_text(str(r.node.properties.get("task", ""))),
             due_at=r.due_at,
             matched=list(r.matched),
+            similarity=round(r.similarity, 4) if r.by_meaning and r.similarity is not None else None,
         )
         for r in ranked
         if r.fired is not None

@@ -11,6 +11,14 @@ running is never dropped: beyond the caps by at most the turns in flight). A dro
 unknown session is rebuilt from its episodic chain in the graph, so a chat survives both
 eviction and a restart.
 
+The turns sent verbatim are bounded by tokens (``history_tokens``, the chars/4 estimate the
+context budget uses) and by count (``history_turns``); the oldest beyond either wait in
+``overflow`` until the next turn's hydration folds them into the running ``summary`` (with
+compaction on). The session's state rides on its newest turn event in the graph
+(:func:`state_properties`: the summary, how many turns the prompt then kept verbatim, the
+due triggers shown), so a session resumed in another process gets its summary back, with the
+turns between the summary and the kept ones waiting to be folded.
+
 The session stage of a turn (:func:`open_session`) opens (or resumes) the chat; a graph that
 cannot be read does not stop the chat: the session opens without its history and the failure
 is a ``StageFailed`` event. The turn then runs under :func:`held` (the session's lock).
@@ -29,10 +37,13 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from pydantic import JsonValue
+
 from hippograph.agent.events import AgentEvent, StageFailed
 from hippograph.agent.stages import Out, Stage
 from hippograph.llm.types import ChatMessage
 from hippograph.models import check_id
+from hippograph.retrieval.context import approx_tokens
 
 if TYPE_CHECKING:
     from hippograph.agent.config import SessionSettings
@@ -46,6 +57,11 @@ TURN_USER_PREFIX = "User: "
 TURN_SEPARATOR = " | Agent: "
 MAX_PENDING_ERRORS = 20
 MAX_OVERFLOW = 50
+MAX_REMINDED = 100
+"""Due triggers a session remembers as shown (the oldest go first)."""
+SUMMARY_KEY = "session_summary"
+KEPT_KEY = "session_kept_turns"
+REMINDED_KEY = "session_reminded"
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +70,11 @@ class Turn:
 
     user: str
     agent: str
+
+    @property
+    def tokens(self) -> int:
+        """Its cost as messages, by the chars/4 estimate."""
+        return approx_tokens(self.user) + approx_tokens(self.agent)
 
 
 @dataclass(eq=False)
@@ -81,6 +102,10 @@ class Session:
     """Turns pushed out of ``history`` and not yet folded into ``summary`` (compaction)."""
     summary: str = ""
     """The compacted summary of the turns before ``history`` (empty without compaction)."""
+    history_tokens: int | None = None
+    """Most tokens of ``history`` (None: no token bound, only ``history``'s length)."""
+    reminded: dict[str, str] = field(default_factory=dict, repr=False)
+    """Due triggers shown as fired in this session: id → firing key (oldest first)."""
 
     def messages(self) -> list[ChatMessage]:
         """The history as alternating user / assistant messages."""
@@ -92,13 +117,33 @@ class Session:
         return out
 
     def record(self, turn: Turn) -> None:
-        """Remember a finished turn; the oldest one it pushes out waits in ``overflow`` for
-        the compaction (the newest ``MAX_OVERFLOW`` of them)."""
+        """Remember a finished turn; the oldest ones it pushes out of the history's count or
+        token bound wait in ``overflow`` for the compaction (the newest ``MAX_OVERFLOW``)."""
         if self.history.maxlen is not None and len(self.history) == self.history.maxlen:
-            self.overflow = [*self.overflow, self.history[0]][-MAX_OVERFLOW:]
+            self._push_out()
         self.history.append(turn)
+        if self.history_tokens is not None:
+            used = sum(t.tokens for t in self.history)
+            while self.history and used > self.history_tokens:
+                used -= self.history[0].tokens
+                self._push_out()
         self.turns += 1
         self.last_used_at = time.time()
+
+    def _push_out(self) -> None:
+        self.overflow = [*self.overflow, self.history.popleft()][-MAX_OVERFLOW:]
+
+    def remind(self, trigger_id: str, key: str) -> None:
+        """Remember that a due trigger was shown as fired (at its ``key``)."""
+        self.reminded.pop(trigger_id, None)
+        self.reminded[trigger_id] = key
+        while len(self.reminded) > MAX_REMINDED:
+            self.reminded.pop(next(iter(self.reminded)))
+
+    def state(self) -> dict[str, JsonValue]:
+        """What the graph keeps of the session on its newest turn event (see
+        :func:`state_properties`); taken when the turn is recorded."""
+        return state_properties(self.summary, len(self.history), self.reminded)
 
     def report(self, error: StageFailed) -> None:
         """Keep a background failure to report at the start of the next turn."""
@@ -187,7 +232,8 @@ class SessionManager:
         return True
 
     def _new(self, scope: Scope, session_id: str) -> Session:
-        return Session(session_id, scope, deque(maxlen=max(self._settings.history_turns, 1)))
+        history: deque[Turn] = deque(maxlen=max(self._settings.history_turns, 1))
+        return Session(session_id, scope, history, history_tokens=self._settings.history_tokens)
 
     def _add(self, session: Session) -> Session:
         name = _tenant(session.scope)
@@ -233,10 +279,40 @@ class SessionManager:
             return
         session.resumed = True
         session.turns = await self._memory.episodic.count_events(session.scope, session.id)
-        for event in reversed(own[:limit]):
-            turn = parse_turn(event.content)
-            if turn is not None:
-                session.history.append(turn)
+        uncovered = len(own)
+        for index, event in enumerate(own):  # newest first: the newest state wins
+            props = event.properties
+            if SUMMARY_KEY in props or REMINDED_KEY in props:
+                summary, kept = props.get(SUMMARY_KEY), props.get(KEPT_KEY)
+                session.summary = summary if isinstance(summary, str) else ""
+                if session.summary and isinstance(kept, int) and not isinstance(kept, bool):
+                    uncovered = min(uncovered, index + kept + 1)  # older turns are in the summary
+                shown = props.get(REMINDED_KEY)
+                if isinstance(shown, list):
+                    for item in shown:
+                        if isinstance(item, str) and "=" in item:
+                            trigger_id, key = item.split("=", 1)
+                            session.remind(trigger_id, key)
+                break
+        if not self._settings.history_turns:
+            return
+        turns = [turn for event in reversed(own[:uncovered]) if (turn := parse_turn(event.content)) is not None]
+        for turn in turns:  # as they were recorded: the bounds push the oldest out
+            session.record(turn)
+        session.turns -= len(turns)
+
+
+def state_properties(summary: str, kept: int, reminded: dict[str, str]) -> dict[str, JsonValue]:
+    """A session's state as properties of its newest turn event: the running summary, how
+    many turns the prompt kept verbatim after it (the turns between are not in the summary
+    yet), and the due triggers shown (``id=firing key``). Empty when there is nothing."""
+    props: dict[str, JsonValue] = {}
+    if summary:
+        props[SUMMARY_KEY] = summary
+        props[KEPT_KEY] = kept
+    if reminded:
+        props[REMINDED_KEY] = [f"{trigger_id}={key}" for trigger_id, key in reminded.items()]
+    return props
 
 
 def turn_text(turn: Turn) -> str:

@@ -1,6 +1,7 @@
 """Prospective memory ("future"): triggers — a condition to watch and the task to do then.
 Seen only from its own scope, never returned by generic recall: read with ``get_pending``,
-ranked for a turn with ``for_turn`` (when a trigger fires: :mod:`hippograph.layers.triggers`).
+ranked for a turn with ``for_turn`` (when a trigger fires, by words or by meaning:
+:mod:`hippograph.layers.triggers`).
 Resolving and snoozing leave audit entries."""
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from datetime import UTC, datetime
 from typing import Any, ClassVar
 
 from hippograph.errors import InvalidInputError, NotFoundError
-from hippograph.layers.base import MemoryLayer, Scrubber, make_node
-from hippograph.layers.triggers import RankedTrigger, rank_triggers
+from hippograph.layers.base import MemoryLayer, MemoryServices, Scrubber, make_node
+from hippograph.layers.triggers import RankedTrigger, condition_topic, rank_triggers
 from hippograph.models import Layer, MemoryNode
 from hippograph.retrieval.context import HANDLE_CHARS, HANDLE_PREFIX
 from hippograph.retrieval.types import RecallItem
@@ -19,11 +20,18 @@ from hippograph.scope import Scope
 from hippograph.scrub import scrub_properties, scrub_text
 
 MAX_ABOUT = 20
+MAX_TOPIC_VECTORS = 4_096
+"""Condition topics whose vectors a layer keeps (the oldest go first)."""
+MAX_MESSAGE_CHARS = 2_000
 
 
 class ProspectiveMemory(MemoryLayer):
     layer: ClassVar[Layer] = Layer.PROSPECTIVE
     recallable: ClassVar[bool] = False
+
+    def __init__(self, services: MemoryServices) -> None:
+        super().__init__(services)
+        self._topic_vectors: dict[str, list[float]] = {}
 
     async def set_trigger(
         self,
@@ -73,11 +81,52 @@ class ProspectiveMemory(MemoryLayer):
             pending = [n for n in pending if _due(n) is not None and _due(n) <= due_before]  # type: ignore[operator]
         return sorted(pending, key=lambda n: (n.created_at, n.id))
 
-    async def for_turn(self, scope: Scope, message: str, *, own: list[MemoryNode] | None = None) -> list[RankedTrigger]:
+    async def for_turn(
+        self,
+        scope: Scope,
+        message: str,
+        *,
+        own: list[MemoryNode] | None = None,
+        meaning_threshold: float | None = None,
+        shown: Mapping[str, str] | None = None,
+    ) -> list[RankedTrigger]:
         """The scope's pending triggers for a turn whose message is ``message``: which fire
         now and in which order a prompt shows them (see :func:`rank_triggers`). ``own`` as
-        in :meth:`get_pending`."""
-        return rank_triggers(await self.get_pending(scope, own=own), message, self.services.clock())
+        in :meth:`get_pending`.
+
+        Args:
+            meaning_threshold: A condition also holds when the cosine similarity of the
+                message's embedding to its topic's (the memory's embedder) is at least this;
+                None matches by words only. Topics' vectors are kept for the process.
+            shown: The due triggers the conversation already showed as fired (id → their
+                :func:`~hippograph.layers.triggers.firing_key`): not fired again for being due.
+        """
+        pending = await self.get_pending(scope, own=own)
+        similarity: dict[str, float] = {}
+        if meaning_threshold is not None and message.strip():
+            similarity = await self._similarity(pending, message)
+        now = self.services.clock()
+        return rank_triggers(pending, message, now, similarity=similarity, threshold=meaning_threshold, shown=shown)
+
+    async def _similarity(self, pending: Sequence[MemoryNode], message: str) -> dict[str, float]:
+        """Trigger id → cosine of ``message`` to the trigger's condition topic (waiting
+        condition triggers only; vectors are L2-normalised, so the dot product)."""
+        topics = {n.id: topic for n in pending if (topic := condition_topic(n))}
+        if not topics:
+            return {}
+        missing = [t for t in dict.fromkeys(topics.values()) if t not in self._topic_vectors]
+        embedder = self.services.embedder
+        vectors = await embedder.embed_batch([message[:MAX_MESSAGE_CHARS], *missing])
+        for topic, vector in zip(missing, vectors[1:], strict=True):
+            self._topic_vectors[topic] = vector
+        while len(self._topic_vectors) > MAX_TOPIC_VECTORS:
+            self._topic_vectors.pop(next(iter(self._topic_vectors)))
+        said = vectors[0]
+        return {
+            node_id: sum(a * b for a, b in zip(said, self._topic_vectors[topic], strict=True))
+            for node_id, topic in topics.items()
+            if topic in self._topic_vectors
+        }
 
     async def resolve_trigger(
         self, scope: Scope, trigger_id: str, *, outcome: str = "", actor: str = "user"

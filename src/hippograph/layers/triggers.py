@@ -3,28 +3,41 @@
 A trigger fires at hydration when
 
 - it is **due**: its ``due_at`` (epoch seconds, "remind me on the 3rd") has passed, or
-- its **condition** holds: the turn's message names one of the trigger's terms — the
-  ``about`` terms it was given (a topic, a keyword, a person), else the names and content
-  words of its condition. A term of several words holds when all its words occur (Porter
-  stems, as recall's cues make them); a person when the name occurs as a word.
+- its **condition** holds, by words or by meaning:
+
+  - by words: the turn's message names one of the trigger's terms — the ``about`` terms it
+    was given (a topic, a keyword, a person), else the names and content words of its
+    condition. A term of several words holds when all its words occur (Porter stems, as
+    recall's cues make them); a person when the name occurs as a word.
+  - by meaning (condition triggers, not time ones): the cosine similarity of the message's
+    embedding to the condition's (:func:`condition_topic`, embedded by the memory's
+    embedder) is at least a threshold
+    the caller states (the agent's ``triggers.meaning_threshold``). The layer computes the
+    similarities; here they are given.
 
 A trigger snoozed until a later time does not fire before then, and a resolved one never.
+A due trigger already shown as fired in this conversation (``shown``: trigger id → its
+:func:`firing_key` then) does not fire again for being due: only when the message names its
+condition or its time changed (a new due time, a snooze that ended). It is then ranked with
+the waiting ones, marked ``reminded``.
+
 Pending triggers are ranked, never cut arbitrarily: fired before waiting, due before
-condition (the longest overdue first), then by how many of their terms the message names,
-then importance, then the soonest due, then the oldest. Pure functions: the layer reads the
-nodes, the agent renders the ranking.
+condition (the longest overdue first), then by how many of their terms the message names
+(plus the similarity of a match by meaning), then importance, then the soonest due, then the
+oldest. Pure functions: the layer reads the nodes and computes the similarities, the agent
+renders the ranking.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
 from hippograph.cues import keywords, query_names
 from hippograph.models import MemoryNode
 
-__all__ = ["FireReason", "RankedTrigger", "rank_triggers", "trigger_terms"]
+__all__ = ["FireReason", "RankedTrigger", "condition_topic", "firing_key", "rank_triggers", "trigger_terms"]
 
 # Stems of the words a condition is phrased with rather than about ("when the user mentions …").
 _PHRASING = frozenset(
@@ -50,12 +63,19 @@ class RankedTrigger:
         fired: Why it fires this turn (None: it waits).
         matched: The terms of its condition the message named.
         snoozed_until: When a snooze ends (None: not snoozed now).
+        similarity: The message's similarity to the condition's topic (None: not compared).
+        by_meaning: The condition holds by meaning (the similarity reached the threshold).
+        reminded: It fired earlier in this session and does not fire anew this turn
+            (then ``fired`` is None; see :mod:`hippograph.agent.reminders`).
     """
 
     node: MemoryNode
     fired: FireReason | None
     matched: tuple[str, ...]
     snoozed_until: float | None
+    similarity: float | None = None
+    by_meaning: bool = False
+    reminded: bool = False
 
     @property
     def due_at(self) -> float | None:
@@ -77,34 +97,81 @@ def trigger_terms(node: MemoryNode) -> list[str]:
     return found
 
 
-def rank_triggers(pending: Sequence[MemoryNode], message: str, now: float) -> list[RankedTrigger]:
-    """Every pending trigger, fired ones first, in the order of the module docstring."""
+def condition_topic(node: MemoryNode) -> str:
+    """What a condition trigger is about, as text to embed: its ``about`` terms, else its
+    condition as written (a sentence embeds closer to a message's meaning than its bare
+    words do); "" for a time trigger."""
+    if _number(node.properties.get("due_at")) is not None:
+        return ""
+    about = node.properties.get("about")
+    if isinstance(about, list) and any(isinstance(a, str) and a.strip() for a in about):
+        return ", ".join(a.strip() for a in about if isinstance(a, str) and a.strip())
+    condition = node.properties.get("condition")
+    return condition.strip() if isinstance(condition, str) else ""
+
+
+def rank_triggers(
+    pending: Sequence[MemoryNode],
+    message: str,
+    now: float,
+    *,
+    similarity: Mapping[str, float] | None = None,
+    threshold: float | None = None,
+    shown: Mapping[str, str] | None = None,
+) -> list[RankedTrigger]:
+    """Every pending trigger, fired ones first, in the order of the module docstring.
+    ``similarity``: trigger id → the message's similarity to its condition's topic; a
+    condition holds by meaning when it is at least ``threshold`` (None: by words only).
+    ``shown``: the due triggers this conversation showed as fired (id → firing key)."""
     said = set(keywords(message))
     words = {w.casefold() for w in message.split()} | {w.casefold().strip(".,!?;:'\"()") for w in message.split()}
-    ranked = [_evaluate(node, said, words, now) for node in pending if not node.properties.get("resolved")]
+    scores = similarity or {}
+    ranked = [
+        _evaluate(node, said, words, now, scores.get(node.id), threshold, shown or {})
+        for node in pending
+        if not node.properties.get("resolved")
+    ]
 
     def order(r: RankedTrigger) -> tuple[float, float, float, float, float, float, str]:
         due = r.due_at
         fired_rank = {FireReason.DUE: 0, FireReason.CONDITION: 1, None: 2}[r.fired]
         overdue = due - now if r.fired is FireReason.DUE and due is not None else 0.0
         soonest = due if due is not None else float("inf")
-        return (fired_rank, overdue, -len(r.matched), -r.node.importance, soonest, r.node.created_at, r.node.id)
+        strength = len(r.matched) + ((r.similarity or 0.0) if r.by_meaning else 0.0)
+        return (fired_rank, overdue, -strength, -r.node.importance, soonest, r.node.created_at, r.node.id)
 
     return sorted(ranked, key=order)
 
 
-def _evaluate(node: MemoryNode, said: set[str], words: set[str], now: float) -> RankedTrigger:
+def firing_key(node: MemoryNode) -> str:
+    """What makes a due trigger's firing the same one: its due time and its last snooze."""
+    return f"due:{_number(node.properties.get('due_at'))}:{_number(node.properties.get('snoozed_until'))}"
+
+
+def _evaluate(
+    node: MemoryNode,
+    said: set[str],
+    words: set[str],
+    now: float,
+    similarity: float | None,
+    threshold: float | None,
+    shown: Mapping[str, str],
+) -> RankedTrigger:
     snooze = _number(node.properties.get("snoozed_until"))
     snoozed = snooze if snooze is not None and snooze > now else None
     matched = tuple(term for term in trigger_terms(node) if _holds(term, said, words))
+    by_meaning = threshold is not None and similarity is not None and similarity >= threshold
     due = _number(node.properties.get("due_at"))
     fired: FireReason | None = None
     if snoozed is None:
         if due is not None and due <= now:
             fired = FireReason.DUE
-        elif due is None and matched:
+        elif due is None and (matched or by_meaning):
             fired = FireReason.CONDITION
-    return RankedTrigger(node, fired, matched, snoozed)
+    again = fired is FireReason.DUE and shown.get(node.id) == firing_key(node) and not (matched or by_meaning)
+    if again:
+        fired = None
+    return RankedTrigger(node, fired, matched, snoozed, similarity, by_meaning, reminded=again)
 
 
 def _holds(term: str, said: set[str], words: set[str]) -> bool:

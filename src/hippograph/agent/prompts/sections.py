@@ -271,7 +271,11 @@ def _state(r: RankedTrigger) -> str:
     if r.fired is FireReason.DUE and r.due_at is not None:
         return f"FIRED, due {_iso(r.due_at)}"
     if r.fired is FireReason.CONDITION:
-        return f"FIRED, the message names {', '.join(r.matched)}"
+        if r.matched:
+            return f"FIRED, the message names {', '.join(r.matched)}"
+        return "FIRED, the message is about this"
+    if r.reminded and r.due_at is not None:
+        return f"reminded earlier in this conversation, due {_iso(r.due_at)}"
     if r.snoozed_until is not None:
         return f"snoozed until {_iso(r.snoozed_until)}"
     return f"waiting, due {_iso(r.due_at)}" if r.due_at is not None else "waiting"

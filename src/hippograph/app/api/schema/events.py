@@ -153,7 +153,7 @@ class StageFailedEvent:
     recoverable: bool
 
 
-@strawberry.type(description="A prospective trigger fired: it is due, or the message named its condition.")
+@strawberry.type(description="A prospective trigger fired: it is due, or the message named its condition or meant it.")
 class TriggerFiredEvent:
     id: strawberry.ID
     handle: str
@@ -162,6 +162,9 @@ class TriggerFiredEvent:
     task: str
     due_at: float | None
     matched: list[str]
+    similarity: float | None = strawberry.field(
+        default=None, description="The message's similarity to the condition, when it held by meaning."
+    )
 
 
 @strawberry.type(description="An event type this API version does not describe yet.")
