@@ -17,7 +17,7 @@ from hippograph.layers.base import MemoryLayer, Scrubber, make_node
 from hippograph.models import MAX_LABEL, Layer, MemoryEdge, MemoryNode, Relationship
 from hippograph.retrieval.types import RecallItem
 from hippograph.scope import Scope
-from hippograph.scrub import scrub_properties, scrub_text
+from hippograph.scrub import scrub_properties
 
 TURN_IMPORTANCE = 3.0
 ACTION_IMPORTANCE = 4.0
@@ -82,8 +82,8 @@ class EpisodicMemory(MemoryLayer):
         node_id: str | None = None,
     ) -> MemoryNode:
         """Store one event; chain it after the session's latest event; link its mentions."""
-        content, context = scrub_text(content), scrub_text(context)  # credentials never enter memory
-        properties = scrub_properties(properties or {})
+        content, context = self.scrub(content), self.scrub(context)  # credentials never enter memory
+        properties = self.services.scrubber.properties(properties or {})
         now = self.services.clock()
         fields: dict[str, Any] = {
             "label": label or content[:100],
@@ -184,7 +184,7 @@ class EpisodicMemory(MemoryLayer):
 
     def render_for_prompt(self, entry: MemoryNode | RecallItem, scrubber: Scrubber | None = scrub_properties) -> str:
         node = entry.node if isinstance(entry, RecallItem) else entry
-        return scrub_text(render_event(node)) if scrubber else render_event(node)
+        return self.scrub(render_event(node)) if scrubber else render_event(node)
 
 
 def render_event(node: MemoryNode) -> str:
