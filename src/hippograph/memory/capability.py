@@ -57,6 +57,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from hippograph.errors import AlreadyRunningError, ConfigurationError, InvalidInputError
 from hippograph.layers.episodic import ActionCall, EpisodicMemory, turn_text
 from hippograph.layers.metacognition import GateMode
+from hippograph.layers.pending import PendingWrites
 from hippograph.layers.working import WorkingMemory
 from hippograph.memory.commit import CommitReport
 from hippograph.memory.scopes import as_scope
@@ -159,6 +160,9 @@ class MemoryPort(Protocol):
 
     @property
     def scrubber(self) -> Scrubber: ...
+
+    @property
+    def pending(self) -> PendingWrites: ...
 
     async def context(
         self,
@@ -542,6 +546,7 @@ class MemoryCapability:
         task = asyncio.create_task(self._nap(report), name=f"hippograph-quick-nap:{self._scope.key}")
         self._naps.add(task)
         task.add_done_callback(self._naps.discard)
+        self._memory.pending.track(self._scope, task)  # an erase of the scope waits for it
         return task
 
     async def _nap(self, report: RecordReport) -> object | None:
@@ -585,7 +590,9 @@ class MemoryCapability:
 
     # -- erase -----------------------------------------------------------------------------
     async def forget(self) -> int:
-        """Erase the scope and everything below it; the number of memories deleted."""
+        """Erase the scope and everything below it (after the naps in flight); the number of
+        memories deleted."""
+        await self.wait_idle()
         return await self._memory.forget(self._scope)
 
 

@@ -42,7 +42,10 @@ async def test_a_budget_refuses_a_spent_tenant_and_calls_are_recorded_per_conver
     assert len(records.of("chat-1")) == 1  # nothing ran
 
     other = await agent.run(user, "A named account.", charge_to="org:elsewhere")
-    assert records.of(other.session_id) and await budget.account("org:elsewhere").check() > 0
+    assert records.of(other.session_id)
+    with pytest.raises(BudgetExceededError) as elsewhere:
+        await budget.account("org:elsewhere").check()
+    assert elsewhere.value.used == sum(c.tokens for c in records.of(other.session_id))
 
 
 async def test_an_agent_records_its_calls_without_a_budget(tenant: Scope, make_agent: MakeAgent) -> None:
