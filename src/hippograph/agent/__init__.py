@@ -23,6 +23,14 @@ module of its concern (the table is in :mod:`hippograph.agent.stages`, the names
 
 from hippograph.agent.agent import Agent
 from hippograph.agent.background import BackgroundReport
+from hippograph.agent.budget import (
+    BudgetExceededError,
+    CallRecord,
+    CallRecords,
+    InMemoryTokenLedger,
+    TokenBudget,
+    TokenLedger,
+)
 from hippograph.agent.capabilities import MemoryTools, ToolCapability, Tools
 from hippograph.agent.config import (
     AgentConfig,
@@ -55,10 +63,14 @@ __all__ = [
     "AgentResponse",
     "AgentTool",
     "BackgroundReport",
+    "BudgetExceededError",
+    "CallRecord",
+    "CallRecords",
     "ConsolidationSettings",
     "ExtractionSettings",
     "FabricationSettings",
     "HydrateSettings",
+    "InMemoryTokenLedger",
     "JsonLinesTelemetry",
     "McpServerSettings",
     "McpServerStatus",
@@ -74,6 +86,8 @@ __all__ = [
     "SessionSettings",
     "Stage",
     "TelemetrySink",
+    "TokenBudget",
+    "TokenLedger",
     "ToolCapability",
     "ToolLoopSettings",
     "Tools",

@@ -29,6 +29,7 @@ from collections.abc import AsyncIterator, Sequence
 from typing import TYPE_CHECKING
 
 from hippograph.agent.background import BackgroundConsolidation, BackgroundReport, TurnRecord, record_turn
+from hippograph.agent.budget import CallRecords, TokenBudget, metered
 from hippograph.agent.capabilities import ToolCapability, Tools
 from hippograph.agent.config import AgentConfig
 from hippograph.agent.events import AgentEvent, StageFailed
@@ -92,6 +93,11 @@ class Agent:
             a turn is offered the tools of every capability registered, for its scope.
             ``config.mcp_servers`` adds one more, ``McpTools`` (named ``mcp``): the tools of
             those MCP servers, through one session per server that :meth:`aclose` closes.
+        budget: Model tokens per day per account (by default the root of the turn's scope):
+            a turn is refused with ``BudgetExceededError`` before it starts when its account
+            is spent, and charged after it ends; None (the default): no budget.
+        call_records: Where each model call is recorded under its conversation (the session
+            id); None: a :class:`CallRecords` of the agent's own (``agent.call_records``).
 
     Raises:
         InvalidInputError: Two tools (or two capabilities) share a name, or a tool takes
@@ -119,8 +125,12 @@ class Agent:
         telemetry: TelemetrySink | None = None,
         prompt_sections: PromptSections | None = None,
         capabilities: Sequence[ToolCapability] = (),
+        budget: TokenBudget | None = None,
+        call_records: CallRecords | None = None,
     ) -> None:
         self.memory, self.model, self.consolidator = memory, model, consolidator
+        self.budget = budget
+        self.call_records = call_records if call_records is not None else CallRecords()
         self.config = c = config or AgentConfig()
         self._hooks = HookSet(hooks)
         self.sessions = SessionManager(memory, c.sessions)
@@ -141,26 +151,34 @@ class Agent:
         self._summarizer = TurnSummarizer(model, c.model)
 
     # -- public ---------------------------------------------------------------------------
-    def stream(self, scope: Scope, message: str, *, session_id: str | None = None) -> AsyncIterator[AgentEvent]:
+    def stream(
+        self, scope: Scope, message: str, *, session_id: str | None = None, charge_to: str | None = None
+    ) -> AsyncIterator[AgentEvent]:
         """Run one turn, streaming its events (see the module docstring for their order).
 
         Turns of one session run one at a time: the session is held while the stream is
         iterated, so consume it to the end or close it (``contextlib.aclosing``).
+        ``charge_to``: the budget account to charge (default: the budget's account of
+        ``scope``).
 
         Raises:
             InvalidInputError: At once, for a bad scope, message or session id.
+            BudgetExceededError: At the first event, when the turn's account is spent.
         """
-        return self._events(self._start(scope, message, session_id))
+        return self._metered(self._start(scope, message, session_id), charge_to)
 
-    async def run(self, scope: Scope, message: str, *, session_id: str | None = None) -> AgentResponse:
+    async def run(
+        self, scope: Scope, message: str, *, session_id: str | None = None, charge_to: str | None = None
+    ) -> AgentResponse:
         """Run one turn and return the reply with everything the turn did.
 
         Raises:
             InvalidInputError: A bad scope, message or session id.
+            BudgetExceededError: The turn's budget account is spent (nothing ran).
             ModelError: The model failed (the only failure that loses the reply).
         """
         turn = self._start(scope, message, session_id)
-        events = [event async for event in self._events(turn)]
+        events = [event async for event in self._metered(turn, charge_to)]
         if turn.fatal is not None:
             raise turn.fatal
         return turn.response(events)
@@ -223,6 +241,16 @@ class Agent:
     def pending_background(self) -> int:
         """Consolidation tasks still running."""
         return self._background.pending
+
+    def _metered(self, turn: TurnLog, charge_to: str | None) -> AsyncIterator[AgentEvent]:
+        """The turn's events, its budget checked first and charged after, its model calls
+        recorded under its session."""
+        budget = self.budget
+        account = None if budget is None else budget.account(charge_to) if charge_to else budget.for_scope(turn.scope)
+        return metered(
+            self._events(turn), account=account, records=self.call_records, scope_key=turn.scope.key,
+            conversation=lambda: turn.session_id,
+        )  # fmt: skip
 
     # -- the turn: the stages, in order ---------------------------------------------------
     def _start(self, scope: Scope, message: str, session_id: str | None) -> TurnLog:

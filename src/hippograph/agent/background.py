@@ -221,6 +221,8 @@ class BackgroundConsolidation:
         report.mentions = list(done.mentions)
         report.extracted = list(done.extracted)
         report.skipped_ops = [InvalidOpInfo(index=s.index, reason=s.reason) for s in done.skipped_ops]
+        if done.nap_task is not None:  # this is the background already: wait for the nap
+            await done.nap_task
         report.nap = done.nap
         report.errors.extend(
             StageFailed(stage=f.step, error_type=f.error_type, message=f.message) for f in done.failures

@@ -27,6 +27,7 @@ from hippograph.agent.prompts import DEFAULT_AGENT_NAME
 from hippograph.layers.metacognition import GateMode
 from hippograph.llm.types import MIN_THINKING_BUDGET
 from hippograph.memory.capability import RecordPolicy
+from hippograph.models import Layer
 
 __all__ = [
     "AgentConfig",
@@ -88,6 +89,12 @@ class HydrateSettings(_Settings):
     working_summary: SummaryMode = "off"
     """Working memory's older entries (before the last 2) as one summary line: ``off`` (the
     default), ``extractive`` or ``llm`` (the agent's model)."""
+    enabled_layers: tuple[Layer, ...] = tuple(Layer)
+    """The layers a turn may recall from (all five by default); the triage verdict narrows
+    them further, never widens them. Without ``working`` no recent turns are shown."""
+    working_memory_raw_turns: int = Field(default=2, ge=0, le=50)
+    """Working-memory entries (the session's last turns) shown verbatim in the context; 0
+    shows none."""
 
 
 class PersonaSettings(_Settings):

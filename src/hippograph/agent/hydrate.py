@@ -96,6 +96,7 @@ async def hydrate(
     s = settings
     out = Hydration()
     query = query.strip()[: s.max_query_chars]
+    layers = [layer for layer in layers if layer in s.enabled_layers]
     wanted = [layer for layer in RECALL_LAYERS if layer in layers]
     working = s.include_working and Layer.WORKING in layers
     recall_layers = None if len(wanted) == len(RECALL_LAYERS) else wanted
@@ -103,7 +104,9 @@ async def hydrate(
     async def recall() -> tuple[RecallResult, MemoryContext] | None:
         if not wanted or not query:
             return None
-        capability = memory.for_scope(scope, limit=s.top_k, token_budget=s.token_budget)
+        capability = memory.for_scope(
+            scope, limit=s.top_k, token_budget=s.token_budget, recent_turns=s.working_memory_raw_turns
+        )
         found = await capability.recall(
             query, layers=recall_layers, limit=top_k, include_working=working, session_id=session_id,
             turn_reads=turn_reads,
@@ -124,10 +127,10 @@ async def hydrate(
             lines.append(out.context.text)
         used = out.context.tokens
     elif working:  # recall off for this verdict, or failed: the last turns still help
-        last = memory.last_turns(scope, session_id=session_id, turn_reads=turn_reads)
+        last = memory.last_turns(scope, session_id=session_id, turn_reads=turn_reads, n=s.working_memory_raw_turns)
         nodes = await guarded("working", last, out.errors) or []
         for node in nodes:
-            line = scrub_text(memory.working.render_for_prompt(node))
+            line = memory.scrubber.text(memory.working.render_for_prompt(node))
             cost = approx_tokens(line) + 1
             if used + cost <= s.token_budget:
                 lines.append(line)
@@ -341,7 +344,7 @@ async def _earlier(
     lines = [f"Summary of the turns before these messages: {session.summary}"] if session.summary else []
     mode = c.hydrate.working_summary
     if mode != "off" and c.hydrate.include_working and Layer.WORKING in layers:
-        older = await memory.working.older(scope, session_id=session.id)
+        older = await memory.working.older(scope, session_id=session.id, verbatim=c.hydrate.working_memory_raw_turns)
         summary = await summarizer.summarize([m.content for m in older], mode, stage="hydrate.working_summary")
         text = _kept(summary, failures)
         if text:

@@ -20,7 +20,8 @@ from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship, check
 from hippograph.retrieval.engine import RecallEngine
 from hippograph.retrieval.types import RecallItem
 from hippograph.scope import Scope
-from hippograph.scrub import scrub_properties, scrub_text
+from hippograph.scrub import Scrubber as CredentialScrubber
+from hippograph.scrub import scrub_properties
 from hippograph.store.graph_store import GraphStore
 
 Scrubber = Callable[[Mapping[str, Any]], dict[str, Any]]
@@ -29,12 +30,14 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 @dataclass
 class MemoryServices:
-    """What the layers share: the store, the embedder, the recall engine and a clock."""
+    """What the layers share: the store, the embedder, the recall engine, a clock and the
+    credential scrubber applied on every write and render."""
 
     store: GraphStore
     embedder: EmbeddingProvider
     engine: RecallEngine
     clock: Callable[[], float] = field(default=time.time)
+    scrubber: CredentialScrubber = field(default_factory=CredentialScrubber.default)
 
 
 def make_node(layer: Layer, fields: Mapping[str, Any], field_prefix: str = "entry") -> MemoryNode:
@@ -91,10 +94,29 @@ class MemoryLayer:
 
     def render_for_prompt(self, entry: MemoryNode | RecallItem, scrubber: Scrubber | None = scrub_properties) -> str:
         node = entry.node if isinstance(entry, RecallItem) else entry
-        props = scrubber(node.properties) if scrubber else dict(node.properties)
+        props = self._props_scrubber(scrubber)(node.properties) if scrubber else dict(node.properties)
         shown = ", ".join(f"{k}={v}" for k, v in props.items() if not isinstance(v, (dict, list)))
-        text = scrub_text(node.text) if scrubber else node.text
+        text = self.scrub(node.text) if scrubber else node.text
         return f"[{self.layer.value}] {text}" + (f" ({shown})" if shown else "")
+
+    # -- credentials -----------------------------------------------------------------------
+    def scrub(self, text: str) -> str:
+        """``text`` with credentials masked by the memory's scrubber."""
+        return self.services.scrubber.text(text)
+
+    def scrub_node(self, node: MemoryNode) -> MemoryNode:
+        """``node`` with its texts and properties scrubbed (credentials never enter memory)."""
+        s = self.services.scrubber
+        update: dict[str, Any] = {"properties": s.properties(node.properties)}
+        for name in ("label", "content", "context"):
+            value = getattr(node, name)
+            if value:
+                update[name] = s.text(value)
+        return node.model_copy(update=update)
+
+    def _props_scrubber(self, scrubber: Scrubber) -> Scrubber:
+        """The default property scrubber is the memory's configured one; a caller's own wins."""
+        return self.services.scrubber.properties if scrubber is scrub_properties else scrubber
 
     # -- shared helpers --------------------------------------------------------------------
     def _coerce(self, entry: MemoryNode | Mapping[str, Any] | str) -> MemoryNode:
@@ -110,7 +132,9 @@ class MemoryLayer:
         self, scope: Scope, nodes: Sequence[MemoryNode], *, edges: Sequence[MemoryEdge] = ()
     ) -> list[MemoryNode]:
         """Embed what lacks an embedding (one batch) and write all nodes, their cues and
-        ``edges`` (ends among ``nodes`` or visible from ``scope``) in one transaction."""
+        ``edges`` (ends among ``nodes`` or visible from ``scope``) in one transaction; every
+        node's texts and properties are scrubbed of credentials first."""
+        nodes = [self.scrub_node(n) for n in nodes]
         missing = [n for n in nodes if n.embedding is None and n.text]
         if missing:
             vectors = await self.services.embedder.embed_batch([n.text for n in missing])

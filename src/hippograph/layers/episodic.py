@@ -18,7 +18,7 @@ from hippograph.models import MAX_LABEL, Layer, MemoryEdge, MemoryNode, Relation
 from hippograph.retrieval.derived import DRAWN_FROM, MAX_DRAWN_FROM
 from hippograph.retrieval.types import RecallItem
 from hippograph.scope import Scope
-from hippograph.scrub import scrub_properties, scrub_text
+from hippograph.scrub import scrub_properties
 
 TURN_IMPORTANCE = 3.0
 ACTION_IMPORTANCE = 4.0
@@ -83,8 +83,8 @@ class EpisodicMemory(MemoryLayer):
         node_id: str | None = None,
     ) -> MemoryNode:
         """Store one event; chain it after the session's latest event; link its mentions."""
-        content, context = scrub_text(content), scrub_text(context)  # credentials never enter memory
-        properties = scrub_properties(properties or {})
+        content, context = self.scrub(content), self.scrub(context)  # credentials never enter memory
+        properties = self.services.scrubber.properties(properties or {})
         now = self.services.clock()
         fields: dict[str, Any] = {
             "label": label or content[:100],
@@ -195,7 +195,7 @@ class EpisodicMemory(MemoryLayer):
 
     def render_for_prompt(self, entry: MemoryNode | RecallItem, scrubber: Scrubber | None = scrub_properties) -> str:
         node = entry.node if isinstance(entry, RecallItem) else entry
-        return scrub_text(render_event(node)) if scrubber else render_event(node)
+        return self.scrub(render_event(node)) if scrubber else render_event(node)
 
 
 def render_event(node: MemoryNode) -> str:

@@ -20,7 +20,7 @@ from hippograph.layers.base import MemoryLayer, Scrubber, make_node
 from hippograph.models import Layer, MemoryNode
 from hippograph.retrieval.types import RecallItem
 from hippograph.scope import Scope
-from hippograph.scrub import scrub_properties, scrub_text
+from hippograph.scrub import scrub_properties
 
 MERGE_SIMILARITY = 0.65
 MIN_COMPARE_CHARS = 20
@@ -120,7 +120,7 @@ class ProceduralMemory(MemoryLayer):
         steps = node.properties.get("steps") or []
         shown = " → ".join(str(s) for s in steps) if isinstance(steps, list) and steps else node.content
         text = f"[procedural] {node.label.removeprefix('authored:')}: {shown}"
-        return scrub_text(text) if scrubber else text
+        return self.scrub(text) if scrubber else text
 
     def _coerce(self, entry: MemoryNode | Mapping[str, Any] | str) -> MemoryNode:
         """A skill written through the generic ``write`` is a draft unless it says otherwise."""

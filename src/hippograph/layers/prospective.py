@@ -17,7 +17,7 @@ from hippograph.models import Layer, MemoryNode
 from hippograph.retrieval.context import HANDLE_CHARS, HANDLE_PREFIX
 from hippograph.retrieval.types import RecallItem
 from hippograph.scope import Scope
-from hippograph.scrub import scrub_properties, scrub_text
+from hippograph.scrub import scrub_properties
 
 MAX_ABOUT = 20
 MAX_TOPIC_VECTORS = 4_096
@@ -178,7 +178,7 @@ class ProspectiveMemory(MemoryLayer):
         due = _due(node)
         at = f" (due {_iso(due)})" if due is not None else ""
         text = f"[prospective] when {props.get('condition', '')}{at}: {props.get('task', '')}"
-        return scrub_text(text) if scrubber else text
+        return self.scrub(text) if scrubber else text
 
 
 def _iso(at: float) -> str:

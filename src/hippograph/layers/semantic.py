@@ -93,6 +93,7 @@ class SemanticMemory(MemoryLayer):
         )
         if supersedes is not None:
             await self._check_supersedable(scope, supersedes)
+        node = self.scrub_node(node)
         node = node.model_copy(update={"embedding": await self.services.embedder.embed(node.text)})
         cues = cues_of(node)
         locks = ([key] if key and not supersedes else []) + ([DEDUP_LOCK] if dedup and supersedes is None else [])

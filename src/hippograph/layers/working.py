@@ -17,7 +17,7 @@ from hippograph.models import Durability, Layer, MemoryNode
 from hippograph.retrieval.derived import DRAWN_FROM, MAX_DRAWN_FROM
 from hippograph.retrieval.types import RecallItem
 from hippograph.scope import Scope
-from hippograph.scrub import scrub_properties, scrub_text
+from hippograph.scrub import scrub_properties
 
 THINKING_MAX_CHARS = 500
 DAY = 86_400.0
@@ -52,7 +52,7 @@ class WorkingMemory(MemoryLayer):
             raise InvalidInputError("kind", "must be 'turn' or 'thinking'")
         if kind == "thinking":
             text = text[:THINKING_MAX_CHARS]
-        text = scrub_text(text)  # credentials never enter memory
+        text = self.scrub(text)  # credentials never enter memory
         now = self.services.clock()
         node = make_node(
             self.layer,
@@ -97,12 +97,16 @@ class WorkingMemory(MemoryLayer):
         node = entry.node if isinstance(entry, RecallItem) else entry
         kind = "[working thinking]" if node.properties.get("kind") == "thinking" else "[working]"
         text = node.content or node.label
-        return f"{kind} {scrub_text(text) if scrubber else text}"
+        return f"{kind} {self.scrub(text) if scrubber else text}"
 
-    async def older(self, scope: Scope, *, session_id: str | None = None) -> list[MemoryNode]:
-        """The entries of the working block that are not shown verbatim (oldest first)."""
+    async def older(
+        self, scope: Scope, *, session_id: str | None = None, verbatim: int | None = None
+    ) -> list[MemoryNode]:
+        """The entries of the working block that are not shown verbatim (oldest first): all
+        but the last ``verbatim`` (None: this layer's ``verbatim``)."""
         entries = await self.get_context(scope, session_id=session_id)
-        return entries[: -self.verbatim] if self.verbatim else entries
+        shown = self.verbatim if verbatim is None else verbatim
+        return entries[:-shown] if shown else entries
 
     async def render_context(
         self,
@@ -130,6 +134,6 @@ class WorkingMemory(MemoryLayer):
         if texts and mode == "extractive":
             lines.append(SUMMARY_MARK + extractive_summary(texts).replace("\n", " "))
         elif texts and mode == "llm" and summarize is not None:
-            lines.append(SUMMARY_MARK + scrub_text(await summarize(texts)).replace("\n", " "))
+            lines.append(SUMMARY_MARK + self.scrub(await summarize(texts)).replace("\n", " "))
         lines.extend(self.render_for_prompt(m) for m in recent)
         return "\n".join(lines)

@@ -8,12 +8,14 @@ from hippograph.memory.capability import (
     Extractor,
     MemoryCapability,
     Recollection,
+    RecordFailure,
     RecordPolicy,
     RecordReport,
 )
 from hippograph.memory.commit import CommitReport, OpWriter, Written
 from hippograph.memory.ingest import ConversationTurn
 from hippograph.memory.memory import Memory
+from hippograph.memory.scopes import as_scope
 
 __all__ = [
     "CommitReport",
@@ -25,7 +27,9 @@ __all__ = [
     "MemoryCapability",
     "OpWriter",
     "Recollection",
+    "RecordFailure",
     "RecordPolicy",
     "RecordReport",
     "Written",
+    "as_scope",
 ]

@@ -8,17 +8,23 @@ read or write a sibling's memories.
 The three grants come together, because one without the others is a broken deployment:
 
 - **read**: :meth:`MemoryCapability.recall` renders what the scope remembers about the
-  turn's message as one text block within a UTF-8 byte budget (``budget``), the ``limit``
-  best memories first, credentials scrubbed;
+  turn's message as one text block within a UTF-8 byte budget (``budget``, and
+  ``item_budget`` for each memory in it), the ``limit`` best memories first, the last
+  ``recent_turns`` of the ``conversation`` verbatim, credentials scrubbed;
 - **write**: :meth:`MemoryCapability.record` stores the exchange (an episodic event chained
   per session, the turn and the model's thinking in working memory), applies memory ops
   (given, and those an :class:`Extractor` finds in the exchange after the model's final
   round), links the event to the facts it produced, stores what the agent did (its tool
   calls, an ``action`` event that consolidation learns skills from), and keeps the
-  consolidation cadence;
+  consolidation cadence: a quick nap it makes due runs in the background, so its latency
+  never lands on the host's turn (:meth:`MemoryCapability.wait_idle` awaits the naps in
+  flight and returns their failures);
 - **flush**: ``record`` is write-through — when it returns, everything it wrote is
   committed and recallable by the next turn's ``recall`` (:meth:`MemoryCapability.flush`
-  waits for recall's own background bookkeeping, for tests and shutdown).
+  waits for the naps and for recall's own background bookkeeping, for tests and shutdown).
+
+The scope may be given in any of its forms (a :class:`Scope`, its key, its path, or a host's
+own scope type that converts to one: :func:`~hippograph.memory.scopes.as_scope`).
 
 :meth:`MemoryCapability.forget` erases the scope and everything below it.
 
@@ -51,17 +57,19 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from hippograph.errors import AlreadyRunningError, ConfigurationError, InvalidInputError
 from hippograph.layers.episodic import ActionCall, EpisodicMemory, turn_text
 from hippograph.layers.metacognition import GateMode
+from hippograph.layers.pending import PendingWrites
 from hippograph.layers.working import WorkingMemory
 from hippograph.memory.commit import CommitReport
+from hippograph.memory.scopes import as_scope
 from hippograph.models import ID_PATTERN, MAX_TEXT, Layer, MemoryEdge, Relationship
 from hippograph.ops import MEMORY_OP_ADAPTER, MemoryOp
-from hippograph.retrieval.config import RecallConfig
+from hippograph.retrieval.config import ActivationConfig, RecallConfig
 from hippograph.retrieval.context import MemoryContext
 from hippograph.retrieval.derived import MAX_DRAWN_FROM, drawn_on
 from hippograph.retrieval.engine import RecallEngine
 from hippograph.retrieval.types import Channel, RecallResult
 from hippograph.scope import Scope
-from hippograph.scrub import scrub_properties, scrub_text
+from hippograph.scrub import Scrubber
 from hippograph.store.graph_store import GraphStore
 
 if TYPE_CHECKING:
@@ -78,6 +86,7 @@ __all__ = [
     "RecordPolicy",
     "RecordReport",
     "SkippedOp",
+    "cut_utf8",
     "fit_utf8",
     "scrub_op",
 ]
@@ -90,6 +99,7 @@ MAX_USER_CHARS = 6_000
 MAX_AGENT_CHARS = MAX_TEXT - MAX_USER_CHARS - 100
 ASSOCIATED_HEADER = "Associated Context:"
 DAY = 86_400.0
+ELLIPSIS = "…"
 _UNSCRUBBED_FIELDS = frozenset({"op", "id"})
 T = TypeVar("T")
 
@@ -149,6 +159,12 @@ class MemoryPort(Protocol):
     @property
     def recall_config(self) -> RecallConfig: ...
 
+    @property
+    def scrubber(self) -> Scrubber: ...
+
+    @property
+    def pending(self) -> PendingWrites: ...
+
     async def context(
         self,
         scope: Scope,
@@ -160,6 +176,8 @@ class MemoryPort(Protocol):
         include_working: bool = True,
         session_id: str | None = None,
         turn_reads: TurnReads | None = None,
+        recent_turns: int | None = None,
+        config: RecallConfig | None = None,
     ) -> tuple[RecallResult, MemoryContext]: ...
 
     async def commit(
@@ -254,7 +272,11 @@ class RecordReport:
     skipped_ops: list[SkippedOp] = field(default_factory=list)
     nap_due: bool = False
     nap: object | None = None
-    """The quick nap's report, when one ran."""
+    """The quick nap's report, once it has run (naps run in the background: see ``nap_task``)."""
+    nap_task: asyncio.Task[object | None] | None = None
+    """The quick nap this record scheduled, when one was due. Awaiting it (or
+    :meth:`MemoryCapability.wait_idle`) waits for the nap; when it is done, ``nap`` holds its
+    report and a failure of the nap is in ``failures`` (step ``quick_nap``)."""
     failures: list[RecordFailure] = field(default_factory=list)
 
 
@@ -264,38 +286,57 @@ class MemoryCapability:
 
     Args:
         memory: The memory to use (shared by every scope's capability).
-        scope: The one scope this capability serves.
+        scope: The one scope this capability serves, in any form :func:`as_scope` reads.
         limit: Memories recalled per turn (1–100).
         budget: Most UTF-8 bytes of a recalled block; None: only the token budget.
+        item_budget: Most UTF-8 bytes of one memory in the block (a longer one is cut, with
+            ``…``); None: no ceiling per memory.
         token_budget: The context's token budget (chars/4); None: the recall config's.
         extractor: Run by :meth:`record` on each exchange; None: no extraction.
         consolidation: Keeps the nap cadence for :meth:`record`; None: no naps.
         policy: What :meth:`record` stores.
+        activation: Spreading activation for this capability's recalls; None: the memory's
+            recall configuration.
+        recent_turns: Working-memory entries shown verbatim at the top of a recalled block
+            (0: none); None: the working layer's default (2).
+        conversation: The session this capability serves by default: recall shows its
+            recent turns and record chains its exchanges (a call's ``session_id`` wins).
 
     Raises:
-        InvalidInputError: A bad scope, limit or budget.
+        InvalidInputError: A bad scope, limit, budget or recent_turns.
         ConfigurationError: ``extractor`` or ``consolidation`` cannot serve its port.
     """
 
     def __init__(
         self,
         memory: MemoryPort,
-        scope: Scope,
+        scope: Scope | Any,
         *,
         limit: int = DEFAULT_LIMIT,
         budget: int | None = None,
+        item_budget: int | None = None,
         token_budget: int | None = None,
         extractor: Extractor | None = None,
         consolidation: Consolidation | None = None,
         policy: RecordPolicy | None = None,
+        activation: ActivationConfig | None = None,
+        recent_turns: int | None = None,
+        conversation: str | None = None,
     ) -> None:
-        if not isinstance(scope, Scope):
-            raise InvalidInputError("scope", "must be a Scope")
+        scope = as_scope(scope)
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
             raise InvalidInputError("limit", f"must be an integer from 1 to {MAX_LIMIT}")
-        for name, value in (("budget", budget), ("token_budget", token_budget)):
+        for name, value in (("budget", budget), ("item_budget", item_budget), ("token_budget", token_budget)):
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
                 raise InvalidInputError(name, "must be a positive integer or None")
+        if recent_turns is not None and (
+            isinstance(recent_turns, bool) or not isinstance(recent_turns, int) or not 0 <= recent_turns <= MAX_LIMIT
+        ):
+            raise InvalidInputError("recent_turns", f"must be an integer from 0 to {MAX_LIMIT} or None")
+        if activation is not None and not isinstance(activation, ActivationConfig):
+            raise InvalidInputError("activation", "must be an ActivationConfig or None")
+        if conversation is not None and (not isinstance(conversation, str) or not conversation.strip()):
+            raise InvalidInputError("conversation", "must be a non-empty session id or None")
         if extractor is not None and not isinstance(extractor, Extractor):
             raise ConfigurationError(f"extractor: {type(extractor).__name__} has no async extract(exchange)")
         if consolidation is not None and not isinstance(consolidation, Consolidation):
@@ -306,15 +347,33 @@ class MemoryCapability:
         self._scope = scope
         self._limit = limit
         self._budget = budget
+        self._item_budget = item_budget
         self._token_budget = token_budget
         self._extractor = extractor
         self._consolidation = consolidation
         self._policy = policy or RecordPolicy()
+        self._recent_turns = recent_turns
+        self._conversation = conversation
+        self._config = (
+            memory.recall_config.model_copy(update={"activation": activation}) if activation is not None else None
+        )
+        self._naps: set[asyncio.Task[object | None]] = set()
+        self._nap_failures: list[RecordFailure] = []
 
     @property
     def scope(self) -> Scope:
         """The scope this capability serves."""
         return self._scope
+
+    @property
+    def conversation(self) -> str | None:
+        """The session this capability serves by default (None: the whole scope)."""
+        return self._conversation
+
+    @property
+    def naps_in_flight(self) -> int:
+        """Quick naps scheduled by :meth:`record` that have not finished."""
+        return len(self._naps)
 
     def __repr__(self) -> str:
         return f"MemoryCapability(scope={self._scope.key!r}, limit={self._limit}, budget={self._budget})"
@@ -346,13 +405,15 @@ class MemoryCapability:
             budget_tokens = max(self._budget, self._memory.recall_config.token_budget)
         result, context = await self._memory.context(
             self._scope, query, budget=budget_tokens, layers=layers, top_k=limit or self._limit,
-            include_working=include_working, session_id=session_id, turn_reads=turn_reads,
+            include_working=include_working and self._recent_turns != 0,
+            session_id=session_id or self._conversation, turn_reads=turn_reads,
+            recent_turns=self._recent_turns, config=self._config,
         )  # fmt: skip
-        if self._budget is None:
+        if self._budget is None and self._item_budget is None:
             text, ids, dropped = context.text, [e.id for e in context.entries], list(context.dropped)
         else:
             associated = {i.node.id for i in result.items if Channel.ACTIVATION in i.channels}
-            text, ids, cut = fit_utf8(context, associated, self._budget)
+            text, ids, cut = fit_utf8(context, associated, self._budget, item_budget=self._item_budget)
             dropped = [*context.dropped, *cut]
         return Recollection(text, len(text.encode("utf-8")), ids, dropped, result, context)
 
@@ -380,13 +441,15 @@ class MemoryCapability:
         runs): the exchange as an episodic event; the extractor's ops (after the model's
         final round, which is now) with ``ops``, credentials scrubbed, applied by layer with
         the event as their source; the event ``MENTIONS`` the facts written; thinking and
-        the exchange into working memory; the quick nap when one is due.
+        the exchange into working memory. Last, the quick nap when one is due, scheduled in
+        the background (``nap_task`` of the report; :meth:`wait_idle` awaits it).
 
         Args:
             user: What the user said.
             reply: What the agent answered (the visible reply).
             thinking: The model's thinking, if kept.
-            session_id: The conversation (chains its episodic events).
+            session_id: The conversation (chains its episodic events); None: the
+                capability's ``conversation``.
             ops: Memory ops to apply besides the extractor's (e.g. the reply's own block).
             actions: What the agent did in the turn (its tool calls, in order).
             nap: Run the quick nap (True/False) — for a host that counted the turn itself
@@ -402,9 +465,11 @@ class MemoryCapability:
         if not (isinstance(user, str) and isinstance(reply, str)) or not (user.strip() or reply.strip()):
             raise InvalidInputError("exchange", "user and reply must be strings, not both empty")
         p, memory, scope = self._policy, self._memory, self._scope
+        scrub = memory.scrubber
+        session_id = session_id or self._conversation
         report = RecordReport(nap_due=self.note_turn() if nap is None else nap)
-        user_text = _cut(scrub_text(user), MAX_USER_CHARS)
-        agent_text = _cut(scrub_text(reply), MAX_AGENT_CHARS)
+        user_text = _cut(scrub.text(user), MAX_USER_CHARS)
+        agent_text = _cut(scrub.text(reply), MAX_AGENT_CHARS)
 
         async def guard(step: str, work: Callable[[], Awaitable[T]]) -> T | None:
             try:
@@ -441,7 +506,7 @@ class MemoryCapability:
                 for fact in report.mentions
             ]
             await guard("mentions", lambda: memory.store.upsert_edges(scope, edges, increment=0.0))
-        kept_thinking = scrub_text(thinking.strip())
+        kept_thinking = scrub.text(thinking.strip())
         if p.store_thinking and kept_thinking:
             node = await guard(
                 "store_thinking",
@@ -460,7 +525,7 @@ class MemoryCapability:
             if node is not None:
                 report.working_ids.append(node.id)
         if report.nap_due and self._consolidation is not None:
-            report.nap = await self._nap(report)
+            report.nap_task = self._schedule_nap(report)
         return report
 
     async def _drawn_on(self, user: str, reply: str, ids: Sequence[str]) -> list[str]:
@@ -478,7 +543,7 @@ class MemoryCapability:
             extractor = self._extractor
             found = await guard("extract", lambda: extractor.extract(exchange))
             report.extracted = list(found or [])
-        ops = _scrubbed([*given, *report.extracted], report)
+        ops = _scrubbed([*given, *report.extracted], report, self._memory.scrubber)
         if not ops:
             return
         memory, scope = self._memory, self._scope
@@ -498,30 +563,57 @@ class MemoryCapability:
         facts = [a["id"] for a in commit.applied if a.get("op") == "upsert_node" and a.get("id")]
         report.mentions = list(dict.fromkeys(facts))
 
+    def _schedule_nap(self, report: RecordReport) -> asyncio.Task[object | None]:
+        task = asyncio.create_task(self._nap(report), name=f"hippograph-quick-nap:{self._scope.key}")
+        self._naps.add(task)
+        task.add_done_callback(self._naps.discard)
+        self._memory.pending.track(self._scope, task)  # an erase of the scope waits for it
+        return task
+
     async def _nap(self, report: RecordReport) -> object | None:
         consolidation = self._consolidation
         if consolidation is None:
             return None
         try:
-            return await consolidation.quick_nap(self._scope)
+            report.nap = await consolidation.quick_nap(self._scope)
+            return report.nap
         except AlreadyRunningError:
             log.info("quick nap of %s skipped: another consolidation holds the scope", self._scope.key)
             return None
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            log.warning("quick nap failed: %s", type(exc).__name__, exc_info=True)
-            report.failures.append(RecordFailure.of("quick_nap", exc))
+            log.warning("quick nap of %s failed: %s", self._scope.key, type(exc).__name__, exc_info=True)
+            failure = RecordFailure.of("quick_nap", exc)
+            report.failures.append(failure)
+            self._nap_failures.append(failure)
             return None
 
-    async def flush(self) -> None:
-        """Wait for recall's background bookkeeping (access counts): for tests and shutdown.
-        Recorded memories do not wait for this; they are recallable when ``record`` returns."""
+    async def wait_idle(self) -> list[RecordFailure]:
+        """Wait for every quick nap :meth:`record` scheduled (also those scheduled meanwhile).
+
+        Returns:
+            The failures of the naps that finished since the last call (each is also in its
+            record's report and logged); empty when all went well.
+        """
+        while self._naps:
+            await asyncio.gather(*self._naps, return_exceptions=True)
+        failures, self._nap_failures = self._nap_failures, []
+        return failures
+
+    async def flush(self) -> list[RecordFailure]:
+        """Wait for the naps in flight (:meth:`wait_idle`, whose failures it returns) and for
+        recall's background bookkeeping (access counts): for tests and shutdown. Recorded
+        memories do not wait for this; they are recallable when ``record`` returns."""
+        failures = await self.wait_idle()
         await self._memory.engine.drain()
+        return failures
 
     # -- erase -----------------------------------------------------------------------------
     async def forget(self) -> int:
-        """Erase the scope and everything below it; the number of memories deleted."""
+        """Erase the scope and everything below it (after the naps in flight); the number of
+        memories deleted."""
+        await self.wait_idle()
         return await self._memory.forget(self._scope)
 
 
@@ -529,8 +621,11 @@ class _Guard(Protocol):
     async def __call__(self, step: str, work: Callable[[], Awaitable[T]]) -> T | None: ...
 
 
-def fit_utf8(context: MemoryContext, associated: set[str], budget: int) -> tuple[str, list[str], list[str]]:
-    """The context's entries, in order, as a block of at most ``budget`` UTF-8 bytes.
+def fit_utf8(
+    context: MemoryContext, associated: set[str], budget: int | None, *, item_budget: int | None = None
+) -> tuple[str, list[str], list[str]]:
+    """The context's entries, in order, as a block of at most ``budget`` UTF-8 bytes (None:
+    no block ceiling), each entry cut to at most ``item_budget`` bytes (None: uncut).
 
     Entries are taken best first and one that does not fit is skipped (a shorter later one
     may still fit); associated entries go under the ``Associated Context:`` header, which
@@ -546,52 +641,67 @@ def fit_utf8(context: MemoryContext, associated: set[str], budget: int) -> tuple
     header = False
     for entry in context.entries:
         is_associated = entry.layer is not Layer.WORKING and entry.id in associated
-        cost = len(entry.text.encode("utf-8")) + (1 if lines else 0)
+        entry_text = entry.text if item_budget is None else cut_utf8(entry.text, item_budget)
+        size = len(entry_text.encode("utf-8"))
+        cost = size + (1 if lines else 0)
         extra = 0
         if is_associated and not header:
             extra = len(ASSOCIATED_HEADER.encode("utf-8")) + (1 if lines else 0)
-            cost = len(entry.text.encode("utf-8")) + 1
-        if used + extra + cost > budget:
+            cost = size + 1
+        if budget is not None and used + extra + cost > budget:
             dropped.append(entry.id)
             continue
         if extra:
             lines.append(ASSOCIATED_HEADER)
             header = True
-        lines.append(entry.text)
+        lines.append(entry_text)
         ids.append(entry.id)
         used += extra + cost
     return "\n".join(lines), ids, dropped
 
 
-def scrub_op(op: MemoryOp) -> MemoryOp:
+def cut_utf8(text: str, limit: int) -> str:
+    """``text`` in at most ``limit`` UTF-8 bytes: cut at a character boundary and ended with
+    ``…`` when it is longer."""
+    data = text.encode("utf-8")
+    if len(data) <= limit:
+        return text
+    room = limit - len(ELLIPSIS.encode("utf-8"))
+    if room <= 0:
+        return data[:limit].decode("utf-8", errors="ignore")
+    return data[:room].decode("utf-8", errors="ignore").rstrip() + ELLIPSIS
+
+
+def scrub_op(op: MemoryOp, scrubber: Scrubber | None = None) -> MemoryOp:
     """The op with credentials masked in every text field and secret-looking property keys
-    dropped.
+    dropped (by ``scrubber``; None: the default patterns).
 
     Raises:
         ValidationError: The scrubbed op is no longer valid (e.g. a field grew too long).
     """
+    scrub = scrubber or Scrubber.default()
     data = op.model_dump(mode="json")
-    clean = {key: value if key in _UNSCRUBBED_FIELDS else _scrub(key, value) for key, value in data.items()}
+    clean = {key: value if key in _UNSCRUBBED_FIELDS else _scrub(scrub, key, value) for key, value in data.items()}
     return MEMORY_OP_ADAPTER.validate_python(clean)
 
 
-def _scrub(key: str, value: Any) -> Any:
+def _scrub(scrub: Scrubber, key: str, value: Any) -> Any:
     if key == "properties" and isinstance(value, dict):
-        return scrub_properties(value)
+        return scrub.properties(value)
     if isinstance(value, str):
-        return scrub_text(value)
+        return scrub.text(value)
     if isinstance(value, list):
-        return [_scrub(key, v) for v in value]
+        return [_scrub(scrub, key, v) for v in value]
     if isinstance(value, dict):
-        return {k: _scrub(k, v) for k, v in value.items()}
+        return {k: _scrub(scrub, k, v) for k, v in value.items()}
     return value
 
 
-def _scrubbed(ops: Sequence[MemoryOp], report: RecordReport) -> list[MemoryOp]:
+def _scrubbed(ops: Sequence[MemoryOp], report: RecordReport, scrubber: Scrubber) -> list[MemoryOp]:
     out: list[MemoryOp] = []
     for index, op in enumerate(ops):
         try:
-            out.append(scrub_op(op))
+            out.append(scrub_op(op, scrubber))
         except (ValidationError, ValueError) as exc:
             reason = f"invalid after scrubbing credentials: {type(exc).__name__}"
             report.skipped_ops.append(SkippedOp(index=index, reason=reason))

@@ -14,7 +14,7 @@ memory or an error).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,7 +41,6 @@ from hippograph.ops import (
 )
 from hippograph.retrieval.context import HANDLE_CHARS, HANDLE_PREFIX
 from hippograph.scope import Scope
-from hippograph.scrub import scrub_properties, scrub_text
 from hippograph.store.graph_store import GraphStore
 
 __all__ = ["AUTHORED_TRIGGER_IMPORTANCE", "CommitReport", "OpWriter", "Written"]
@@ -99,6 +98,12 @@ class OpWriter:
     gate: MetacognitiveGate
     clock: Callable[[], float]
 
+    def _text(self, text: str) -> str:
+        return self.semantic.services.scrubber.text(text)
+
+    def _props(self, props: Mapping[str, Any]) -> dict[str, Any]:
+        return self.semantic.services.scrubber.properties(props)
+
     async def commit(
         self,
         scope: Scope,
@@ -151,9 +156,9 @@ class OpWriter:
         if isinstance(op, UpsertNode):
             fact = await self.semantic.store_fact(
                 scope,
-                scrub_text(op.label),
-                scrub_text(op.content),
-                properties=scrub_properties(op.properties),
+                self._text(op.label),
+                self._text(op.content),
+                properties=self._props(op.properties),
                 importance=op.importance,
                 key=op.key,
             )
@@ -179,19 +184,19 @@ class OpWriter:
                 mentioned.extend(f.id for f in facts)
             event = await self.episodic.store_event(
                 scope,
-                scrub_text(op.content),
-                label=scrub_text(op.label),
+                self._text(op.content),
+                label=self._text(op.label),
                 occurred_at=op.occurred_at,
                 session_id=op.session_id,
                 importance=op.importance,
-                properties=scrub_properties(op.properties),
+                properties=self._props(op.properties),
                 mentions=mentioned,
             )
             return Written(event.id, event)
         if isinstance(op, SetTrigger):
             trigger = await self.prospective.set_trigger(
-                scope, scrub_text(op.condition), scrub_text(op.task), due_at=op.due_at, importance=op.importance,
-                about=[scrub_text(a) for a in op.about] or None,
+                scope, self._text(op.condition), self._text(op.task), due_at=op.due_at, importance=op.importance,
+                about=[self._text(a) for a in op.about] or None,
             )  # fmt: skip
             return Written(trigger.id, trigger)
         if isinstance(op, ResolveTrigger):
@@ -201,9 +206,9 @@ class OpWriter:
             node = await self.prospective.snooze_trigger(scope, op.id, op.until, actor=actor)
             return Written(node.id, node)
         if isinstance(op, CorrectProfile):
-            value = scrub_text(op.value) if isinstance(op.value, str) else op.value
+            value = self._text(op.value) if isinstance(op.value, str) else op.value
             node = await self.semantic.correct_profile(
-                scope, op.name, op.key, value, reason=scrub_text(op.reason), actor=actor
+                scope, op.name, op.key, value, reason=self._text(op.reason), actor=actor
             )
             return Written(node.id, node)
         if isinstance(op, RetractNode):
@@ -213,8 +218,8 @@ class OpWriter:
 
     async def _register_skill(self, scope: Scope, op: RegisterSkill, auto_approve: bool, mode: GateMode) -> Written:
         """Store the op's skill unless the gate refuses it."""
-        name, steps, context = scrub_text(op.name), [scrub_text(x) for x in op.steps], scrub_text(op.context)
-        properties = scrub_properties(op.properties)
+        name, steps, context = self._text(op.name), [self._text(x) for x in op.steps], self._text(op.context)
+        properties = self._props(op.properties)
         verdict = await self.gate.check(scope, name, steps, context) if mode is not GateMode.OFF else None
         if verdict is not None and verdict.contradicts:
             note: dict[str, Any] = {"verdict": "refused" if mode is GateMode.REFUSE else "flagged",

@@ -28,11 +28,12 @@ from hippograph.memory.reembed import ReembedProgress, ReembedReport, prepare_em
 from hippograph.memory.warm import WARM_QUERIES, WARM_ROUNDS, WARM_SCOPE, WarmUp
 from hippograph.models import Layer, MemoryNode
 from hippograph.ops import MemoryOp
-from hippograph.retrieval.config import RecallConfig
+from hippograph.retrieval.config import ActivationConfig, RecallConfig
 from hippograph.retrieval.context import MemoryContext, assemble
 from hippograph.retrieval.engine import RecallEngine
 from hippograph.retrieval.types import Channel, Degradation, RecallItem, RecallResult
 from hippograph.scope import Scope
+from hippograph.scrub import Scrubber, ScrubConfig
 from hippograph.store.erase import EraseProgress
 from hippograph.store.graph_store import GraphStore
 from hippograph.store.schema import migrate
@@ -54,9 +55,11 @@ class Memory:
         *,
         recall_config: RecallConfig | None = None,
         clock: Callable[[], float] = time.time,
+        scrub: ScrubConfig | None = None,
     ) -> None:
         engine = RecallEngine(store, embedder, recall_config, clock=clock)
-        self.services = MemoryServices(store=store, embedder=embedder, engine=engine, clock=clock)
+        scrubber = Scrubber(scrub) if scrub is not None else Scrubber.default()
+        self.services = MemoryServices(store=store, embedder=embedder, engine=engine, clock=clock, scrubber=scrubber)
         self.store = store
         self.engine = engine
         self.pending = PendingWrites()
@@ -93,6 +96,7 @@ class Memory:
         apply_schema: bool = True,
         warm_plans: bool = True,
         warm: bool = False,
+        scrub: ScrubConfig | None = None,
     ) -> Memory:
         """Connect to Neo4j, apply the schema (idempotent) and build the memory.
         ``warm_plans``: have the server plan the recall statement in the background now, not
@@ -120,7 +124,7 @@ class Memory:
         except BaseException:
             await store.close()
             raise
-        memory = cls(store, embedder, recall_config=recall_config)
+        memory = cls(store, embedder, recall_config=recall_config, scrub=scrub)
         memory.engine.use_vectors(embedder, record.slot)
         if warm_plans or warm:
             memory.engine.warm_plans()
@@ -198,6 +202,11 @@ class Memory:
             warmed.total_ms, warmed.embedder_ms, warmed.plans_ms, warmed.reads_ms,
         )  # fmt: skip
         return warmed
+
+    @property
+    def scrubber(self) -> Scrubber:
+        """The credential scrubber applied on every write and render (``scrub`` configures it)."""
+        return self.services.scrubber
 
     async def close(self) -> None:
         await self.engine.stop_warming()
@@ -336,13 +345,20 @@ class Memory:
         include_working: bool = True,
         session_id: str | None = None,
         turn_reads: TurnReads | None = None,
+        recent_turns: int | None = None,
+        config: RecallConfig | None = None,
     ) -> tuple[RecallResult, MemoryContext]:
         """Recall, then render the prompt's memory block within the token budget. The working
-        memory block is the last turns of ``session_id`` (of the whole scope without one);
-        ``turn_reads``, when given, holds the scope's working memories read for the turn."""
-        recent = self.last_turns(scope, session_id=session_id, turn_reads=turn_reads) if include_working else _none()
+        memory block is the last ``recent_turns`` (None: the working layer's ``verbatim``) of
+        ``session_id`` (of the whole scope without one); ``turn_reads``, when given, holds the
+        scope's working memories read for the turn; ``config`` overrides the recall config."""
+        recent = (
+            self.last_turns(scope, session_id=session_id, turn_reads=turn_reads, n=recent_turns)
+            if include_working and recent_turns != 0
+            else _none()
+        )
         recalled, last_turns = await asyncio.gather(
-            self.recall(scope, query, layers=layers, top_k=top_k), recent, return_exceptions=True
+            self.recall(scope, query, layers=layers, top_k=top_k, config=config), recent, return_exceptions=True
         )  # independent reads at once; a failure raises as it would have one after the other
         for outcome in (recalled, last_turns):
             if isinstance(outcome, BaseException):
@@ -360,16 +376,26 @@ class Memory:
             associated=associated,
             working=working,
             working_renderer=self.working.render_for_prompt,
+            scrubber=self.scrubber,
         )
         return result, ctx
 
     async def last_turns(
-        self, scope: Scope, *, session_id: str | None = None, turn_reads: TurnReads | None = None
+        self,
+        scope: Scope,
+        *,
+        session_id: str | None = None,
+        turn_reads: TurnReads | None = None,
+        n: int | None = None,
     ) -> list[MemoryNode]:
-        """The working memory a prompt shows verbatim: the last turns of ``session_id`` (of the
-        whole scope without one), from ``turn_reads`` when given (the turn's combined read)."""
+        """The working memory a prompt shows verbatim: the last ``n`` turns (None: the working
+        layer's ``verbatim``) of ``session_id`` (of the whole scope without one), from
+        ``turn_reads`` when given (the turn's combined read)."""
+        if n == 0:
+            return []
         own = await turn_reads.working(scope) if turn_reads is not None else None
-        return await self.working.get_context(scope, self.working.verbatim, session_id=session_id, own=own)
+        count = self.working.verbatim if n is None else n
+        return await self.working.get_context(scope, count, session_id=session_id, own=own)
 
     def turn_reads(self, scope: Scope, *, working: bool, prospective: bool, persona: bool) -> TurnReads:
         """Start an agent turn's small reads of ``scope`` in one statement (see :class:`TurnReads`)."""
@@ -410,26 +436,34 @@ class Memory:
     # -- one scope, for any agent host ----------------------------------------------------
     def for_scope(
         self,
-        scope: Scope,
+        scope: Scope | Any,
         *,
         limit: int = 5,
         budget: int | None = None,
+        item_budget: int | None = None,
         token_budget: int | None = None,
         extractor: Extractor | None = None,
         consolidation: Consolidation | None = None,
         policy: RecordPolicy | None = None,
+        activation: ActivationConfig | None = None,
+        recent_turns: int | None = None,
+        conversation: str | None = None,
     ) -> MemoryCapability:
-        """The memory capability of one scope: recall within a UTF-8 byte ``budget``,
-        record exchanges (optionally extracting memories with ``extractor`` and napping on
+        """The memory capability of one scope (a :class:`Scope` or any form
+        :func:`~hippograph.memory.scopes.as_scope` reads): recall within a UTF-8 byte
+        ``budget`` (``item_budget`` per memory), with its own spreading ``activation``, the
+        last ``recent_turns`` of its ``conversation`` verbatim; record exchanges (optionally
+        extracting memories with ``extractor`` and napping in the background on
         ``consolidation``'s cadence), forget. See :mod:`hippograph.memory.capability`.
 
         Raises:
-            InvalidInputError: A bad scope, limit or budget.
+            InvalidInputError: A bad scope, limit, budget or recent_turns.
             ConfigurationError: ``extractor`` or ``consolidation`` cannot serve its port.
         """
         return MemoryCapability(
-            self, scope, limit=limit, budget=budget, token_budget=token_budget, extractor=extractor,
-            consolidation=consolidation, policy=policy,
+            self, scope, limit=limit, budget=budget, item_budget=item_budget, token_budget=token_budget,
+            extractor=extractor, consolidation=consolidation, policy=policy, activation=activation,
+            recent_turns=recent_turns, conversation=conversation,
         )  # fmt: skip
 
 

@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 from hippograph.models import Layer, MemoryNode
 from hippograph.retrieval.types import RecallItem
-from hippograph.scrub import scrub_text
+from hippograph.scrub import Scrubber
 
 CHARS_PER_TOKEN = 4
 Renderer = Callable[[RecallItem], str]
@@ -82,10 +82,13 @@ def assemble(
     associated: Sequence[RecallItem] = (),
     working: Sequence[MemoryNode] = (),
     working_renderer: Callable[[MemoryNode], str] | None = None,
+    scrubber: Scrubber | None = None,
 ) -> MemoryContext:
     """Render items best first until the budget is spent; activation-only items go under
     "Associated Context" with the path that reached them, in words. Every line starts with
-    its memory's handle, ``[id:<handle>]``, and is scrubbed of credentials."""
+    its memory's handle, ``[id:<handle>]``, and is scrubbed of credentials (by ``scrubber``;
+    None: the built-in patterns)."""
+    scrub = scrubber or Scrubber.default()
     entries: list[ContextEntry] = []
     dropped: list[str] = []
     lines: list[str] = []
@@ -95,7 +98,7 @@ def assemble(
 
     def tagged(text: str, item_id: str) -> tuple[str, str]:
         handle = handle_of(item_id, handles)
-        return f"[{HANDLE_PREFIX}{handle}] {scrub_text(text)}", handle
+        return f"[{HANDLE_PREFIX}{handle}] {scrub.text(text)}", handle
 
     def take(text: str, item_id: str, layer: Layer, why: str) -> None:
         nonlocal used

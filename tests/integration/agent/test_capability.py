@@ -129,7 +129,10 @@ async def test_the_extractor_runs_after_the_final_round_and_its_ops_are_written(
 async def test_the_cadence_triggers_a_quick_nap(tenant: Scope, memory: Memory, conn: Neo4jConnection) -> None:
     consolidator = SleepConsolidator(conn, ConsolidationConfig(turns_between_naps=2))
     me = memory.for_scope(tenant, consolidation=consolidator)
-    reports = [await me.record(f"Message {i}.", f"Reply {i}.") for i in range(4)]
+    reports = []
+    for i in range(4):
+        reports.append(await me.record(f"Message {i}.", f"Reply {i}."))
+        assert await me.wait_idle() == []  # the nap runs in the background; this waits for it
     assert [r.nap_due for r in reports] == [False, True, False, True]
     assert [isinstance(r.nap, ConsolidationReport) for r in reports] == [False, True, False, True]
     assert all(r.failures == [] for r in reports)

@@ -17,13 +17,18 @@ from hippograph.app.access.keys import (
     list_keys,
     revoke_key,
 )
-from hippograph.app.access.limits import Budget, BudgetExceededError, RateLimitedError, authenticate
+from hippograph.app.access.limits import (
+    BudgetExceededError,
+    RateLimitedError,
+    authenticate,
+    charged_scope,
+    token_budget,
+)
 from hippograph.app.access.reach import Listing, Reach
 from hippograph.app.access.repository import KeyRecord, KeyRepository
 
 __all__ = [
     "ApiAuthError",
-    "Budget",
     "BudgetExceededError",
     "KeyRecord",
     "KeyRepository",
@@ -35,7 +40,9 @@ __all__ = [
     "Role",
     "authenticate",
     "bearer_token",
+    "charged_scope",
     "create_key",
     "list_keys",
     "revoke_key",
+    "token_budget",
 ]

@@ -11,6 +11,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from fastapi import FastAPI
 
 from hippograph.agent import Agent, AgentConfig, demo_model
+from hippograph.app.access.limits import token_budget
 from hippograph.app.api.metrics import ApiMetrics, CountingConnection
 from hippograph.app.api.repository import ApiRepository
 from hippograph.app.api.services import ApiServices
@@ -78,7 +79,8 @@ def lifespan(settings: Settings, api: ApiSettings, metrics: ApiMetrics, model_fa
             memory = Memory(GraphStore(conn), embedder)
             memory.engine.use_vectors(embedder, record.slot)
             consolidator = SleepConsolidator(conn, model=consolidation_model(settings))
-            agent = Agent(memory, model_factory(settings), AgentConfig(), consolidator=consolidator)
+            budget = token_budget(repo.keys, api.daily_token_budget)
+            agent = Agent(memory, model_factory(settings), AgentConfig(), consolidator=consolidator, budget=budget)
             services = ApiServices(memory, consolidator, agent, repo, api, metrics)
             # the first users would wait for the embedder and the server's plans otherwise;
             # /healthz answers meanwhile, /readyz says ready once this is done
