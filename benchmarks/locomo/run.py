@@ -7,6 +7,10 @@ BM25-only (the fulltext index over the plain turn text) and vector-only (MiniLM 
 the plain turn text) baselines, from a second, plain copy of each conversation.
 
     python -m benchmarks.locomo.run --data locomo-dev.json   # or set HIPPOGRAPH_LOCOMO_DATA
+
+``--embedder`` picks MiniLM's runtime: ``torch`` (sentence-transformers, the default), ``onnx``
+(the same vectors on ONNX Runtime), ``onnx-int8-bulk`` (turns embedded by the int8 graph,
+questions by the float one) or ``onnx-int8`` (both int8).
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from rich.progress import Progress, TaskID
 from benchmarks._server import bench_store
 from benchmarks.locomo.dataset import DATA_ENV, Conversation, Question, data_path, load
 from benchmarks.locomo.metrics import evaluate
-from hippograph.embeddings import SentenceTransformerEmbeddings
+from hippograph.embeddings import EmbeddingProvider, OnnxMiniLMEmbeddings, SentenceTransformerEmbeddings
 from hippograph.memory import ConversationTurn, Memory
 from hippograph.models import Layer, MemoryNode
 from hippograph.retrieval.config import RecallConfig, ScoreWeights
@@ -34,6 +38,14 @@ from hippograph.scope import Scope
 DEPTH = 50
 GROUPS = ["overall", "single-hop", "multi-hop", "temporal", "open-domain", "adversarial"]
 COLUMNS = ["R@5", "R@10", "R@25", "R@50", "S@2", "S@5", "S@10"]
+EMBEDDERS = ("torch", "onnx", "onnx-int8-bulk", "onnx-int8")
+
+
+def make_embedder(name: str) -> EmbeddingProvider:
+    if name == "torch":
+        return SentenceTransformerEmbeddings()
+    int8 = {"onnx": "never", "onnx-int8-bulk": "bulk", "onnx-int8": "always"}[name]
+    return OnnxMiniLMEmbeddings(int8=int8)  # type: ignore[arg-type]
 
 
 def turns_of(conv: Conversation) -> list[ConversationTurn]:
@@ -94,10 +106,10 @@ def table(title: str, results: dict[str, dict[str, dict[str, float]]]) -> str:
     return "\n".join(lines)
 
 
-async def main(path: str, limit: int | None) -> None:
+async def main(path: str, limit: int | None, embedder_name: str = "torch") -> None:
     console = Console()
     convs = load(path)
-    embedder = SentenceTransformerEmbeddings()
+    embedder = make_embedder(embedder_name)
     configs = {
         "hippograph (relevance only)": RecallConfig(
             top_k=DEPTH,
@@ -151,5 +163,6 @@ if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", default=None, help=f"the LoCoMo JSON file (default: ${DATA_ENV})")
     ap.add_argument("--limit", type=int, default=None, help="questions per conversation (for a quick look)")
+    ap.add_argument("--embedder", choices=EMBEDDERS, default="torch", help="MiniLM's runtime (default: torch)")
     a = ap.parse_args()
-    asyncio.run(main(str(data_path(a.data)), a.limit))
+    asyncio.run(main(str(data_path(a.data)), a.limit, a.embedder))

@@ -23,9 +23,10 @@ __all__ = [
 
 def default_embedder() -> EmbeddingProvider:
     """The MiniLM embedder to use when none is given: ONNX Runtime when ``onnxruntime`` and
-    ``onnx`` (for the one-time local export) are installed, else torch."""
+    ``onnx`` (for the one-time local export) are installed, with batches (ingest, batch
+    writes) on the int8 graph and queries on the float one; else torch."""
     from importlib.util import find_spec
 
     if find_spec("onnxruntime") is not None and find_spec("onnx") is not None:
-        return OnnxMiniLMEmbeddings()
+        return OnnxMiniLMEmbeddings(int8="bulk")
     return SentenceTransformerEmbeddings()
