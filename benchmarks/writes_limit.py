@@ -3,24 +3,26 @@
 The vector index's insert cost is most of a memory write's cost, so the rate at which the
 server takes bare vectors into an index configured as the memories' one (384 dimensions,
 cosine, the scope key as a filter property; a label of its own) is the ceiling of the write
-path. Each round times both, alternating which goes first, with the same vectors, batch size
+path. Each round times each path, rotating which goes first, with the same vectors, batch size
 and writers:
 
 - ``raw``: ``UNWIND`` rows of (scope key, embedding) into ``CREATE`` + ``setNodeVectorProperty``;
 - ``store``: ``GraphStore.add_nodes`` of the same number of memories with their session,
   keyword and name cues (``cues_of`` inside the timing), as ``store_bench --cues`` and
-  ``writes_ab``'s ``store`` workload write them; embedding excluded.
+  ``writes_ab``'s ``store`` workload write them; embedding excluded;
+- ``bare``: the same memories without cues (where the rest of a write's time goes).
 
     python -m benchmarks.writes_limit --count 10000 --batch 1000 --writers 2 --rounds 4
 
 Uses the server of ``HIPPOGRAPH_NEO4J_URI`` when set, else a throwaway local one. Prints every
-round's rates and the median of store ÷ raw.
+round's rates and the median of store ÷ raw (rounds rotate which path goes first).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import statistics
 import time
 import uuid
@@ -41,10 +43,10 @@ from hippograph.store import GraphStore, Neo4jConnection, migrate
 TOPICS = [f"topic{i} Ann{i % 7}" for i in range(500)]
 
 
-async def in_parallel(jobs: list[Callable[[], Awaitable[object]]], writers: int) -> float:
+async def in_parallel(jobs: list[Callable[[], Awaitable[None]]], writers: int) -> float:
     sem = asyncio.Semaphore(writers)
 
-    async def one(job: Callable[[], Awaitable[object]]) -> None:
+    async def one(job: Callable[[], Awaitable[None]]) -> None:
         async with sem:
             await job()
 
@@ -58,19 +60,21 @@ async def raw_round(conn: Neo4jConnection, batches: list[tuple[Scope, list[Memor
         rows = [{"scope_key": scope.key, "embedding": n.embedding} for n in nodes]
         await run_file(conn, "create_raw_vectors", rows=rows)
 
-    return await in_parallel([lambda s=s, b=b: write(s, b) for s, b in batches], writers)
+    return await in_parallel([functools.partial(write, s, b) for s, b in batches], writers)
 
 
-async def store_round(store: GraphStore, batches: list[tuple[Scope, list[MemoryNode]]], writers: int) -> float:
+async def store_round(
+    store: GraphStore, batches: list[tuple[Scope, list[MemoryNode]]], writers: int, *, cues: bool = True
+) -> float:
     async def write(scope: Scope, nodes: list[MemoryNode]) -> None:
-        await store.add_nodes(scope, nodes, cues={n.id: cues_of(n) for n in nodes})
+        await store.add_nodes(scope, nodes, cues={n.id: cues_of(n) for n in nodes} if cues else None)
 
-    return await in_parallel([lambda s=s, b=b: write(s, b) for s, b in batches], writers)
+    return await in_parallel([functools.partial(write, s, b) for s, b in batches], writers)
 
 
 async def main(a: argparse.Namespace) -> None:
     console = Console()
-    rates: dict[str, list[float]] = {"raw": [], "store": []}
+    rates: dict[str, list[float]] = {"raw": [], "store": [], "bare": []}
     with bench_neo4j(a.heap, a.pagecache_mb) as neo4j:
         conn = await Neo4jConnection.connect(neo4j.uri, password=neo4j.password)
         try:
@@ -88,11 +92,15 @@ async def main(a: argparse.Namespace) -> None:
                     await store.ensure_scope(s)
                 count = a.count if r >= 0 else min(a.count, 2000)
                 batches = memory_batches(rng, scopes, count, a.batch, TOPICS)
-                order = ["raw", "store"] if r % 2 == 0 else ["store", "raw"]
-                for name in order:
-                    seconds = await (
-                        raw_round(conn, batches, a.writers) if name == "raw" else store_round(store, batches, a.writers)
-                    )
+                paths = ["raw", "store", "bare"]
+                for name in paths[r % 3 :] + paths[: r % 3] if r >= 0 else paths:
+                    if name == "raw":
+                        seconds = await raw_round(conn, batches, a.writers)
+                    elif name == "store":
+                        seconds = await store_round(store, batches, a.writers)
+                    else:  # the same memories under new ids
+                        fresh = [(s, [n.model_copy(update={"id": uuid.uuid4().hex}) for n in b]) for s, b in batches]
+                        seconds = await store_round(store, fresh, a.writers, cues=False)
                     if r >= 0:
                         rates[name].append(count / seconds)
                         console.print(
@@ -112,8 +120,11 @@ async def main(a: argparse.Namespace) -> None:
         table.add_column(col)
     table.add_row("raw vector insert", f"{raw:,.0f}", ", ".join(f"{x:,.0f}" for x in rates["raw"]))
     table.add_row("batched memory writes (cues)", f"{stored:,.0f}", ", ".join(f"{x:,.0f}" for x in rates["store"]))
+    bare = statistics.median(rates["bare"])
+    table.add_row("the same without cues", f"{bare:,.0f}", ", ".join(f"{x:,.0f}" for x in rates["bare"]))
     ratios = [s / w for s, w in zip(rates["store"], rates["raw"], strict=True)]
     table.add_row("store ÷ raw", f"{stored / raw:.1%}", ", ".join(f"{x:.0%}" for x in ratios))
+    table.add_row("without cues ÷ raw", f"{bare / raw:.1%}", "")
     console.print(table)
 
 

@@ -50,7 +50,7 @@ def test_a_text_over_the_token_budget_goes_alone() -> None:
 @pytest.mark.parametrize("bound", ["max_batch", "max_tokens", "window"])
 def test_bounds_below_one_are_refused(bound: str) -> None:
     with pytest.raises(ValueError, match="at least 1"):
-        length_batches([1, 2], **{bound: 0})  # type: ignore[arg-type]
+        length_batches([1, 2], **{bound: 0})
 
 
 def test_pad_batch_pads_to_the_longest_with_a_mask() -> None:

@@ -137,7 +137,7 @@ async def ingest_conversation(
     # embedder's thread and the database work at the same time
     ahead = [_embed_ahead(services, scope, nodes[s : s + batch_size], texts[s : s + batch_size]) for s in starts[:1]]
     try:
-        for i, start in enumerate(starts):
+        for i in range(len(starts)):
             chunk = await ahead[i]
             if i + 1 < len(starts):
                 after = starts[i + 1]
