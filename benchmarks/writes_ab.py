@@ -225,7 +225,8 @@ def main(a: argparse.Namespace) -> None:
             servers["before"] = own_server(a.before, a.before_data_dir, a)
         warm = ["--count", "1000", "--batch", str(a.batch), "--turns", "200", "--data", str(a.data)]
         for workload in ("store", "ingest"):  # a cold server's JIT and caches are nobody's figure
-            for name, tree_dir in (("after", a.after), ("before", a.before) if a.before_data_dir else ()):
+            trees = [("after", a.after)] + ([("before", a.before)] if a.before_data_dir else [])
+            for name, tree_dir in trees:
                 run_worker(tree_dir, *servers[name], workload, warm)
         for r in range(a.rounds):
             order = [("before", a.before), ("after", a.after)]

@@ -10,6 +10,10 @@ BM25-only (the fulltext index over the plain turn text) and vector-only (MiniLM 
 the plain turn text) baselines, from a second, plain copy of each conversation.
 
     python -m benchmarks.locomo.run --data locomo-dev.json --evidence both   # or set HIPPOGRAPH_LOCOMO_DATA
+
+``--embedder`` picks MiniLM's runtime: ``torch`` (sentence-transformers, the default), ``onnx``
+(the same vectors on ONNX Runtime), ``onnx-int8-bulk`` (turns embedded by the int8 graph,
+questions by the float one) or ``onnx-int8`` (both int8).
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from benchmarks.locomo.dataset import (
     regraded,
 )
 from benchmarks.locomo.metrics import evaluate
-from hippograph.embeddings import SentenceTransformerEmbeddings
+from hippograph.embeddings import EmbeddingProvider, OnnxMiniLMEmbeddings, SentenceTransformerEmbeddings
 from hippograph.memory import ConversationTurn, Memory
 from hippograph.models import Layer, MemoryNode
 from hippograph.retrieval.config import RecallConfig, ScoreWeights
@@ -61,6 +65,16 @@ def gradings(evidence: str, convs: list[Conversation], audit: Path | None) -> di
             raise SystemExit(f"audited evidence asked for but the audit file {audit} is not a file (pass --audit)")
         out["audited evidence"] = audited(convs, audit)
     return out
+
+
+EMBEDDERS = ("torch", "onnx", "onnx-int8-bulk", "onnx-int8")
+
+
+def make_embedder(name: str) -> EmbeddingProvider:
+    if name == "torch":
+        return SentenceTransformerEmbeddings()
+    int8 = {"onnx": "never", "onnx-int8-bulk": "bulk", "onnx-int8": "always"}[name]
+    return OnnxMiniLMEmbeddings(int8=int8)  # type: ignore[arg-type]
 
 
 def turns_of(conv: Conversation) -> list[ConversationTurn]:
@@ -123,11 +137,13 @@ def table(title: str, results: dict[str, dict[str, dict[str, float]]]) -> str:
     return "\n".join(lines)
 
 
-async def main(path: str, limit: int | None, evidence: str = "official", audit: Path | None = None) -> None:
+async def main(
+    path: str, limit: int | None, evidence: str = "official", audit: Path | None = None, embedder_name: str = "torch"
+) -> None:
     console = Console()
     convs = load(path)
     grades = gradings(evidence, convs, audit)
-    embedder = SentenceTransformerEmbeddings()
+    embedder = make_embedder(embedder_name)
     configs = {
         "hippograph (relevance only)": RecallConfig(
             top_k=DEPTH,
@@ -183,6 +199,7 @@ if __name__ == "__main__":
     ap.add_argument("--limit", type=int, default=None, help="questions per conversation (for a quick look)")
     ap.add_argument("--evidence", choices=EVIDENCE, default="official", help="score with cited, audited or both")
     ap.add_argument("--audit", type=Path, default=None, help="the audit JSON (default: <data>-audit.json beside it)")
+    ap.add_argument("--embedder", choices=EMBEDDERS, default="torch", help="MiniLM's runtime (default: torch)")
     a = ap.parse_args()
     data = data_path(a.data)
-    asyncio.run(main(str(data), a.limit, a.evidence, a.audit or audit_path(data)))
+    asyncio.run(main(str(data), a.limit, a.evidence, a.audit or audit_path(data), a.embedder))

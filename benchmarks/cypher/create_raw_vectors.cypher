@@ -1,0 +1,7 @@
+// writes_limit: the raw vector insert, the floor of a memory write's cost: one node per row
+// with only its scope key and its embedding (float32, as upsert_nodes writes it).
+// $rows: {scope_key, embedding}.
+UNWIND $rows AS row
+CREATE (v:RawVectorBench {scope_key: row.scope_key})
+WITH v, row
+CALL db.create.setNodeVectorProperty(v, 'embedding', row.embedding)
