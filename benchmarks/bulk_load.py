@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import multiprocessing
-import subprocess
 import time
 import uuid
 from collections.abc import Iterable
@@ -30,11 +29,9 @@ from benchmarks.recall_bench import leaf_memories, tree, vocabulary
 from hippograph import cues
 from hippograph.cues import cues_of
 from hippograph.dbms import LocalNeo4j
-from hippograph.dbms.local_server import JVM_FLAGS, find_java
+from hippograph.dbms.admin_import import admin_import
 from hippograph.scope import Scope
 from hippograph.store.mapping import edge_to_props, layer_label, node_to_props, scope_rows
-
-IMPORT_MAIN = "org.neo4j.cli.AdminTool"
 
 
 class Vector(str):
@@ -204,22 +201,9 @@ def bulk_load(server: LocalNeo4j, size: int, *, processes: int = 2, heap: str = 
     with multiprocessing.get_context("spawn").Pool(processes) as pool:
         probes = pool.map(write_leaf, jobs, chunksize=1)
     t_csv = time.perf_counter()
-    build = server.build()
-    home = server.data_dir / "home"
-    (home / "conf").mkdir(parents=True, exist_ok=True)
-    (home / "conf" / "neo4j.conf").touch()
-    # the server's JVM flags: Neo4j 2026's import sorts through direct buffers (java.nio opened)
-    cmd = [find_java(), f"-Xmx{heap}", *JVM_FLAGS, "-cp", str(build / "target" / "lib" / "*"), IMPORT_MAIN]
-    cmd += ["database", "import", "full", "neo4j", "--overwrite-destination", f"--threads={processes}"]
-    cmd += [f"--report-file={server.data_dir / 'import.report'}"]
-    cmd += [f"--nodes={files_of(folder, name)}" for name in ("memories", "cues", "scopes")]
-    cmd += [f"--relationships={files_of(folder, name)}" for name in ("has_cue", "in_scope", "next", "parents")]
-    env = {"NEO4J_HOME": str(home), "NEO4J_CONF": str(home / "conf"), "PATH": "/usr/bin:/bin"}
-    log = server.data_dir / "import.log"
-    with open(log, "w") as out:
-        done = subprocess.run(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, check=False)
-    if done.returncode:
-        raise RuntimeError(f"neo4j-admin import failed, see {log}")
+    nodes = [files_of(folder, name) for name in ("memories", "cues", "scopes")]
+    relationships = [files_of(folder, name) for name in ("has_cue", "in_scope", "next", "parents")]
+    admin_import(server, nodes, relationships, threads=processes, heap=heap)
     t_import = time.perf_counter()
     for p in folder.glob("*.csv"):
         p.unlink()

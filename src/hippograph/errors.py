@@ -62,6 +62,11 @@ class ConfigurationError(HippographError):
     """Settings or environment that cannot work."""
 
 
+class BulkImportError(HippographError):
+    """Neo4j's offline importer failed on the files it was given; the database folder is as it
+    was before (the importer writes a new database only when it succeeds)."""
+
+
 class MissingExtraError(ConfigurationError, ImportError):
     """An optional package is not installed. ``extra`` names the extra that brings it and
     ``install`` the command to run, e.g. ``pip install 'hippograph[embeddings]'``."""

@@ -68,6 +68,7 @@ class MemoryQuery(CypherQuery):
     # nodes, scopes
     UPSERT_SCOPES = auto()
     UPSERT_NODES = auto()
+    UPDATE_IMPORTED_EDGE_LISTS = auto()
     GET_NODE = auto()
     GET_NODES = auto()
     UPDATE_NODE = auto()

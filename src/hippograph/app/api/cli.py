@@ -190,10 +190,32 @@ def export(
 
 
 def import_(
-    file: Path = typer.Argument(..., exists=True, readable=True, help="A JSON-lines or GraphML export."),
+    file: Path = typer.Argument(
+        ..., exists=True, readable=True, help="A JSON-lines or GraphML export; with --bulk also a conversation."
+    ),
+    bulk: bool = typer.Option(
+        False,
+        "--bulk",
+        help="Load a large history into the empty local database with Neo4j's offline importer "
+        "(the server is stopped meanwhile). FILE: an export, or a conversation (with --scope).",
+    ),
+    scope: str | None = typer.Option(
+        None, "--scope", help="With --bulk: the scope of a conversation file's turns (as `ingest` takes them)."
+    ),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Import a JSON-lines or GraphML export (same or another database), ids kept; idempotent."""
+    """Import a JSON-lines or GraphML export (same or another database), ids kept; idempotent.
+
+    With --bulk, a whole history at once into an empty local database: an export (JSON lines)
+    or a conversation (a JSON list of turns or one turn per line, with --scope), the same graph
+    as `import` / `ingest` would write, many times faster.
+    """
+    if bulk:
+        _bulk_import(file, _scope(scope) if scope else None, as_json)
+        return
+    if scope:
+        err.print("[red]error:[/red] --scope goes with --bulk (an export names the scope of every record)")
+        raise typer.Exit(2)
     from hippograph.app.api.export import import_records, parse_lines
 
     try:
@@ -221,6 +243,63 @@ def import_(
         typer.echo(json.dumps({"memories": report.memories, "edges": report.edges, "scopes": list(report.scopes)}))
     else:
         console.print(f"imported {report.memories} memories and {report.edges} edges into {', '.join(report.scopes)}")
+
+
+def _bulk_import(file: Path, scope: Scope | None, as_json: bool) -> None:
+    from rich.progress import Progress
+
+    from hippograph.app.api.bulk import bulk_import, read_input
+    from hippograph.app.runtime import local_server
+    from hippograph.app.settings import Settings
+    from hippograph.store import Neo4jConnection
+
+    settings = Settings()
+    if settings.neo4j_uri:
+        err.print(
+            "[red]error:[/red] --bulk loads the local Neo4j offline; HIPPOGRAPH_NEO4J_URI points at another server "
+            "(use `hippograph import FILE` there, or neo4j-admin on that server)"
+        )
+        raise typer.Exit(2)
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+    async def connect(uri: str, password: str) -> Any:
+        return await Neo4jConnection.connect(
+            uri, user=settings.neo4j_user, password=password, database=settings.neo4j_database
+        )
+
+    async def go() -> Any:
+        data = read_input(file, scope)
+        with Progress(console=err, disable=as_json) as progress:
+            tasks: dict[str, Any] = {}
+
+            def show(phase: str, done: int, total: int) -> None:
+                if phase not in tasks:
+                    tasks[phase] = progress.add_task(phase, total=total)
+                progress.update(tasks[phase], completed=done)
+
+            embedder = settings.make_embedder()
+            return await bulk_import(local_server(settings), data, embedder, connect=connect, progress=show)
+
+    try:
+        report = asyncio.run(go())
+    except HippographError as exc:
+        err.print(f"[red]error:[/red] {exc}", markup=True, highlight=False)
+        raise typer.Exit(1) from None
+    summary = {
+        "memories": report.memories,
+        "edges": report.edges,
+        "scopes": report.scopes,
+        "embedded": report.embedded,
+        "seconds": report.seconds,
+        "memories_per_second": round(report.per_second),
+    }
+    if as_json:
+        typer.echo(json.dumps(summary))
+    else:
+        console.print(
+            f"bulk-imported {report.memories:,} memories and {report.edges:,} edges into {len(report.scopes)} scopes "
+            f"({report.per_second:,.0f} memories/s without embedding; seconds: {report.seconds})"
+        )
 
 
 def _scope(key: str, namespace: str | None = None) -> Scope:

@@ -37,6 +37,7 @@ class ApiQuery(CypherQuery):
     # export
     SEARCH_EXPORT_MEMORIES = auto()
     SEARCH_EXPORT_EDGES = auto()
+    GET_STORED_NODE_COUNT = auto()
 
 
 SCHEMA_QUERIES: tuple[ApiQuery, ...] = (ApiQuery.CREATE_INDEX_AUDIT_ENTRY_TARGET,)

@@ -33,3 +33,8 @@ class ExportRepository:
             ApiQuery.SEARCH_EXPORT_EDGES, EdgeRow, key=key, prefix=prefix, after_id=after_id, limit=limit
         )
         return [r.r for r in rows]
+
+    async def stored_nodes(self) -> int:
+        """Nodes in the database besides the schema record (0: an empty database)."""
+        rows = await self.conn.read(ApiQuery.GET_STORED_NODE_COUNT)
+        return int(rows[0]["nodes"])
