@@ -20,6 +20,7 @@ NOT_READS_FOR_CALLERS = {
     "memory/get_current_fact": "the fact a keyed write supersedes, inside the write",
     "memory/get_owned_ids_by_prefix": "an ownership check of a write",
     "memory/get_session_tails": "the NEXT link a write appends to",
+    "api/get_stored_node_count": "whether a bulk import may replace the database: every node counts",
 }
 """Reads of the store's folders that feed a write, not a caller."""
 
