@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -49,7 +50,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 R = TypeVar("R", bound=Row)
 ErrorFactory = Callable[[BaseException, str], HippographError]
-AUTOCOMMIT_ATTEMPTS = 3
+AUTOCOMMIT_ATTEMPTS = 4
 
 
 class Neo4jConnection:
@@ -172,9 +173,10 @@ class Neo4jConnection:
     async def run_autocommit(self, query: Statement, **params: Any) -> list[Record]:
         """Auto-commit run, for ``CALL {…} IN TRANSACTIONS`` batch jobs and DDL.
 
-        The driver retries no auto-commit statement, so a lost connection (a pooled one that
-        died with a restarted server) is retried here a few times; the statements that run this
-        way are idempotent batch jobs and ``IF NOT EXISTS`` DDL, so running one again is safe."""
+        The driver retries no auto-commit statement, so a retryable failure (a lost connection,
+        a pooled one that died with a restarted server; a deadlock with a concurrent writer) is
+        retried here a few times, after a jittered pause; the statements that run this way are
+        idempotent batch jobs and ``IF NOT EXISTS`` DDL, so running one again is safe."""
 
         async def go() -> list[Record]:
             async with self.driver.session(database=self.database, bookmark_manager=self.bookmark_manager()) as session:
@@ -184,10 +186,10 @@ class Neo4jConnection:
         for attempt in range(1, AUTOCOMMIT_ATTEMPTS + 1):
             try:
                 return await self._guard(go())
-            except StoreUnavailableError:
-                if attempt == AUTOCOMMIT_ATTEMPTS:
+            except StoreError as exc:
+                if not exc.retryable or attempt == AUTOCOMMIT_ATTEMPTS:
                     raise
-                await asyncio.sleep(0.2 * attempt)
+                await asyncio.sleep(0.2 * attempt * (1 + random.random()))
         raise AssertionError("unreachable")
 
     async def query(self, query: Statement, *, write: bool, **params: Any) -> list[Record]:
