@@ -54,18 +54,28 @@ class _Table:
 
     def add(self, lead: Sequence[str], props: Mapping[str, Any]) -> None:
         typed = sorted((k, _type_of(k, v)) for k, v in props.items() if v is not None and v != [])
-        signature = tuple(typed)
+        out = self._file(tuple(typed))
+        out.handle.write(",".join([*map(_quoted, lead), *(_cell(props[k], t) for k, t in typed)]) + "\n")
+        out.rows += 1
+
+    def add_bare(self, lead: Sequence[str]) -> None:
+        """A row with no properties (most relationships: ``IN_SCOPE``, ``HAS_CUE``, ``PARENT``)."""
+        out = self._file(())
+        out.handle.write(",".join(map(_quoted, lead)) + "\n")
+        out.rows += 1
+
+    def _file(self, signature: tuple[tuple[str, str], ...]) -> _File:
+        """The open file for rows of ``signature``, a new one when there is none or it is full."""
         out = self._open.get(signature)
         if out is None or out.rows >= ROWS_PER_FILE:
             if out is not None:
                 out.handle.close()
             path = self.folder / f"{self.name}-{len(self.files):05d}.csv"
             handle = path.open("w", encoding="utf-8", newline="")
-            handle.write(",".join([*self.lead, *(f"{k}:{t}" for k, t in typed)]) + "\n")
+            handle.write(",".join([*self.lead, *(f"{k}:{t}" for k, t in signature)]) + "\n")
             out = self._open[signature] = _File(path, handle)
             self.files.append(path)
-        out.handle.write(",".join([*map(_quoted, lead), *(_cell(props[k]) for k, _ in typed)]) + "\n")
-        out.rows += 1
+        return out
 
     def close(self) -> None:
         for out in self._open.values():
@@ -94,7 +104,7 @@ def _type_of(key: str, value: Any) -> str:
     raise TypeError(f"property {key!r}: no CSV type for {type(value).__name__} {json.dumps(value)[:60]}")
 
 
-def _cell(value: Any) -> str:
+def _cell(value: Any, kind: str) -> str:
     """One field as the import reads it: numbers bare, text and lists quoted (``""`` is an empty
     string, not a missing value), list items split by ``;``."""
     if isinstance(value, bool):
@@ -102,6 +112,8 @@ def _cell(value: Any) -> str:
     if isinstance(value, int | float):
         return repr(value)
     if isinstance(value, list):
+        if kind == "float[]":  # an embedding: hundreds of floats, no quote among them
+            return '"' + ";".join(map(repr, value)) + '"'
         return _quoted(";".join(repr(x) if isinstance(x, float) else str(x) for x in value))
     return _quoted(str(value))
 
@@ -148,20 +160,27 @@ class CsvGraph:
                 raise ConflictError(f"ids already used in another scope: {[node.id]}")
         rows, table = upsert_rows(scope, fresh, cues)
         memories, cue_nodes, _ = self._nodes
+        relationships = self._relationships
+        scope_key = scope.key
+        scope_id = _scope_id(scope_key)
+        cue_ids: list[str | None] = [None] * len(table)  # the batch's cues, by their index in `table`
         for row in rows:
             embedding = row["props"].get("embedding")
             props = {**row["props"], "embedding": [float(x) for x in embedding] if embedding else None}
-            memories.add((_memory_id(row["id"]), f"Memory;{row['layer_label']}"), props)
-            self._relate(_memory_id(row["id"]), _scope_id(scope.key), "IN_SCOPE")
+            memory_id = _memory_id(row["id"])
+            memories.add((memory_id, f"Memory;{row['layer_label']}"), props)
+            relationships.add_bare((memory_id, scope_id, "IN_SCOPE"))
             for index in row["cues"]:
-                cue = table[index]
-                key = (scope.key, cue["kind"], cue["key"])
-                if key not in self._cues:
-                    self._cues.add(key)
-                    cue_props = {"scope_key": scope.key, **cue, "created_at": self.created_at}
-                    cue_nodes.add((_cue_id(*key), "Cue"), cue_props)
-                    self._relate(_cue_id(*key), _scope_id(scope.key), "IN_SCOPE")
-                self._relate(_memory_id(row["id"]), _cue_id(*key), "HAS_CUE")
+                cue_id = cue_ids[index]
+                if cue_id is None:
+                    cue = table[index]
+                    key = (scope_key, cue["kind"], cue["key"])
+                    cue_id = cue_ids[index] = _cue_id(*key)
+                    if key not in self._cues:
+                        self._cues.add(key)
+                        cue_nodes.add((cue_id, "Cue"), {"scope_key": scope_key, **cue, "created_at": self.created_at})
+                        relationships.add_bare((cue_id, scope_id, "IN_SCOPE"))
+                relationships.add_bare((memory_id, cue_id, "HAS_CUE"))
         self.memories += len(rows)
 
     def add_edges(self, scope: Scope, edges: Sequence[MemoryEdge]) -> None:
@@ -203,7 +222,10 @@ class CsvGraph:
                 self._relate(_scope_id(row["key"]), _scope_id(row["parent_key"]), "PARENT")
 
     def _relate(self, start: str, end: str, kind: str, props: Mapping[str, Any] | None = None) -> None:
-        self._relationships.add((start, end, kind), props or {})
+        if props:
+            self._relationships.add((start, end, kind), props)
+        else:
+            self._relationships.add_bare((start, end, kind))
 
 
 def _memory_id(memory_id: str) -> str:
