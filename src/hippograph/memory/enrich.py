@@ -173,6 +173,7 @@ def _clean(services: MemoryServices, turn: TurnToEnrich, keys: Sequence[TurnKey]
 
 _WORD = re.compile(r"[A-Za-z0-9][\w'’-]*")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
+_LEAD = re.compile(r"\b(?:last|this|in|on|of|since)\s+$", re.IGNORECASE)
 _STOP = STOPWORDS | LUCENE_STOP | frozenset(
     "about also am any been being can could didn't don't even got i'm i've it's just know like lot "
     "me more much oh okay really same so some something still than that's thanks things think too "
@@ -313,7 +314,10 @@ def dated_statement(turn: TurnToEnrich) -> str | None:
     sentence = next((s for s in _SENTENCE.split(turn.text) if expression in s.lower()), turn.text)
     preposition = "" if date.startswith("between") else ("on " if date[0].isdigit() and " " in date else "in ")
     at = sentence.lower().index(expression)
-    sentence = sentence[:at] + preposition + date + sentence[at + len(expression) :]
+    end = at + len(expression)
+    if lead := _LEAD.search(sentence[:at]):  # "last June", "in May" → "in June 2023"
+        at = lead.start()
+    sentence = sentence[:at] + preposition + date + sentence[end:]
     return _told_of(sentence.strip(), turn.speaker) if turn.speaker else sentence.strip()
 
 
