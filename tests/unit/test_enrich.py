@@ -77,7 +77,9 @@ def test_the_speakers_statements_are_told_of_the_speaker() -> None:
         "Ana's dog loves the beach.",
     ]
     assert speaker_statements(turn(text, speaker="")) == []
-    assert speaker_statements(turn("I've painted a lake at sunrise for me")) == ["Ana has painted a lake at sunrise for Ana"]
+    assert speaker_statements(turn("I've painted a lake at sunrise for me")) == [
+        "Ana has painted a lake at sunrise for Ana"
+    ]
 
 
 async def test_the_offline_enricher_gives_each_turn_its_keys() -> None:

@@ -174,10 +174,14 @@ def _clean(services: MemoryServices, turn: TurnToEnrich, keys: Sequence[TurnKey]
 _WORD = re.compile(r"[A-Za-z0-9][\w'’-]*")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _LEAD = re.compile(r"\b(?:last|this|in|on|of|since)\s+$", re.IGNORECASE)
-_STOP = STOPWORDS | LUCENE_STOP | frozenset(
-    "about also am any been being can could didn't don't even got i'm i've it's just know like lot "
-    "me more much oh okay really same so some something still than that's thanks things think too "
-    "very want way well yeah yes you're".split()
+_STOP = (
+    STOPWORDS
+    | LUCENE_STOP
+    | frozenset(
+        "about also am any been being can could didn't don't even got i'm i've it's just know like lot "
+        "me more much oh okay really same so some something still than that's thanks things think too "
+        "very want way well yeah yes you're".split()
+    )
 )
 _FIRST_PERSON = [  # (pattern, replacement with {s} the speaker), most specific first
     (re.compile(r"\bI['’]m\b"), "{s} is"),

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
 
 from hippograph.llm.errors import ModelError
 from hippograph.llm.provider import ModelProvider
@@ -37,7 +37,7 @@ date, e.g. "7 May 2023"), questions the turn answers, and what it implies about 
 "Ana likely enjoys outdoor activities"). Use only what the turn says; leave a list empty when
 nothing fits; at most five entries per list. Answer by calling the record_keys tool once."""
 
-_LIST = {"type": "array", "items": {"type": "string"}, "maxItems": 5}
+_LIST: dict[str, JsonValue] = {"type": "array", "items": {"type": "string"}, "maxItems": 5}
 _KEYS_SPEC = ToolSpec(
     name=KEYS_TOOL,
     description="Record the index keys of every turn.",
@@ -157,7 +157,9 @@ def _numbered(turns: Sequence[TurnToEnrich]) -> str:
     lines = []
     for i, t in enumerate(turns, 1):
         date = datetime.fromtimestamp(t.occurred_at, tz=UTC).strftime("%d %B %Y") if t.occurred_at else "unknown"
-        lines.append(f"{i}. [{t.speaker or 'unknown'}, session of {date}] {json.dumps(' '.join(t.text.split())[:TURN_CHARS])}")
+        lines.append(
+            f"{i}. [{t.speaker or 'unknown'}, session of {date}] {json.dumps(' '.join(t.text.split())[:TURN_CHARS])}"
+        )
     return "\n".join(lines)
 
 

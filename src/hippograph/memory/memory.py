@@ -18,10 +18,10 @@ from hippograph.layers.metacognition import GateMode, MetacognitiveGate
 from hippograph.layers.pending import PendingWrites
 from hippograph.layers.procedural import ProceduralMemory
 from hippograph.layers.prospective import ProspectiveMemory
+from hippograph.layers.repository import LayerRepository
 from hippograph.layers.semantic import SemanticMemory
 from hippograph.layers.turn_reads import TurnReads
 from hippograph.layers.working import WorkingMemory
-from hippograph.layers.repository import LayerRepository
 from hippograph.memory.capability import Consolidation, Extractor, MemoryCapability, RecordPolicy
 from hippograph.memory.commit import CommitReport, OpWriter, Written
 from hippograph.memory.enrich import Enricher, enrich_turns, turns_of
@@ -285,7 +285,8 @@ class Memory:
             return written
 
     async def _stored_turns(self, scope: Scope) -> list[MemoryNode]:
-        page, found = 1000, []
+        page = 1000
+        found: list[MemoryNode] = []
         repo = LayerRepository(self.store)
         while True:
             rows = await repo.search_events(

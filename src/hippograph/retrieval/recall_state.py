@@ -113,7 +113,9 @@ class Hits:
         return list(dict.fromkeys([*self.fulltext_rank, *self.vector_rank]))
 
 
-def with_keys(rows: Sequence[CandidateRow], key_rows: Sequence[CandidateRow], k: int, *, bm25: bool) -> list[CandidateRow]:
+def with_keys(
+    rows: Sequence[CandidateRow], key_rows: Sequence[CandidateRow], k: int, *, bm25: bool
+) -> list[CandidateRow]:
     """One channel's rows with its key hits fused in: a memory takes its best key's score
     (``bm25``: BM25, else the cosine) when higher than its own, the row then naming the key;
     the rows ranked again (score descending, then id) and cut to ``k``. Without key hits the

@@ -70,7 +70,9 @@ async def test_ingest_with_the_offline_enricher_writes_keys_once(memory: Memory,
     assert [r["k"]["id"] for r in again] == [r["k"]["id"] for r in first]  # type: ignore[index]
 
 
-async def test_a_turn_is_found_through_its_key_by_both_engines(store: GraphStore, memory: Memory, tenant: Scope) -> None:
+async def test_a_turn_is_found_through_its_key_by_both_engines(
+    store: GraphStore, memory: Memory, tenant: Scope
+) -> None:
     keyed, plain = tenant.child("user", "keyed"), tenant.child("user", "plain")
     filler = ["a summer evening", "the long drive home", "tea with friends", "an old photograph", "rainy weekend"]
     enricher = FixedKeys({f"D1:{i}": [f"{f} {i}" for f in filler] for i in range(6)})

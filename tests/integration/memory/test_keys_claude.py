@@ -34,7 +34,11 @@ async def keys_under(memory: Memory, scope: Scope) -> list[dict[str, object]]:
     return await run_file(memory.store.conn, "get_keys_under", prefix=scope.key)
 
 
-async def test_claudes_keys_are_written_per_turn_and_found(memory: Memory, tenant: Scope, fake_anthropic: FakeAnthropic) -> None:  # noqa: F811
+async def test_claudes_keys_are_written_per_turn_and_found(
+    memory: Memory,
+    tenant: Scope,
+    fake_anthropic: FakeAnthropic,  # noqa: F811
+) -> None:
     home = tenant.child("user", "ana")
     answer = {
         "turns": [
@@ -84,7 +88,10 @@ async def test_claudes_keys_are_written_per_turn_and_found(memory: Memory, tenan
     ids=["no-tool-call", "wrong-type", "turn-out-of-batch", "unknown-field", "no-turns", "api-error"],
 )
 async def test_a_malformed_reply_raises_and_writes_nothing(
-    memory: Memory, tenant: Scope, fake_anthropic: FakeAnthropic, reply: object  # noqa: F811
+    memory: Memory,
+    tenant: Scope,
+    fake_anthropic: FakeAnthropic,  # noqa: F811
+    reply: object,
 ) -> None:
     home = tenant.child("user", "ana")
     await memory.ingest(home, turns())

@@ -118,7 +118,9 @@ async def world(store: GraphStore, tenant: Scope) -> tuple[Scope, Scope]:
             keys = []
             for j in range(rng.randint(1, 3)):
                 text = " ".join(rng.choice(WORDS) for _ in range(2)) + f" key {j}"
-                keys.append({"id": f"k{n.id}{j}", "kind": "keyphrase", "text": text, "embedding": await embedder.embed(text)})
+                keys.append(
+                    {"id": f"k{n.id}{j}", "kind": "keyphrase", "text": text, "embedding": await embedder.embed(text)}
+                )
             turns.append({"memory_id": n.id, "keys": keys})
         await LayerRepository(store).upsert_keys(scope, enricher="test", turns=turns, now=NOW)
     return user, leaf
