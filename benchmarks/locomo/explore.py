@@ -31,9 +31,9 @@ from benchmarks._server import bench_store
 from benchmarks.locomo.dataset import DATA_ENV, Conversation, Question, audit_path, data_path, load, regraded
 from benchmarks.locomo.metrics import evaluate
 from benchmarks.locomo.run import DEPTH, EVIDENCE, gradings, turns_of
-from hippograph.embeddings import SentenceTransformerEmbeddings
+from hippograph.embeddings import EmbeddingProvider, SentenceTransformerEmbeddings
 from hippograph.memory import Memory
-from hippograph.memory.enrich import KeyphraseEnricher
+from hippograph.memory.enrich import Enricher, KeyphraseEnricher
 from hippograph.memory.ingest import RESEMBLANCE_K, ingest_conversation
 from hippograph.models import Layer
 from hippograph.retrieval.config import ActivationConfig, RecallConfig, ScoreWeights
@@ -93,7 +93,7 @@ def act(**kw: object) -> ActivationConfig:
 NO_RECENCY = ScoreWeights(relevance=0.6, recency=0.0, frequency=0.2, proximity=0.2)
 VARIANTS: dict[str, tuple[str, Callable[[], RecallConfig]]] = {
     # name: (how the conversation was ingested, recall config): "plain" is the product's default,
-    # "links" with resemblance links, "keys" with the offline enricher's keys (KeyphraseEnricher)
+    # "links" with resemblance links, "keys…" with the offline enricher's keys (ENRICHERS)
     "default": ("plain", lambda: base()),
     "relevance-only": ("plain", lambda: base(weights=RELEVANCE_ONLY)),
     "no-recency": ("plain", lambda: base(weights=NO_RECENCY)),
@@ -115,6 +115,11 @@ VARIANTS: dict[str, tuple[str, Callable[[], RecallConfig]]] = {
     "links": ("links", lambda: base()),
     "links relevance-only": ("links", lambda: base(weights=RELEVANCE_ONLY)),
     "keys": ("keys", lambda: base()),
+    "keys-no-phrases": ("keys-no-phrases", lambda: base()),  # dates and statements, no keyphrases
+}
+ENRICHERS: dict[str, Callable[[EmbeddingProvider], Enricher]] = {
+    "keys": lambda embedder: KeyphraseEnricher(embedder),
+    "keys-no-phrases": lambda embedder: KeyphraseEnricher(embedder, keyphrases=0),
 }
 
 Ranking = list[tuple[Question, Sequence[str]]]
@@ -176,9 +181,9 @@ async def main(
                     resemblance_k=RESEMBLANCE_K if ingest == "links" else 0,
                 )  # fmt: skip
                 console.print(f"{conv.conv_id}: ingest ({ingest}) {time.perf_counter() - t0:.1f} s")
-                if ingest == "keys":
+                if ingest in ENRICHERS:
                     t0 = time.perf_counter()
-                    keys = await memory.enrich(scopes[ingest], KeyphraseEnricher(embedder), turns=stored)
+                    keys = await memory.enrich(scopes[ingest], ENRICHERS[ingest](embedder), turns=stored)
                     spent = time.perf_counter() - t0
                     console.print(
                         f"{conv.conv_id}: {keys} keys for {len(stored)} turns in {spent:.1f} s "

@@ -4,6 +4,7 @@ hits into a channel."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from hippograph.embeddings import HashingEmbeddings
@@ -109,3 +110,17 @@ def test_a_key_hit_lifts_its_turn_only_when_it_scores_higher() -> None:
     assert with_keys(own, [], 2, bm25=True) == own  # no key hits: the channel as it was, uncut
     vec = with_keys([row("a", cosine=0.7)], [row("a", cosine=0.9, key="k")], 5, bm25=False)
     assert [(r.id, r.cosine, r.key) for r in vec] == [("a", 0.9, "k")]
+
+
+async def test_without_keyphrases_nothing_is_embedded() -> None:
+    class Counting(HashingEmbeddings):
+        calls = 0
+
+        async def embed_batch(self, texts: Sequence[str]) -> list[list[float]]:
+            type(self).calls += len(texts)
+            return await super().embed_batch(texts)
+
+    keys = await KeyphraseEnricher(Counting(), keyphrases=0).keys(
+        [turn("I went out yesterday with my dog.", ts(2023, 5, 8))]
+    )
+    assert [k.kind for k in keys[0]] == [KeyKind.DATE, KeyKind.STATEMENT] and Counting.calls == 0

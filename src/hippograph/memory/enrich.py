@@ -228,12 +228,14 @@ class KeyphraseEnricher:
         self.statements = statements
 
     async def keys(self, turns: Sequence[TurnToEnrich]) -> list[list[TurnKey]]:
-        phrases = [candidate_phrases(t.text, self.max_words, self.candidates) for t in turns]
-        texts = list(dict.fromkeys([*(t.text for t in turns), *(p for ps in phrases for p in ps)]))
+        phrases = [candidate_phrases(t.text, self.max_words, self.candidates) if self.keyphrases else [] for t in turns]
+        texts = list(dict.fromkeys([*(t.text for t in turns if self.keyphrases), *(p for ps in phrases for p in ps)]))
         vectors = dict(zip(texts, await self.embedder.embed_batch(texts), strict=True)) if texts else {}
         out = []
         for turn, cands in zip(turns, phrases, strict=True):
-            chosen = mmr(vectors[turn.text], [vectors[c] for c in cands], self.keyphrases, self.diversity)
+            chosen = (
+                mmr(vectors[turn.text], [vectors[c] for c in cands], self.keyphrases, self.diversity) if cands else []
+            )
             keys = [TurnKey(kind=KeyKind.KEYPHRASE, text=cands[i]) for i in chosen]
             dated = dated_statement(turn)
             if dated:
