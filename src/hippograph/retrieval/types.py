@@ -136,7 +136,7 @@ class Degradation(BaseModel):
     """A part of recall that failed and was left out; the rest of the recall stands."""
 
     part: str
-    """``fulltext``, ``vector``, ``people``, ``population``, ``activation`` or ``layer:<name>``."""
+    """``fulltext``, ``vector``, ``keys``, ``people``, ``population``, ``activation`` or ``layer:<name>``."""
     error_type: str
     message: str
 
