@@ -31,8 +31,9 @@ from benchmarks._server import bench_store
 from benchmarks.locomo.dataset import DATA_ENV, Conversation, Question, audit_path, data_path, load, regraded
 from benchmarks.locomo.metrics import evaluate
 from benchmarks.locomo.run import DEPTH, EVIDENCE, gradings, turns_of
-from hippograph.embeddings import SentenceTransformerEmbeddings
+from hippograph.embeddings import EmbeddingProvider, SentenceTransformerEmbeddings
 from hippograph.memory import Memory
+from hippograph.memory.enrich import Enricher, KeyphraseEnricher
 from hippograph.memory.ingest import RESEMBLANCE_K, ingest_conversation
 from hippograph.models import Layer
 from hippograph.retrieval.config import ActivationConfig, RecallConfig, ScoreWeights
@@ -50,6 +51,7 @@ class CachedEmbeddings:
         self.path = path
         self.cache: dict[str, list[float]] = pickle.loads(path.read_bytes()) if path.exists() else {}
         self.dirty = False
+        self.hits = 0
 
     @property
     def dimensions(self) -> int:
@@ -64,6 +66,7 @@ class CachedEmbeddings:
 
     async def embed_batch(self, texts: Sequence[str]) -> list[list[float]]:
         missing = [t for t in dict.fromkeys(texts) if self._key(t) not in self.cache]
+        self.hits += len(texts) - len(missing)
         if missing:
             for t, v in zip(missing, await self.inner.embed_batch(missing), strict=True):
                 self.cache[self._key(t)] = v
@@ -88,28 +91,35 @@ def act(**kw: object) -> ActivationConfig:
 
 
 NO_RECENCY = ScoreWeights(relevance=0.6, recency=0.0, frequency=0.2, proximity=0.2)
-VARIANTS: dict[str, tuple[bool, Callable[[], RecallConfig]]] = {
-    # name: (ingested with resemblance links, recall config); the product's default ingest has none
-    "default": (False, lambda: base()),
-    "relevance-only": (False, lambda: base(weights=RELEVANCE_ONLY)),
-    "no-recency": (False, lambda: base(weights=NO_RECENCY)),
-    "no-spreading": (False, lambda: base(activation=act(max_nodes=0))),
+VARIANTS: dict[str, tuple[str, Callable[[], RecallConfig]]] = {
+    # name: (how the conversation was ingested, recall config): "plain" is the product's default,
+    # "links" with resemblance links, "keys…" with the offline enricher's keys (ENRICHERS)
+    "default": ("plain", lambda: base()),
+    "relevance-only": ("plain", lambda: base(weights=RELEVANCE_ONLY)),
+    "no-recency": ("plain", lambda: base(weights=NO_RECENCY)),
+    "no-spreading": ("plain", lambda: base(activation=act(max_nodes=0))),
     # the ablation of the default: one part off at a time
-    "no-edge-spreading": (False, lambda: base(activation=act(base_decay=1e-9))),  # every edge arrival below threshold
-    "no-session-spreading": (False, lambda: base(activation=act(session_decay=0.0))),
-    "no-cue-spreading": (False, lambda: base(activation=act(cue_decay=0.0))),
-    "no-fulltext": (False, lambda: base(fulltext_weight=0.0)),
-    "no-vector": (False, lambda: base(vector_weight=0.0)),
-    "no-person-bonus": (False, lambda: base(person_bonus=0.0)),
-    "topic": (False, lambda: base(topic_weight=1.0, topic_head_weight=0.5)),
-    "topic-rest-only": (False, lambda: base(topic_weight=1.0)),
+    "no-edge-spreading": ("plain", lambda: base(activation=act(base_decay=1e-9))),  # every edge arrival below threshold
+    "no-session-spreading": ("plain", lambda: base(activation=act(session_decay=0.0))),
+    "no-cue-spreading": ("plain", lambda: base(activation=act(cue_decay=0.0))),
+    "no-fulltext": ("plain", lambda: base(fulltext_weight=0.0)),
+    "no-vector": ("plain", lambda: base(vector_weight=0.0)),
+    "no-person-bonus": ("plain", lambda: base(person_bonus=0.0)),
+    "topic": ("plain", lambda: base(topic_weight=1.0, topic_head_weight=0.5)),
+    "topic-rest-only": ("plain", lambda: base(topic_weight=1.0)),
     # neighbour turns: spreading two hops along the session's NEXT chain (±2 turns) instead of one
-    "neighbours-2": (False, lambda: base(activation=act(max_hops=2))),
-    "neighbours-2-strong": (False, lambda: base(activation=act(max_hops=2, base_decay=0.7))),
+    "neighbours-2": ("plain", lambda: base(activation=act(max_hops=2))),
+    "neighbours-2-strong": ("plain", lambda: base(activation=act(max_hops=2, base_decay=0.7))),
     # dates: the default prefers memories inside a time expression's window; this is without it
-    "no-dates": (False, lambda: base(time_aware=False)),
-    "links": (True, lambda: base()),
-    "links relevance-only": (True, lambda: base(weights=RELEVANCE_ONLY)),
+    "no-dates": ("plain", lambda: base(time_aware=False)),
+    "links": ("links", lambda: base()),
+    "links relevance-only": ("links", lambda: base(weights=RELEVANCE_ONLY)),
+    "keys": ("keys", lambda: base()),
+    "keys-no-phrases": ("keys-no-phrases", lambda: base()),  # dates and statements, no keyphrases
+}
+ENRICHERS: dict[str, Callable[[EmbeddingProvider], Enricher]] = {
+    "keys": lambda embedder: KeyphraseEnricher(embedder),
+    "keys-no-phrases": lambda embedder: KeyphraseEnricher(embedder, keyphrases=0),
 }
 
 Ranking = list[tuple[Question, Sequence[str]]]
@@ -163,14 +173,22 @@ async def main(
         memory = Memory(store, embedder)
         for conv in convs:
             scopes = {}
-            for links in sorted({VARIANTS[v][0] for v in variants}):
-                scopes[links] = Scope.root("explore", run).child("conversation", f"{conv.conv_id}-{int(links)}")
+            for ingest in sorted({VARIANTS[v][0] for v in variants}):
+                scopes[ingest] = Scope.root("explore", run).child("conversation", f"{conv.conv_id}-{ingest}")
                 t0 = time.perf_counter()
-                await ingest_conversation(
-                    memory.services, memory.episodic, scopes[links], turns_of(conv),
-                    resemblance_k=RESEMBLANCE_K if links else 0,
+                stored = await ingest_conversation(
+                    memory.services, memory.episodic, scopes[ingest], turns_of(conv),
+                    resemblance_k=RESEMBLANCE_K if ingest == "links" else 0,
                 )  # fmt: skip
-                console.print(f"{conv.conv_id}: ingest (links {links}) {time.perf_counter() - t0:.1f} s")
+                console.print(f"{conv.conv_id}: ingest ({ingest}) {time.perf_counter() - t0:.1f} s")
+                if ingest in ENRICHERS:
+                    t0 = time.perf_counter()
+                    keys = await memory.enrich(scopes[ingest], ENRICHERS[ingest](embedder), turns=stored)
+                    spent = time.perf_counter() - t0
+                    console.print(
+                        f"{conv.conv_id}: {keys} keys for {len(stored)} turns in {spent:.1f} s "
+                        f"({spent * 1000 / len(stored):.1f} s per 1k turns, embeddings cached: {embedder.hits} hits)"
+                    )
             embedder.save()
             now = max(t.date.timestamp() for t in conv.turns) + 86_400
             configs = {v: VARIANTS[v][1]() for v in variants}

@@ -5,6 +5,7 @@
 // retracted ones (those wait for phase 9.5, restorable until then), never superseded versions
 // and never keyed facts, however unimportant (a key's versions are its history: deleting the
 // current one would leave the key without a present and as-of queries wrong).
+// A deleted memory's keys ((:Key)-[:KEY_OF]->) go with it.
 CYPHER replan=skip
 MATCH (m:Memory)
 WHERE m.scope_key STARTS WITH $scope_key
@@ -23,6 +24,7 @@ WITH m, expired  // neighbours are counted only for the candidates left (the cos
 WHERE expired
    OR COUNT { MATCH (m)--(n:Memory) WHERE NOT coalesce(n.retracted, false) RETURN DISTINCT n } <= $max_neighbors
 CALL (m, expired) {
+  FOREACH (k IN COLLECT { MATCH (k:Key)-[:KEY_OF]->(m) RETURN k } | DETACH DELETE k)
   DETACH DELETE m
   RETURN CASE WHEN expired THEN 1 ELSE 0 END AS ttl
 } IN TRANSACTIONS OF $batch ROWS

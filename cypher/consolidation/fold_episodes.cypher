@@ -5,6 +5,7 @@
 // edge's source_episodic_ids, in id order), CO_OCCURRED excepted; the summary SUMMARIZES the summary
 // before it in that scope (row.previous); then the events are deleted.
 // $rows: {id, scope_key, props, event_ids, previous}.
+// A deleted memory's keys ((:Key)-[:KEY_OF]->) go with it.
 CYPHER replan=skip
 UNWIND $rows AS row
 CALL (row) {
@@ -54,6 +55,7 @@ CALL (row) {
   CALL (row) {
     UNWIND row.event_ids AS id
     MATCH (e:Memory:Episodic {id: id})
+    FOREACH (k IN COLLECT { MATCH (k:Key)-[:KEY_OF]->(e) RETURN k } | DETACH DELETE k)
     DETACH DELETE e
     RETURN count(*) AS deleted
   }

@@ -31,6 +31,8 @@
 // and cue — 1.0–1.8 s per recall of a 419-turn conversation instead of 60–70 ms
 // (benchmarks/notes/plans-7.md).
 // Person cues are read only when the query names someone (they only matter then).
+// Keys ((:Key)-[:KEY_OF]->(:Memory), written by enrichment) are searched by both channels and
+// credited to their memory; a scope without keys finds none and its channels stay as they were.
 // Returns one row: the visible keys, population, the vector and fulltext hits, the named persons, the edge
 // arrivals with their paths, whether the node cap cut the spread, the session
 // representatives, the session and cue arrivals, and the memories that may rank in the top
@@ -64,6 +66,24 @@ CALL (visible, population) {
                   persons: CASE WHEN none(nk IN $keys WHERE nk <> '') THEN []
                                ELSE [(node)-[:HAS_CUE]->(c:Cue {kind: 'person'}) | c.key] END}) AS approx
 }
+// The keys' vector channel: the visible keys scanned exactly (5.26 has no key vector index).
+CALL (visible) {
+  UNWIND CASE WHEN $directed THEN [1] ELSE [] END AS _
+  MATCH (k:Key) USING INDEX SEEK k:Key(scope_key)
+  WHERE k.scope_key IN visible AND k.embedding IS NOT NULL
+  WITH k, vector.similarity.cosine(k.embedding, $vector) AS score
+  MATCH (k)-[:KEY_OF]->(m:Memory)
+  WHERE m.scope_key IN visible AND ($layers IS NULL OR m.layer IN $layers) AND NOT coalesce(m.retracted, false)
+  WITH k, m, score
+  ORDER BY score DESC, k.id
+  LIMIT $k
+  WITH m, collect({cosine: score, key: k.text}) AS found
+  WITH m, reduce(b = null, x IN found |
+         CASE WHEN b IS NULL OR x.cosine > b.cosine OR (x.cosine = b.cosine AND x.key < b.key) THEN x ELSE b END) AS best
+  RETURN collect({id: m.id, cosine: best.cosine, key: best.key, session_id: m.session_id,
+                  persons: CASE WHEN none(nk IN $keys WHERE nk <> '') THEN []
+                               ELSE [(m)-[:HAS_CUE]->(c:Cue {kind: 'person'}) | c.key] END}) AS key_vector
+}
 CALL (visible, population, approx) {
   UNWIND CASE WHEN $directed AND population > 0 AND size(approx) < $k THEN [1] ELSE [] END AS _
   MATCH (m:Memory) USING INDEX SEEK m:Memory(scope_key)
@@ -78,7 +98,7 @@ CALL (visible, population, approx) {
                   persons: CASE WHEN none(nk IN $keys WHERE nk <> '') THEN []
                                ELSE [(m)-[:HAS_CUE]->(c:Cue {kind: 'person'}) | c.key] END}) AS exact
 }
-WITH visible, population, CASE WHEN size(approx) >= $k THEN approx ELSE exact END AS vector_hits
+WITH visible, population, key_vector, CASE WHEN size(approx) >= $k THEN approx ELSE exact END AS vector_hits
 CALL (visible) {
   UNWIND CASE WHEN trim($lucene) = '' THEN [] ELSE [1] END AS _
   CALL db.index.fulltext.queryNodes('memory_text', $lucene) YIELD node, score
@@ -92,6 +112,50 @@ CALL (visible) {
                   persons: CASE WHEN none(nk IN $keys WHERE nk <> '') THEN []
                                ELSE [(node)-[:HAS_CUE]->(c:Cue {kind: 'person'}) | c.key] END}) AS fulltext_hits
 }
+CALL (visible) {
+  UNWIND CASE WHEN trim($lucene) = '' THEN [] ELSE [1] END AS _
+  CALL db.index.fulltext.queryNodes('key_text', $lucene) YIELD node, score
+  WHERE node.scope_key IN visible
+  MATCH (node)-[:KEY_OF]->(m:Memory)
+  WHERE m.scope_key IN visible AND ($layers IS NULL OR m.layer IN $layers) AND NOT coalesce(m.retracted, false)
+  WITH node, m, score
+  LIMIT $k
+  WITH m, collect({score: score, key: node.text}) AS found
+  WITH m, reduce(b = null, x IN found |
+         CASE WHEN b IS NULL OR x.score > b.score OR (x.score = b.score AND x.key < b.key) THEN x ELSE b END) AS best
+  RETURN collect({id: m.id, score: best.score, key: best.key,
+                  cosine: CASE WHEN m.embedding IS NULL OR NOT $directed THEN null
+                               ELSE vector.similarity.cosine(m.embedding, $vector) END,
+                  session_id: m.session_id,
+                  persons: CASE WHEN none(nk IN $keys WHERE nk <> '') THEN []
+                               ELSE [(m)-[:HAS_CUE]->(c:Cue {kind: 'person'}) | c.key] END}) AS key_text
+}
+// Keys ((:Key)-[:KEY_OF]->(memory), both channels): a memory a key was found for takes its best
+// key's cosine / BM25 when higher than its own (the row then names the key); such a channel is
+// ranked again (score, then id) and cut to $k. Without key hits a channel stays as it was.
+CALL (vector_hits, key_vector) {
+  UNWIND CASE WHEN size(key_vector) = 0 THEN [] ELSE vector_hits + key_vector END AS h
+  WITH h.id AS id, collect(h) AS hs
+  WITH head([x IN hs WHERE x.key IS NULL]) AS own, head([x IN hs WHERE x.key IS NOT NULL]) AS via
+  WITH CASE WHEN own IS NULL THEN via WHEN via IS NULL OR via.cosine <= own.cosine THEN own
+            ELSE own {.*, cosine: via.cosine, key: via.key} END AS h
+  ORDER BY h.cosine DESC, h.id
+  LIMIT $k
+  RETURN collect(h) AS fused_vector
+}
+CALL (fulltext_hits, key_text) {
+  UNWIND CASE WHEN size(key_text) = 0 THEN [] ELSE fulltext_hits + key_text END AS h
+  WITH h.id AS id, collect(h) AS hs
+  WITH head([x IN hs WHERE x.key IS NULL]) AS own, head([x IN hs WHERE x.key IS NOT NULL]) AS via
+  WITH CASE WHEN own IS NULL THEN via WHEN via IS NULL OR via.score <= own.score THEN own
+            ELSE own {.*, score: via.score, key: via.key} END AS h
+  ORDER BY h.score DESC, h.id
+  LIMIT $k
+  RETURN collect(h) AS fused_text
+}
+WITH visible, population,
+     CASE WHEN size(key_vector) = 0 THEN vector_hits ELSE fused_vector END AS vector_hits,
+     CASE WHEN size(key_text) = 0 THEN fulltext_hits ELSE fused_text END AS fulltext_hits
 CALL (visible) {
   OPTIONAL MATCH (c:Cue) USING INDEX SEEK c:Cue(scope_key, kind, key)
   WHERE any(nk IN $keys WHERE nk <> '') AND c.scope_key IN visible AND c.kind = 'person'

@@ -93,6 +93,22 @@ class Relationship(StrEnum):
             ) from None
 
 
+class KeyKind(StrEnum):
+    """What a key (``(:Key)-[:KEY_OF]->(:Memory)``, an extra index entry enrichment writes for a
+    turn) says of its turn."""
+
+    KEYPHRASE = "keyphrase"
+    DATE = "date"
+    """A date the turn means, resolved to an absolute one."""
+    STATEMENT = "statement"
+    """What the speaker says of themselves, told of the speaker by name."""
+    FACT = "fact"
+    QUESTION = "question"
+    """A question the turn answers."""
+    PERSON = "person"
+    """What the turn implies about a person."""
+
+
 Importance = Annotated[float, Field(ge=1.0, le=10.0)]
 
 

@@ -40,6 +40,14 @@ class _Links(Row):
     links: int
 
 
+class _Written(Row):
+    written: int
+
+
+class _N(Row):
+    n: int
+
+
 class _Deleted(Row):
     deleted: int
 
@@ -132,6 +140,19 @@ class LayerRepository:
             Q.UPSERT_RESEMBLANCE_LINKS, _Links, ids=list(ids), scope_key=scope.key, k=k, min_cosine=min_cosine, now=now
         )
         return rows[0].links if rows else 0
+
+    async def upsert_keys(self, scope: Scope, *, enricher: str, turns: list[dict[str, Any]], now: float) -> int:
+        """Write the keys of memories of exactly ``scope`` (``turns``: ``memory_id`` and its
+        ``keys``, each ``id``, ``kind``, ``text``, ``embedding``) in one transaction; each
+        memory's earlier keys from ``enricher`` that the new set lacks are deleted."""
+        rows = await self._conn.write_as(
+            Q.UPSERT_KEYS, _Written, scope_key=scope.key, enricher=enricher, turns=turns, now=now
+        )
+        return rows[0].written if rows else 0
+
+    async def key_count(self, scope: Scope) -> int:
+        """How many keys the memories of exactly ``scope`` have."""
+        return (await self._conn.read_as(Q.GET_KEY_COUNT, _N, scope_key=scope.key))[0].n
 
     async def search_events(self, scope: Scope, **params: Any) -> list[MemoryNode]:
         """Events visible from ``scope`` (``since``, ``until``, ``session_id``, ``limit``, ``offset``)."""

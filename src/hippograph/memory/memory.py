@@ -18,11 +18,13 @@ from hippograph.layers.metacognition import GateMode, MetacognitiveGate
 from hippograph.layers.pending import PendingWrites
 from hippograph.layers.procedural import ProceduralMemory
 from hippograph.layers.prospective import ProspectiveMemory
+from hippograph.layers.repository import LayerRepository
 from hippograph.layers.semantic import SemanticMemory
 from hippograph.layers.turn_reads import TurnReads
 from hippograph.layers.working import WorkingMemory
 from hippograph.memory.capability import Consolidation, Extractor, MemoryCapability, RecordPolicy
 from hippograph.memory.commit import CommitReport, OpWriter, Written
+from hippograph.memory.enrich import Enricher, enrich_turns, turns_of
 from hippograph.memory.ingest import ConversationTurn, Progress, ingest_conversation
 from hippograph.memory.reembed import ReembedProgress, ReembedReport, prepare_embedder, reembed
 from hippograph.memory.warm import WARM_QUERIES, WARM_ROUNDS, WARM_SCOPE, WarmUp
@@ -237,11 +239,13 @@ class Memory:
         *,
         progress: Progress | None = None,
         resemblance_links: int = 0,
+        enricher: Enricher | None = None,
     ) -> list[MemoryNode]:
         """Store a whole conversation as episodic turns; idempotent by turn id. With
         ``resemblance_links=k`` each turn is also linked (``RESEMBLES``) to the k turns of other
         sessions of its scope it most resembles, which recall's spreading follows (opt-in: see
-        ``hippograph.memory.ingest.RESEMBLANCE_K``)."""
+        ``hippograph.memory.ingest.RESEMBLANCE_K``). With an ``enricher`` every turn also gets
+        its keys (:meth:`enrich`)."""
         parsed = []
         for i, t in enumerate(turns):
             try:
@@ -253,7 +257,44 @@ class Memory:
                 self.services, self.episodic, scope, parsed, progress=progress, resemblance_k=resemblance_links
             )
             current.set_attribute("hippograph.ingest.stored", len(stored))
-            return stored
+        if enricher is not None:
+            await self.enrich(scope, enricher, turns=stored)
+        return stored
+
+    async def enrich(
+        self,
+        scope: Scope,
+        enricher: Enricher,
+        *,
+        turns: Sequence[MemoryNode] | None = None,
+        progress: Progress | None = None,
+    ) -> int:
+        """Write ``enricher``'s keys for the conversation turns of exactly ``scope`` (``turns``:
+        those of them; None: every stored turn), which recall's channels then search beside the
+        turns' own text (:mod:`hippograph.memory.enrich`). Enriching again replaces that
+        enricher's keys of a turn. Returns the keys written.
+
+        Raises:
+            hippograph.memory.enrich_model.EnrichmentError: A model-backed enricher failed or
+                answered in the wrong shape; nothing of the batch it failed on is written.
+        """
+        nodes = list(turns) if turns is not None else await self._stored_turns(scope)
+        with span("hippograph.enrich", {SCOPE_KEY: scope.key, "hippograph.enrich.turns": len(nodes)}) as current:
+            written = await enrich_turns(self.services, scope, enricher, turns_of(nodes), progress=progress)
+            current.set_attribute("hippograph.enrich.keys", written)
+            return written
+
+    async def _stored_turns(self, scope: Scope) -> list[MemoryNode]:
+        page = 1000
+        found: list[MemoryNode] = []
+        repo = LayerRepository(self.store)
+        while True:
+            rows = await repo.search_events(
+                scope, since=None, until=None, session_id=None, limit=page, offset=len(found)
+            )
+            found += rows
+            if len(rows) < page:
+                return [n for n in found if n.scope_key == scope.key]
 
     async def commit(
         self,

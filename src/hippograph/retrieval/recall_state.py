@@ -80,6 +80,8 @@ class Hits:
         self.cosine: dict[str, float] = {}
         self.session: dict[str, str] = {}
         self.persons: dict[str, list[str]] = {}
+        self.keys: dict[str, str] = {}
+        """The key a channel found a memory through (the vector channel's wins), by memory id."""
 
     def add(self, row: CandidateRow, *, vector_rank: int | None = None, fulltext_rank: int | None = None) -> None:
         nid = row.id
@@ -93,6 +95,8 @@ class Hits:
         if row.session_id:
             self.session[nid] = row.session_id
         self.persons[nid] = list(row.persons)
+        if row.key:
+            self.keys[nid] = row.key
 
     @classmethod
     def of(cls, fulltext: Sequence[CandidateRow], vector: Sequence[CandidateRow]) -> Hits:
@@ -109,6 +113,29 @@ class Hits:
         return list(dict.fromkeys([*self.fulltext_rank, *self.vector_rank]))
 
 
+def with_keys(
+    rows: Sequence[CandidateRow], key_rows: Sequence[CandidateRow], k: int, *, bm25: bool
+) -> list[CandidateRow]:
+    """One channel's rows with its key hits fused in: a memory takes its best key's score
+    (``bm25``: BM25, else the cosine) when higher than its own, the row then naming the key;
+    the rows ranked again (score descending, then id) and cut to ``k``. Without key hits the
+    rows are returned as they are."""
+    if not key_rows:
+        return list(rows)
+
+    def score(row: CandidateRow) -> float:
+        return float((row.score if bm25 else row.cosine) or 0.0)
+
+    fused = {row.id: row for row in rows}
+    for via in key_rows:
+        own = fused.get(via.id)
+        if own is None:
+            fused[via.id] = via
+        elif score(via) > score(own):
+            fused[via.id] = own.model_copy(update={"score" if bm25 else "cosine": score(via), "key": via.key})
+    return sorted(fused.values(), key=lambda r: (-score(r), r.id))[:k]
+
+
 def evidence_of(hits: Hits, named: list[str], cfg: RecallConfig) -> dict[str, ScoreParts]:
     """Each candidate's evidence: both channels z-scored over the pool, and the person bonus
     when the query names exactly one person the candidate was said by."""
@@ -121,6 +148,7 @@ def evidence_of(hits: Hits, named: list[str], cfg: RecallConfig) -> dict[str, Sc
             z_vector=z_c.get(i, 0.0),
             z_fulltext=z_f.get(i, 0.0),
             person=cfg.person_bonus if person and person in hits.persons.get(i, []) else 0.0,
+            key=hits.keys.get(i),
         )
         for i in pool
     }

@@ -88,6 +88,9 @@ class CandidateRow(Row):
     cosine: float | None = None
     session_id: str | None = None
     persons: list[str] = Field(default_factory=list)
+    key: str | None = None
+    """The text of the key (``(:Key)-[:KEY_OF]->`` the memory) whose score this row carries;
+    None when the memory's own text scored."""
 
     @property
     def cos(self) -> float | None:
@@ -275,6 +278,24 @@ class RecallRepository:
             exact_first=exact_first,
         )
         return [CandidateRow.model_validate(r) for r in rows]
+
+    async def key_fulltext(
+        self, *, lucene: str, visible: list[str], layers: list[str], k: int, vector: list[float] | None
+    ) -> list[CandidateRow]:
+        """The memories the best ``k`` keys found by BM25 lead to, each with its best key."""
+        return await self._conn.read_as(
+            self._v(Q.SEARCH_KEY_FULLTEXT), CandidateRow, lucene=lucene, visible=visible, layers=layers, k=k,
+            vector=vector,
+        )  # fmt: skip
+
+    async def key_vector(
+        self, *, vector: list[float], visible: list[str], layers: list[str], k: int, fetch_k: int
+    ) -> list[CandidateRow]:
+        """The memories the ``k`` keys nearest ``vector`` lead to, each with its best key."""
+        query = self._conn.capabilities.pick(Q.SEARCH_KEY_VECTOR, Q.SEARCH_KEY_VECTOR_LTS)
+        return await self._conn.read_as(
+            self._v(query), CandidateRow, vector=vector, visible=visible, layers=layers, k=k, fetch_k=fetch_k
+        )
 
     async def person_cues(self, *, visible: list[str], keys: list[str]) -> list[str]:
         return [r.key for r in await self._conn.read_as(Q.GET_PERSON_CUES, _Key, visible=visible, keys=keys)]

@@ -31,6 +31,7 @@ from hippograph.retrieval.recall_state import (
     Populations,
     Retrieved,
     evidence_of,
+    with_keys,
 )
 from hippograph.retrieval.repository import CandidateRow, RecallRepository
 from hippograph.retrieval.types import Degradation, ScoreParts
@@ -141,10 +142,27 @@ class StagedRetrieval:
                 exact_first=population <= self.exact_scan_below,
             )
 
-        vec_rows, ft_rows = await asyncio.gather(
-            degrade("vector", vectors(), [], degraded), degrade("fulltext", fulltext(), [], degraded)
+        async def key_text() -> list[CandidateRow]:
+            lucene = build_query(query, visible, layers)
+            if lucene is None:
+                return []
+            return await self.repo.key_fulltext(
+                lucene=lucene, visible=visible, layers=layer_values, k=n, vector=vector if directed else None
+            )
+
+        async def key_vectors() -> list[CandidateRow]:
+            if not directed:
+                return []
+            fetch_k = max(self.vector_fetch_k, SEARCH_PER_KEY * n)
+            return await self.repo.key_vector(vector=vector, visible=visible, layers=layer_values, k=n, fetch_k=fetch_k)
+
+        vec_rows, ft_rows, key_vec_rows, key_ft_rows = await asyncio.gather(
+            degrade("vector", vectors(), [], degraded),
+            degrade("fulltext", fulltext(), [], degraded),
+            degrade("keys", key_vectors(), [], degraded),
+            degrade("keys", key_text(), [], degraded),
         )
-        return Hits.of(ft_rows, vec_rows)
+        return Hits.of(with_keys(ft_rows, key_ft_rows, n, bm25=True), with_keys(vec_rows, key_vec_rows, n, bm25=False))
 
     async def _named_people(self, query: str, visible: list[str]) -> list[str]:
         keys = [n.casefold() for n in query_names(query)]

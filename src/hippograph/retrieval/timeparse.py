@@ -33,28 +33,35 @@ def _ts(dt: datetime) -> float:
 
 def time_window(query: str, now: float) -> tuple[float, float] | None:
     """The [start, end) epoch-seconds window the query talks about, or None."""
-    q = query.lower()
+    found = time_expression(query, now)
+    return found[1] if found else None
+
+
+def time_expression(text: str, now: float) -> tuple[str, tuple[float, float]] | None:
+    """The first time expression of ``text`` (lowercased, as it matched) and the [start, end)
+    epoch-seconds window it names, relative ones resolved against ``now``; None without one."""
+    q = text.lower()
     today = datetime.fromtimestamp(now, tz=UTC).replace(hour=0, minute=0, second=0, microsecond=0)
     if m := _ISO.search(q):
         try:
             day = datetime(int(m[1]), int(m[2]), int(m[3]), tzinfo=UTC)
-            return _ts(day), _ts(day + timedelta(days=1))
+            return m[0], (_ts(day), _ts(day + timedelta(days=1)))
         except ValueError:
             pass
     if m := _AGO.search(q):
         n = int(m[1]) if m[1].isdigit() else _WORDS[m[1]]
         span = _UNITS[m[2]]
         center = today - timedelta(days=n * span)
-        return _ts(center - timedelta(days=span)), _ts(center + timedelta(days=span))
+        return m[0], (_ts(center - timedelta(days=span)), _ts(center + timedelta(days=span)))
     if m := _RELATIVE.search(q):
         word = m[1]
         if word == "yesterday":
-            return _ts(today - timedelta(days=1)), _ts(today)
+            return m[0], (_ts(today - timedelta(days=1)), _ts(today))
         if word == "today":
-            return _ts(today), _ts(today + timedelta(days=1))
+            return m[0], (_ts(today), _ts(today + timedelta(days=1)))
         span = _UNITS[word.split()[-1]]
         end = today + timedelta(days=1) if word.startswith(("this", "past")) else today
-        return _ts(end - timedelta(days=span + (0 if word.startswith("this") else span))), _ts(end)
+        return m[0], (_ts(end - timedelta(days=span + (0 if word.startswith("this") else span))), _ts(end))
     for m in _MONTH_YEAR.finditer(q):
         name, year_text = m[1], m[2]
         # A bare abbreviation or "may" is too often an ordinary word: only with a year.
@@ -64,10 +71,10 @@ def time_window(query: str, now: float) -> tuple[float, float] | None:
         year = int(year_text) if year_text else (today.year if month <= today.month else today.year - 1)
         start = datetime(year, month, 1, tzinfo=UTC)
         end = datetime(year + (month == 12), month % 12 + 1, 1, tzinfo=UTC)
-        return _ts(start), _ts(end)
+        return m[0], (_ts(start), _ts(end))
     if m := _YEAR.search(q):
         year = int(m[1])
-        return _ts(datetime(year, 1, 1, tzinfo=UTC)), _ts(datetime(year + 1, 1, 1, tzinfo=UTC))
+        return m[0], (_ts(datetime(year, 1, 1, tzinfo=UTC)), _ts(datetime(year + 1, 1, 1, tzinfo=UTC)))
     return None
 
 

@@ -51,6 +51,9 @@ class ScoreParts(BaseModel):
     time_match: float = 1.0
     currency: float = 1.0
     """1.0 for a current fact; below 1 for a superseded or expired one."""
+    key: str | None = None
+    """The key (an index entry enrichment wrote for this memory) through which a channel found
+    it, when that key scored higher than the memory's own text; None otherwise."""
 
 
 class PathStep(BaseModel):
@@ -86,6 +89,7 @@ class RecallItem(BaseModel):
             + (f"topic {p.topic:+.2f}, " if p.topic else "")
             + f"edges {p.edges:.2f}, session {p.session:.2f}, cues {p.cues:.2f}) × scope {p.scope_weight:.2f}"
             f" × time {p.time_match:.2f} × current {p.currency:.2f}; found by {found}"
+            + (f"; through key {p.key!r}" if p.key else "")
             + (f"; path {route}" if route else "")
             + (f"; below its sources {', '.join(s[:8] for s in self.below)}" if self.below else "")
         )
@@ -132,7 +136,7 @@ class Degradation(BaseModel):
     """A part of recall that failed and was left out; the rest of the recall stands."""
 
     part: str
-    """``fulltext``, ``vector``, ``people``, ``population``, ``activation`` or ``layer:<name>``."""
+    """``fulltext``, ``vector``, ``keys``, ``people``, ``population``, ``activation`` or ``layer:<name>``."""
     error_type: str
     message: str
 

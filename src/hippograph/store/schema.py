@@ -75,6 +75,15 @@ SCHEMA_STEPS: tuple[tuple[int, tuple[Q, ...]], ...] = (
             Q.CREATE_CONSTRAINT_CUE_KEY,
         ),
     ),
+    (
+        6,  # keys of memories (enrichment): one node per id, by scope, their text and vectors
+        (
+            Q.CREATE_CONSTRAINT_KEY_ID,
+            Q.CREATE_INDEX_KEY_SCOPE_KEY,
+            Q.CREATE_FULLTEXT_INDEX_KEY_TEXT,
+            Q.CREATE_VECTOR_INDEX_KEY_EMBEDDING_SCOPED,
+        ),
+    ),
 )
 UNTIL_CONSTRAINT: dict[Q, str] = {Q.MERGE_DUPLICATE_CUES: "cue_key"}
 """Data steps that run only while the named constraint is missing: once it exists, what the
@@ -82,11 +91,18 @@ step repairs can no longer occur, and a large store skips the scan on every late
 LTS_STEPS: dict[Q, tuple[Q, ...]] = {
     Q.DROP_INDEX_MEMORY_EMBEDDING: (),
     Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING_SCOPED: (Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING,),
+    Q.CREATE_VECTOR_INDEX_KEY_EMBEDDING_SCOPED: (),  # recall scans the visible keys exactly there
 }
 """What takes a schema query's place on Neo4j 5.26 (no filtered vector index there)."""
 SCHEMA_VERSION = SCHEMA_STEPS[-1][0]
-VECTOR_DDL = frozenset({Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING_SCOPED, Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING})
-"""The vector index's DDL: its size and similarity are the embedder's (written into the text)."""
+VECTOR_DDL = frozenset(
+    {
+        Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING_SCOPED,
+        Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING,
+        Q.CREATE_VECTOR_INDEX_KEY_EMBEDDING_SCOPED,
+    }
+)
+"""The vector indexes' DDL: their size and similarity are the embedder's (written into the text)."""
 _DROP_NAME = re.compile(r"DROP\s+(?:INDEX|CONSTRAINT)\s+(\w+)", re.IGNORECASE)
 _DDL_NAME = re.compile(r"CREATE\s+(?:VECTOR\s+|FULLTEXT\s+)?(?:INDEX|CONSTRAINT)\s+(\w+)", re.IGNORECASE)
 

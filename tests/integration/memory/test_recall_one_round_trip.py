@@ -15,6 +15,7 @@ import pytest
 from hippograph.cues import cues_of
 from hippograph.embeddings import HashingEmbeddings
 from hippograph.errors import StoreError
+from hippograph.layers.repository import LayerRepository
 from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship
 from hippograph.retrieval.config import ActivationConfig, RecallConfig
 from hippograph.retrieval.engine import RecallEngine, StagedRecallEngine
@@ -43,7 +44,9 @@ def _same(a: RecallResult, b: RecallResult) -> None:
         px, py = x.parts.model_dump(), y.parts.model_dump()
         for field, value in px.items():
             assert (value is None) == (py[field] is None), field
-            if value is not None:
+            if isinstance(value, str):  # the key a channel found it through
+                assert value == py[field], field
+            elif value is not None:
                 assert value == pytest.approx(py[field], abs=1e-9, rel=RAW_BM25_DRIFT if field == "bm25" else 0), field
     la, lb = a.activation, b.activation
     assert (la.seeds, la.capped) == (lb.seeds, lb.capped)
@@ -109,6 +112,17 @@ async def world(store: GraphStore, tenant: Scope) -> tuple[Scope, Scope]:
         await store.update_node(leaf, n.id, {"retracted": True})
     for old, new in itertools.pairwise(picked[10:]):  # history: spreads, never ranks
         await store.update_node(leaf, old.id, {"superseded_by": new.id})
+    for scope in (leaf, user):  # keys of a third of the memories (some retracted): both key channels
+        turns = []
+        for n in rng.sample([n for s, n in placed if s == scope], 50 if scope == leaf else 10):
+            keys = []
+            for j in range(rng.randint(1, 3)):
+                text = " ".join(rng.choice(WORDS) for _ in range(2)) + f" key {j}"
+                keys.append(
+                    {"id": f"k{n.id}{j}", "kind": "keyphrase", "text": text, "embedding": await embedder.embed(text)}
+                )
+            turns.append({"memory_id": n.id, "keys": keys})
+        await LayerRepository(store).upsert_keys(scope, enricher="test", turns=turns, now=NOW)
     return user, leaf
 
 
@@ -147,12 +161,15 @@ async def test_one_statement_recall_equals_the_staged_one(
     user, leaf = world
     cfg = CONFIGS[name]
     one, staged = RecallEngine(store, HashingEmbeddings(), cfg), StagedRecallEngine(store, HashingEmbeddings(), cfg)
+    through_keys = 0
     for scope in (leaf, user):
         for query in QUERIES:
             for layers in (None, [Layer.SEMANTIC]):
                 a = await staged.recall(scope, query, layers=layers, now=NOW)
                 b = await one.recall(scope, query, layers=layers, now=NOW)
                 _same(a, b)
+                through_keys += sum(1 for i in b.items if i.parts.key)
+    assert through_keys  # the key channels took part
 
 
 async def test_the_index_path_equals_the_staged_one(store: GraphStore, world: tuple[Scope, Scope]) -> None:

@@ -349,6 +349,11 @@ class ScoreParts:
     scope_weight: float
     time_match: float
     currency: float
+    key: str | None = strawberry.field(
+        default=None,
+        description="The key (an index entry enrichment wrote for this memory) through which a channel"
+        " found it, when it scored higher than the memory's own text.",
+    )
 
 
 @strawberry.type
