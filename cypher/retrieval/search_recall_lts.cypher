@@ -32,7 +32,8 @@
 // (benchmarks/notes/plans-7.md).
 // Person cues are read only when the query names someone (they only matter then).
 // Keys ((:Key)-[:KEY_OF]->(:Memory), written by enrichment) are searched by both channels and
-// credited to their memory; a scope without keys finds none and its channels stay as they were.
+// credited to their memory; a recall whose scopes hold no key (one index seek says so) searches
+// no key index, and its channels stay as they were.
 // Returns one row: the visible keys, population, the vector and fulltext hits, the named persons, the edge
 // arrivals with their paths, whether the node cap cut the spread, the session
 // representatives, the session and cue arrivals, and the memories that may rank in the top
@@ -40,13 +41,14 @@
 // versions of a fact are history, not answers (they may carry activation, never rank).
 WITH COLLECT { MATCH (e:Erasure) RETURN e.key } AS erasing
 WITH [sk IN $visible WHERE sk <> '' AND none(gone IN erasing WHERE sk = gone OR sk STARTS WITH gone + '/')] AS visible
+WITH visible, EXISTS { MATCH (k:Key) USING INDEX SEEK k:Key(scope_key) WHERE k.scope_key IN visible } AS keyed
 CALL (visible) {
   UNWIND CASE WHEN $population < 0 THEN [1] ELSE [] END AS _
   MATCH (m:Memory) USING INDEX SEEK m:Memory(scope_key)
   WHERE m.scope_key IN visible AND ($layers IS NULL OR m.layer IN $layers)
   RETURN count(m) AS counted
 }
-WITH visible, CASE WHEN $population < 0 THEN counted ELSE $population END AS population
+WITH visible, keyed, CASE WHEN $population < 0 THEN counted ELSE $population END AS population
 CALL (visible, population) {
   UNWIND CASE WHEN NOT $directed OR population <= $exact_below THEN [] ELSE [1] END AS _
   CALL () {
@@ -67,8 +69,8 @@ CALL (visible, population) {
                                ELSE [(node)-[:HAS_CUE]->(c:Cue {kind: 'person'}) | c.key] END}) AS approx
 }
 // The keys' vector channel: the visible keys scanned exactly (5.26 has no key vector index).
-CALL (visible) {
-  UNWIND CASE WHEN $directed THEN [1] ELSE [] END AS _
+CALL (visible, keyed) {
+  UNWIND CASE WHEN $directed AND keyed THEN [1] ELSE [] END AS _
   MATCH (k:Key) USING INDEX SEEK k:Key(scope_key)
   WHERE k.scope_key IN visible AND k.embedding IS NOT NULL
   WITH k, vector.similarity.cosine(k.embedding, $vector) AS score
@@ -98,7 +100,7 @@ CALL (visible, population, approx) {
                   persons: CASE WHEN none(nk IN $keys WHERE nk <> '') THEN []
                                ELSE [(m)-[:HAS_CUE]->(c:Cue {kind: 'person'}) | c.key] END}) AS exact
 }
-WITH visible, population, key_vector, CASE WHEN size(approx) >= $k THEN approx ELSE exact END AS vector_hits
+WITH visible, population, keyed, key_vector, CASE WHEN size(approx) >= $k THEN approx ELSE exact END AS vector_hits
 CALL (visible) {
   UNWIND CASE WHEN trim($lucene) = '' THEN [] ELSE [1] END AS _
   CALL db.index.fulltext.queryNodes('memory_text', $lucene) YIELD node, score
@@ -112,8 +114,8 @@ CALL (visible) {
                   persons: CASE WHEN none(nk IN $keys WHERE nk <> '') THEN []
                                ELSE [(node)-[:HAS_CUE]->(c:Cue {kind: 'person'}) | c.key] END}) AS fulltext_hits
 }
-CALL (visible) {
-  UNWIND CASE WHEN trim($lucene) = '' THEN [] ELSE [1] END AS _
+CALL (visible, keyed) {
+  UNWIND CASE WHEN trim($lucene) = '' OR NOT keyed THEN [] ELSE [1] END AS _
   CALL db.index.fulltext.queryNodes('key_text', $lucene) YIELD node, score
   WHERE node.scope_key IN visible
   MATCH (node)-[:KEY_OF]->(m:Memory)
