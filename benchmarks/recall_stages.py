@@ -45,7 +45,7 @@ CUTS: list[tuple[str, str, str]] = [
     ("fulltext channel, person cues", "// Evidence:", "visible, population, vector_hits, fulltext_hits, named"),
     ("evidence (z-scores, [0, 1])", "// Spreading over memory edges", "vector_hits, fulltext_hits, named, base"),
     ("edge spreading (hops)", "// a = evidence + edge activation", "vector_hits, fulltext_hits, named, base, arrived4"),
-    ("session / cue spreading", "// Total = a + session + cue", "vector_hits, named, edges, associations"),
+    ("session / cue spreading", "// Total = a + session + cue", "vector_hits, named, a, associations"),
     ("ranking, memories read whole", "", ""),
 ]
 

@@ -108,6 +108,10 @@ VARIANTS: dict[str, tuple[bool, Callable[[], RecallConfig]]] = {
     "neighbours-2-strong": (False, lambda: base(activation=act(max_hops=2, base_decay=0.7))),
     # dates: the default prefers memories inside a time expression's window; this is without it
     "no-dates": (False, lambda: base(time_aware=False)),
+    # cue spreading walks fewer members (the default walks cues until 2,000 members)
+    "cue-budget-1000": (False, lambda: base(activation=act(cue_budget=1000))),
+    "cue-budget-500": (False, lambda: base(activation=act(cue_budget=500))),
+    "cue-budget-250": (False, lambda: base(activation=act(cue_budget=250))),
     "links": (True, lambda: base()),
     "links relevance-only": (True, lambda: base(weights=RELEVANCE_ONLY)),
 }
