@@ -313,7 +313,7 @@ if __name__ == "__main__":
     ap.add_argument("--writers", type=int, default=2, help="leaves written at once while populating")
     ap.add_argument("--bulk", action="store_true", help="populate by an offline import (benchmarks.bulk_load)")
     ap.add_argument("--shape", choices=("synthetic", "realtext"), default="synthetic", help="the data (see above)")
-    ap.add_argument("--data", default=None, help="the LoCoMo dev file (--shape realtext; default $HIPPOGRAPH_LOCOMO_DATA)")
+    ap.add_argument("--data", default=None, help="the LoCoMo file (--shape realtext; default $HIPPOGRAPH_LOCOMO_DATA)")
     ap.add_argument("--state-file", type=Path, default=None, help="(internal) the real-text shape's state")
     ap.add_argument("--keep-servers", action="store_true", help="leave the populated servers running at the end")
     a = ap.parse_args()
@@ -322,8 +322,16 @@ if __name__ == "__main__":
         print(
             json.dumps(
                 asyncio.run(
-                    worker(uri, os.environ[PASSWORD_ENV], root, a.size, a.round, a.per_round, a.now or time.time(),
-                           a.state_file)  # fmt: skip
+                    worker(
+                        uri,
+                        os.environ[PASSWORD_ENV],
+                        root,
+                        a.size,
+                        a.round,
+                        a.per_round,
+                        a.now or time.time(),
+                        a.state_file,
+                    )
                 )
             )
         )
