@@ -143,7 +143,7 @@ WITH visible, population, vector_hits, fulltext_hits, named, base, [b IN base | 
 CALL (visible, frontier0, arrived0, added0, capped0, seed_ids) {
   CALL (visible, frontier0) {
     UNWIND frontier0 AS f
-    MATCH (src:Memory {id: f.id})-[r:!HAS_CUE]-(n:Memory) USING INDEX SEEK src:Memory(id)
+    MATCH (src:Memory {id: f.id})-[r]-(n:Memory) USING INDEX SEEK src:Memory(id)
     WHERE n.scope_key IN visible AND r.scope_key IN visible
       AND NOT coalesce(n.retracted, false) AND ($layers IS NULL OR n.layer IN $layers)
     WITH f, collect({id: n.id, rel: type(r), w: r.weight}) AS neighbours
@@ -178,7 +178,7 @@ CALL (visible, frontier0, arrived0, added0, capped0, seed_ids) {
 CALL (visible, frontier1, arrived1, added1, capped1, seed_ids) {
   CALL (visible, frontier1) {
     UNWIND CASE WHEN $max_hops >= 2 THEN frontier1 ELSE [] END AS f
-    MATCH (src:Memory {id: f.id})-[r:!HAS_CUE]-(n:Memory) USING INDEX SEEK src:Memory(id)
+    MATCH (src:Memory {id: f.id})-[r]-(n:Memory) USING INDEX SEEK src:Memory(id)
     WHERE n.scope_key IN visible AND r.scope_key IN visible
       AND NOT coalesce(n.retracted, false) AND ($layers IS NULL OR n.layer IN $layers)
     WITH f, collect({id: n.id, rel: type(r), w: r.weight}) AS neighbours
@@ -213,7 +213,7 @@ CALL (visible, frontier1, arrived1, added1, capped1, seed_ids) {
 CALL (visible, frontier2, arrived2, added2, capped2, seed_ids) {
   CALL (visible, frontier2) {
     UNWIND CASE WHEN $max_hops >= 3 THEN frontier2 ELSE [] END AS f
-    MATCH (src:Memory {id: f.id})-[r:!HAS_CUE]-(n:Memory) USING INDEX SEEK src:Memory(id)
+    MATCH (src:Memory {id: f.id})-[r]-(n:Memory) USING INDEX SEEK src:Memory(id)
     WHERE n.scope_key IN visible AND r.scope_key IN visible
       AND NOT coalesce(n.retracted, false) AND ($layers IS NULL OR n.layer IN $layers)
     WITH f, collect({id: n.id, rel: type(r), w: r.weight}) AS neighbours
@@ -248,7 +248,7 @@ CALL (visible, frontier2, arrived2, added2, capped2, seed_ids) {
 CALL (visible, frontier3, arrived3, added3, capped3, seed_ids) {
   CALL (visible, frontier3) {
     UNWIND CASE WHEN $max_hops >= 4 THEN frontier3 ELSE [] END AS f
-    MATCH (src:Memory {id: f.id})-[r:!HAS_CUE]-(n:Memory) USING INDEX SEEK src:Memory(id)
+    MATCH (src:Memory {id: f.id})-[r]-(n:Memory) USING INDEX SEEK src:Memory(id)
     WHERE n.scope_key IN visible AND r.scope_key IN visible
       AND NOT coalesce(n.retracted, false) AND ($layers IS NULL OR n.layer IN $layers)
     WITH f, collect({id: n.id, rel: type(r), w: r.weight}) AS neighbours
