@@ -11,6 +11,13 @@ both alike.
 
     python -m benchmarks.recall_ab --before ../before-tree --after . --size 10000 --rounds 8 --per-round 25
 
+``--shape realtext`` serves the real-text shape instead (:mod:`benchmarks.realtext`: LoCoMo dev
+turns over 20 leaves, MiniLM vectors, the samples' questions as queries; ``--size`` turns in
+all, ``--data`` the LoCoMo file) and recalls with the default configuration (``track_access``
+off, so every round sees the same data). Beside every recall, on either shape, one raw
+vector-index query and one in-index filtered search of the leaf (Cypher 25 ``SEARCH … WHERE
+scope_key = leaf``, k = 50) are timed too.
+
 With ``--before-data-dir`` each tree serves its own copy of the data with its own launcher
 (e.g. the before tree's Neo4j 5.26 on one folder, the after tree's 2026 on a copy of it), both
 servers up through the rounds; each tree's raw query then runs on its own server.
@@ -48,36 +55,67 @@ def pct(xs: list[float], q: int) -> float:
     return statistics.quantiles(xs, n=100)[q - 1]
 
 
-async def worker(
-    uri: str, password: str, root: str, size: int, round_no: int, per_round: int, now: float
-) -> dict[str, Any]:
-    """One round in the tree on ``sys.path``: recall and raw latencies in ms."""
-    import hippograph
+def synthetic_work(root: str, size: int, round_no: int, per_round: int) -> tuple[Any, Any, list[Any], list[Any]]:
+    """The synthetic shape's engine config, embedder, leaves and ``(leaf, text)`` queries."""
     from benchmarks.recall_bench import tree, vocabulary
     from hippograph.embeddings import HashingEmbeddings
     from hippograph.retrieval.config import ActivationConfig, RecallConfig
+
+    leaves = tree(root)
+    vocab = vocabulary(size)  # the words the memories were written in
+    rng = random.Random(1000 + round_no)
+    work = []
+    for q in range(per_round):
+        leaf = leaves[(round_no * per_round + q) % len(leaves)]
+        work.append((leaf, f"what about {rng.choice(vocab)} and {rng.choice(vocab)}"))
+    cfg = RecallConfig(track_access=False, activation=ActivationConfig(max_hops=2))
+    return cfg, HashingEmbeddings(), leaves, work
+
+
+def realtext_work(state: dict[str, Any], round_no: int, per_round: int) -> tuple[Any, Any, list[Any], list[Any]]:
+    """The real-text shape's default config, its kept query vectors, leaves and queries."""
+    from benchmarks.realtext import KnownEmbeddings, realtext_tree
+    from hippograph.retrieval.config import RecallConfig
+
+    leaves = realtext_tree(state["root"])
+    work = []
+    for q in range(round_no * per_round, (round_no + 1) * per_round):
+        leaf = leaves[q % len(leaves)]
+        asked = state["questions"][leaf.key]
+        work.append((leaf, asked[(q // len(leaves)) % len(asked)]))
+    embedder = KnownEmbeddings(state["vectors"], state.get("model_id"))
+    return RecallConfig(track_access=False), embedder, leaves, work
+
+
+async def worker(
+    uri: str, password: str, root: str, size: int, round_no: int, per_round: int, now: float,
+    state_file: Path | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """One round in the tree on ``sys.path``: recall, raw and filtered latencies in ms (the
+    real-text shape when ``state_file`` is its state)."""
+    import hippograph
+    from benchmarks._cypher import run_file
     from hippograph.retrieval.engine import RecallEngine
     from hippograph.store import GraphStore, Neo4jConnection
     from hippograph.store.queries import MemoryQuery
 
     conn = await Neo4jConnection.connect(uri, password=password)
     store = GraphStore(conn)
-    cfg = RecallConfig(track_access=False, activation=ActivationConfig(max_hops=2))
-    embedder = HashingEmbeddings()
+    if state_file is None:
+        cfg, embedder, leaves, queries = synthetic_work(root, size, round_no, per_round)
+    else:
+        cfg, embedder, leaves, queries = realtext_work(json.loads(state_file.read_text()), round_no, per_round)
     engine = RecallEngine(store, embedder, cfg)
-    leaves = tree(root)
     all_keys = sorted({k for leaf in leaves for k in leaf.ancestor_keys()})
-    vocab = vocabulary(size)  # the words the memories were written in
-    rng = random.Random(1000 + round_no)
-    work = []
-    for q in range(per_round):
-        leaf = leaves[(round_no * per_round + q) % len(leaves)]
-        text = f"what about {rng.choice(vocab)} and {rng.choice(vocab)}"
-        work.append((leaf, text, await embedder.embed(text)))
+    work = [(leaf, text, await embedder.embed(text)) for leaf, text in queries]
     for leaf, text, _vec in work[:3]:  # warm-up: driver pool, plans
         await engine.recall(leaf, text, now=now)
-    out: dict[str, Any] = {"recall": [], "raw": [], "tree": hippograph.__file__, "items": []}
+        await run_file(conn, "search_vector_leaf", vector=_vec, key=leaf.key, k=50)
+    out: dict[str, Any] = {"recall": [], "raw": [], "filtered": [], "tree": hippograph.__file__, "items": []}
     for leaf, text, vec in work:
+        t = time.perf_counter()
+        await run_file(conn, "search_vector_leaf", vector=vec, key=leaf.key, k=50)
+        out["filtered"].append((time.perf_counter() - t) * 1000)
         t = time.perf_counter()
         await store.conn.read(
             MemoryQuery.SEARCH_VECTOR_INDEX,
@@ -105,11 +143,13 @@ def same(a: list[list[Any]], b: list[list[Any]]) -> bool:
 
 
 def run_worker(
-    tree_dir: Path, uri: str, password: str, root: str, size: int, round_no: int, per: int, now: float
-) -> Any:
+    tree_dir: Path, uri: str, password: str, root: str, size: int, round_no: int, per: int, now: float,
+    state_file: Path | None = None,
+) -> Any:  # fmt: skip
     env = {**os.environ, "PYTHONPATH": f"{tree_dir / 'src'}{os.pathsep}{HERE}", PASSWORD_ENV: password}
     args = [sys.executable, "-m", "benchmarks.recall_ab", "--worker", uri, root]
     args += ["--size", str(size), "--round", str(round_no), "--per-round", str(per), "--now", repr(now)]
+    args += ["--state-file", str(state_file)] if state_file else []
     done = subprocess.run(args, env=env, cwd=HERE, capture_output=True, text=True, check=False)
     if done.returncode:
         raise RuntimeError(f"worker in {tree_dir} failed:\n{done.stderr[-3000:]}")
@@ -117,14 +157,21 @@ def run_worker(
 
 
 async def serve(
-    data_dir: Path, size: int, heap: str, pagecache_mb: int, writers: int, bulk: bool
+    data_dir: Path, size: int, heap: str, pagecache_mb: int, writers: int, bulk: bool, shape: str, data: str | None
 ) -> tuple[str, str, str, Any]:
-    from benchmarks.recall_profile import open_store
-
     data_dir.mkdir(parents=True, exist_ok=True)
-    server, store, leaves, state = await open_store(
-        data_dir, size, Console(), heap=heap, pagecache_mb=pagecache_mb, writers=writers, bulk=bulk
-    )
+    if shape == "realtext":
+        from benchmarks.realtext import TEAMS, USERS, open_realtext_store
+
+        server, store, leaves, state = await open_realtext_store(
+            data_dir, size // (TEAMS * USERS), Console(), heap=heap, pagecache_mb=pagecache_mb, data=data
+        )
+    else:
+        from benchmarks.recall_profile import open_store
+
+        server, store, leaves, state = await open_store(
+            data_dir, size, Console(), heap=heap, pagecache_mb=pagecache_mb, writers=writers, bulk=bulk
+        )
     await store.conn.close()
     status = server.status()
     root = leaves[0].levels[0].id
@@ -137,6 +184,7 @@ def serve_in(tree_dir: Path, data_dir: Path, size: int, server_cfg: dict[str, An
     args = [sys.executable, "-m", "benchmarks.recall_ab", "--serve", "--size", str(size), "--data-dir", str(data_dir)]
     args += ["--heap", server_cfg["heap"], "--pagecache-mb", str(server_cfg["pagecache_mb"])]
     args += ["--writers", str(server_cfg["writers"])] + (["--bulk"] if server_cfg["bulk"] else [])
+    args += ["--shape", server_cfg["shape"]] + (["--data", server_cfg["data"]] if server_cfg["data"] else [])
     done = subprocess.run(args, env=env, cwd=HERE, capture_output=True, text=True, check=False)
     if done.returncode:
         raise RuntimeError(f"serving {data_dir} from {tree_dir} failed:\n{done.stderr[-3000:]}")
@@ -194,13 +242,14 @@ def _compare(
     server_cfg: dict[str, Any],
     before_data_dir: Path | None,
 ) -> None:
-    servers: dict[str, tuple[str, str, str]] = {}
+    servers: dict[str, tuple[str, str, str, Path | None]] = {}
     for name, tree_dir, folder in (("before", before, before_data_dir), ("after", after, data_dir)):
         if folder is None:
             continue
         uri, password, root, load = serve_in(tree_dir, folder, size, server_cfg)
         pids.append(pid := load.pop("pid"))
-        servers[name] = (uri, password, root)
+        state_file = folder / "realtext_state.json" if server_cfg["shape"] == "realtext" else None
+        servers[name] = (uri, password, root, state_file)
         console.print(
             f"{name} server ({folder}): heap {server_cfg['heap']} (applies when this run started it), page cache "
             f"{server_cfg['pagecache_mb']} MiB, pid {pid}; how it was loaded: {load}"
@@ -208,7 +257,8 @@ def _compare(
     servers.setdefault("before", servers["after"])
     if rounds == 0:
         return
-    lat: dict[str, dict[str, list[float]]] = {"before": {"recall": [], "raw": []}, "after": {"recall": [], "raw": []}}
+    kinds = ("raw", "filtered", "recall")
+    lat: dict[str, dict[str, list[float]]] = {name: {kind: [] for kind in kinds} for name in ("before", "after")}
     differ = 0
     now = time.time()  # one clock for every worker: recency must not differ between the trees
     with RssSampler(pids[-1]) as rss, RssSampler(pids[0] if len(pids) > 1 else None) as rss_before:
@@ -216,28 +266,32 @@ def _compare(
             order = [("before", before), ("after", after)]
             results = {}
             for name, tree_dir in order if r % 2 == 0 else order[::-1]:
-                uri, password, root = servers[name]
-                results[name] = out = run_worker(tree_dir, uri, password, root, size, r, per, now)
-                lat[name]["recall"] += out["recall"]
-                lat[name]["raw"] += out["raw"]
+                uri, password, root, state_file = servers[name]
+                results[name] = out = run_worker(tree_dir, uri, password, root, size, r, per, now, state_file)
+                for kind in kinds:
+                    lat[name][kind] += out[kind]
                 console.print(f"round {r + 1}/{rounds} {name}: recall p50 {statistics.median(out['recall']):.1f} ms")
             differ += sum(
                 not same(a, b) for a, b in zip(results["before"]["items"], results["after"]["items"], strict=True)
             )
-    table = Table(title=f"recall at {size:,}, hops 2, {rounds} alternating rounds × {per} queries, same server")
-    for col in ("what", "p50 ms", "p95 ms", "p95 ÷ raw p95 (same tree's run)"):
+    what = "real text, default config" if server_cfg["shape"] == "realtext" else "hops 2"
+    table = Table(title=f"recall at {size:,}, {what}, {rounds} alternating rounds × {per} queries, same server")
+    for col in ("what", "p50 ms", "p95 ms", "p95 ÷ raw p95", "p95 ÷ filtered p95 (same tree's run)"):
         table.add_column(col)
     for name in ("before", "after"):
-        raw95 = pct(lat[name]["raw"], 95)
-        for kind in ("raw", "recall"):
+        raw95, filtered95 = pct(lat[name]["raw"], 95), pct(lat[name]["filtered"], 95)
+        for kind in kinds:
             xs = lat[name][kind]
-            table.add_row(f"{name}: {kind}", f"{pct(xs, 50):.1f}", f"{pct(xs, 95):.1f}", f"{pct(xs, 95) / raw95:.2f}")
+            p95 = pct(xs, 95)
+            table.add_row(f"{name}: {kind}", f"{pct(xs, 50):.1f}", f"{p95:.1f}", f"{p95 / raw95:.2f}",
+                          f"{p95 / filtered95:.2f}")  # fmt: skip
     b, a = lat["before"]["recall"], lat["after"]["recall"]
-    table.add_row("before ÷ after", f"{pct(b, 50) / pct(a, 50):.2f}×", f"{pct(b, 95) / pct(a, 95):.2f}×", "")
-    table.add_row("recalls whose items or scores differ", f"{differ} / {rounds * per}", "", "")
-    table.add_row("Neo4j peak RSS during the rounds", f"{rss.peak >> 20:,} MiB", "", "")
+    table.add_row("before ÷ after", f"{pct(b, 50) / pct(a, 50):.2f}×", f"{pct(b, 95) / pct(a, 95):.2f}×", "", "")
+    table.add_row("recalls whose items or scores differ", f"{differ} / {rounds * per}", "", "", "")
+    table.add_row("Neo4j peak RSS during the rounds", f"{rss.peak >> 20:,} MiB", "", "", "")
     if rss_before.pid:
-        table.add_row("before's Neo4j peak RSS during the rounds", f"{rss_before.peak >> 20:,} MiB", "", "")
+        table.add_row("before's Neo4j peak RSS during the rounds", f"{rss_before.peak >> 20:,} MiB", "", "", "")
+    console.print(f"load average (1, 5, 15 min) at the end: {os.getloadavg()}")
     console.print(table)
 
 
@@ -258,6 +312,9 @@ if __name__ == "__main__":
     ap.add_argument("--pagecache-mb", type=int, default=1536)
     ap.add_argument("--writers", type=int, default=2, help="leaves written at once while populating")
     ap.add_argument("--bulk", action="store_true", help="populate by an offline import (benchmarks.bulk_load)")
+    ap.add_argument("--shape", choices=("synthetic", "realtext"), default="synthetic", help="the data (see above)")
+    ap.add_argument("--data", default=None, help="the LoCoMo file (--shape realtext; default $HIPPOGRAPH_LOCOMO_DATA)")
+    ap.add_argument("--state-file", type=Path, default=None, help="(internal) the real-text shape's state")
     ap.add_argument("--keep-servers", action="store_true", help="leave the populated servers running at the end")
     a = ap.parse_args()
     if a.worker:
@@ -265,13 +322,23 @@ if __name__ == "__main__":
         print(
             json.dumps(
                 asyncio.run(
-                    worker(uri, os.environ[PASSWORD_ENV], root, a.size, a.round, a.per_round, a.now or time.time())
+                    worker(
+                        uri,
+                        os.environ[PASSWORD_ENV],
+                        root,
+                        a.size,
+                        a.round,
+                        a.per_round,
+                        a.now or time.time(),
+                        a.state_file,
+                    )
                 )
             )
         )
     else:
-        data_dir = a.data_dir or bench_dir(f"recall-ab-{a.size}")
-        server_cfg = {"heap": a.heap, "pagecache_mb": a.pagecache_mb, "writers": a.writers, "bulk": a.bulk}
+        data_dir = a.data_dir or bench_dir(f"recall-ab-{a.size}" + ("-realtext" if a.shape == "realtext" else ""))
+        server_cfg = {"heap": a.heap, "pagecache_mb": a.pagecache_mb, "writers": a.writers, "bulk": a.bulk,
+                      "shape": a.shape, "data": a.data}  # fmt: skip
         if a.serve:
             print(json.dumps(asyncio.run(serve(data_dir, a.size, **server_cfg))))
         else:

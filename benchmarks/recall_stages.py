@@ -10,6 +10,9 @@ over the captured parameters, stages interleaved. A stage's cost is its cut's se
 the previous cut's (medians: differences of noisy figures; compare within one run).
 
     python -m benchmarks.recall_stages --size 100000 --data-dir D --queries 10 --rounds 6   # D: recall_ab's folder
+
+``--shape realtext`` opens ``recall_ab --shape realtext``'s folder instead and recalls with the
+default configuration and the samples' questions (their kept vectors).
 """
 
 from __future__ import annotations
@@ -26,9 +29,11 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from benchmarks.realtext import TEAMS, USERS, KnownEmbeddings, open_realtext_store
 from benchmarks.recall_bench import tree, vocabulary
 from benchmarks.recall_profile import HOPS2, NOW, open_store
 from hippograph.embeddings import HashingEmbeddings
+from hippograph.retrieval.config import RecallConfig
 from hippograph.retrieval.engine import RecallEngine
 from hippograph.retrieval.queries import RetrievalQuery
 from hippograph.store import Neo4jConnection
@@ -40,7 +45,7 @@ CUTS: list[tuple[str, str, str]] = [
     ("fulltext channel, person cues", "// Evidence:", "visible, population, vector_hits, fulltext_hits, named"),
     ("evidence (z-scores, [0, 1])", "// Spreading over memory edges", "vector_hits, fulltext_hits, named, base"),
     ("edge spreading (hops)", "// a = evidence + edge activation", "vector_hits, fulltext_hits, named, base, arrived4"),
-    ("session / cue spreading", "// Total = a + session + cue", "vector_hits, named, edges, associations"),
+    ("session / cue spreading", "// Total = a + session + cue", "vector_hits, named, a, associations"),
     ("ranking, memories read whole", "", ""),
 ]
 
@@ -63,10 +68,10 @@ def cut_statements(text: str) -> list[tuple[str, str]]:
     return out
 
 
-async def capture(engine: RecallEngine, conn: Neo4jConnection, leaves: list[Any], size: int, queries: int,
-                  first: int) -> tuple[list[dict[str, Any]], list[float], list[float]]:  # fmt: skip
-    """The statement's parameters of ``queries`` recalls, the recalls' wall times and the
-    statement's wall time inside each."""
+async def capture(engine: RecallEngine, conn: Neo4jConnection, work: list[tuple[Any, str]],
+                  config: RecallConfig) -> tuple[list[dict[str, Any]], list[float], list[float]]:  # fmt: skip
+    """The statement's parameters of the recalls of ``work`` (leaf, query), the recalls' wall
+    times and the statement's wall time inside each."""
     captured: list[dict[str, Any]] = []
     inside: list[float] = []
     original = conn.read_plain_as
@@ -80,25 +85,33 @@ async def capture(engine: RecallEngine, conn: Neo4jConnection, leaves: list[Any]
         return out
 
     conn.read_plain_as = timed  # type: ignore[method-assign]
-    vocab = vocabulary(size)
-    rng = random.Random(7)
     walls = []
-    for q in range(queries):
-        text = f"what about {rng.choice(vocab)} and {rng.choice(vocab)}"
+    for leaf, text in work:
         t = time.perf_counter()
-        await engine.recall(leaves[(first + q) % len(leaves)], text, config=HOPS2, now=NOW)
+        await engine.recall(leaf, text, config=config, now=NOW)
         walls.append((time.perf_counter() - t) * 1000)
     conn.read_plain_as = original  # type: ignore[method-assign]
     return captured, walls, inside
 
 
-async def main(size: int, data_dir: Path, queries: int, rounds: int, first: int) -> None:
+async def main(size: int, data_dir: Path, queries: int, rounds: int, first: int, shape: str) -> None:
     console = Console()
-    server, store, _leaves, state = await open_store(data_dir, size, console)
-    leaves = tree(state["root"])
-    engine = RecallEngine(store, HashingEmbeddings(), HOPS2)
-    await capture(engine, store.conn, leaves, size, 3, first)  # warm: plans, driver
-    captured, walls, inside = await capture(engine, store.conn, leaves, size, queries, first)
+    if shape == "realtext":
+        server, store, leaves, state = await open_realtext_store(data_dir, size // (TEAMS * USERS), console)
+        embedder: Any = KnownEmbeddings(state["vectors"], state.get("model_id"))
+        config = RecallConfig(track_access=False)
+        work = [(leaf := leaves[(first + q) % len(leaves)], state["questions"][leaf.key][q // len(leaves)])
+                for q in range(queries)]  # fmt: skip
+    else:
+        server, store, _leaves, state = await open_store(data_dir, size, console)
+        leaves, embedder, config = tree(state["root"]), HashingEmbeddings(), HOPS2
+        vocab = vocabulary(size)
+        rng = random.Random(7)
+        work = [(leaves[(first + q) % len(leaves)], f"what about {rng.choice(vocab)} and {rng.choice(vocab)}")
+                for q in range(queries)]  # fmt: skip
+    engine = RecallEngine(store, embedder, config)
+    await capture(engine, store.conn, work[:3], config)  # warm: plans, driver
+    captured, walls, inside = await capture(engine, store.conn, work, config)
     cuts = cut_statements(RetrievalQuery.SEARCH_RECALL.text)
     slow = await Neo4jConnection.connect(str(server.status().uri), password=server.password(), timeout=900)
     server_ms: dict[str, list[float]] = collections.defaultdict(list)
@@ -138,6 +151,7 @@ if __name__ == "__main__":
     ap.add_argument("--data-dir", type=Path, required=True)
     ap.add_argument("--queries", type=int, default=10)
     ap.add_argument("--rounds", type=int, default=6)
+    ap.add_argument("--shape", choices=("synthetic", "realtext"), default="synthetic")
     ap.add_argument("--first-leaf", type=int, default=0, help="recalls from this leaf on (one leaf per recall)")
     a = ap.parse_args()
-    asyncio.run(main(a.size, a.data_dir, a.queries, a.rounds, a.first_leaf))
+    asyncio.run(main(a.size, a.data_dir, a.queries, a.rounds, a.first_leaf, a.shape))

@@ -112,6 +112,10 @@ VARIANTS: dict[str, tuple[str, Callable[[], RecallConfig]]] = {
     "neighbours-2-strong": ("plain", lambda: base(activation=act(max_hops=2, base_decay=0.7))),
     # dates: the default prefers memories inside a time expression's window; this is without it
     "no-dates": ("plain", lambda: base(time_aware=False)),
+    # cue spreading walks cues until this many members (the default: 500)
+    "cue-budget-2000": ("plain", lambda: base(activation=act(cue_budget=2000))),
+    "cue-budget-1000": ("plain", lambda: base(activation=act(cue_budget=1000))),
+    "cue-budget-250": ("plain", lambda: base(activation=act(cue_budget=250))),
     "links": ("links", lambda: base()),
     "links relevance-only": ("links", lambda: base(weights=RELEVANCE_ONLY)),
     "keys": ("keys", lambda: base()),

@@ -18,7 +18,7 @@
 // are scanned exactly), $keys (names the query mentions, casefolded; '' entries are padding),
 // $population (-1: count here), $vector_weight, $fulltext_weight, $person_bonus, $max_nodes,
 // $max_hops, $fan_out, $base_decay, $threshold, $session_decay, $session_seeds, $cue_decay,
-// $cue_seeds, $max_cue_degree, $cue_budget, $assoc_limit, $rank_n.
+// $cue_seeds, $max_cue_degree, $cue_budget, $assoc_limit, $rank_n, $log_n, $max_pending, $all_arrivals.
 // No parameter is ever null and the lists and the fulltext query are padded to one size bucket
 // (RecallRepository.search_recall): the server plans this statement once per mix of parameter
 // types *and* size buckets (0, 1, 2–10, 11–100, 101–1000 …), 4–13 s each
@@ -36,7 +36,8 @@
 // no key index, and its channels stay as they were.
 // Returns one row: the visible keys, population, the vector and fulltext hits, the named persons, the edge
 // arrivals with their paths, whether the node cap cut the spread, the session
-// representatives, the session and cue arrivals, and the memories that may rank in the top
+// representatives, the session and cue arrivals (only those the result reads, see the end;
+// how many association arrivals there were), and the memories that may rank in the top
 // $rank_n (a few more on ties), whole but for the embedding and index-only text; superseded
 // versions of a fact are history, not answers (they may carry activation, never rank).
 WITH COLLECT { MATCH (e:Erasure) RETURN e.key } AS erasing
@@ -354,10 +355,14 @@ CALL (visible, frontier3, arrived3, added3, capped3, seed_ids) {
 // $session_seeds best sessions (by value, then higher id), and the $cue_seeds most active
 // memories (by value, then lower id).
 WITH visible, population, vector_hits, fulltext_hits, named, base, seed_ids, arrived4 AS edges, capped4 AS capped_edges
+// Each entry of a also carries its evidence (b), whether it is a seed and its edge arrival:
+// what the returned rows are cut by.
 WITH visible, population, vector_hits, fulltext_hits, named, edges, capped_edges,
-     [b IN base | {id: b.id, v: b.act + coalesce(head([e IN edges WHERE e.id = b.id | e.act]), 0.0),
-                   session: b.session}]
-     + [e IN edges WHERE NOT e.id IN seed_ids | {id: e.id, v: e.act, session: null}] AS a
+     [b IN base | {b: b, edge: head([e IN edges WHERE e.id = b.id])}] AS joined, seed_ids
+WITH visible, population, vector_hits, fulltext_hits, named, capped_edges,
+     [j IN joined | {id: j.b.id, v: j.b.act + coalesce(j.edge.act, 0.0), session: j.b.session, b: j.b.act,
+                     seed: true, edge: j.edge}]
+     + [e IN edges WHERE NOT e.id IN seed_ids | {id: e.id, v: e.act, session: null, b: 0.0, seed: false, edge: e}] AS a
 CALL (a) {
   UNWIND CASE WHEN $max_nodes > 0 THEN a ELSE [] END AS x
   WITH x WHERE x.session IS NOT NULL
@@ -368,7 +373,7 @@ CALL (a) {
            ([t IN top WHERE t.v > x.v OR (t.v = x.v AND t.id > x.id)] + [x]
             + [t IN top WHERE NOT (t.v > x.v OR (t.v = x.v AND t.id > x.id))])[..$session_seeds]) AS best_sessions
 }
-WITH visible, population, vector_hits, fulltext_hits, named, edges, capped_edges, a,
+WITH visible, population, vector_hits, fulltext_hits, named, capped_edges, a,
      [x IN best_sessions | {id: x.id, value: x.v}] AS reps,
      CASE WHEN $max_nodes > 0 THEN
        [x IN reduce(top = [], x IN a |
@@ -415,19 +420,24 @@ CALL (visible, reps, cue_seeds, population) {
     // The strongest cues first (best offer, then fewer members, then key), walked while the
     // members of those before add up to fewer than $cue_budget: a common, weak cue late in the
     // order would flood the arrivals with memories that rank nowhere.
-    WITH visible, collect({c: c, degree: degree, top: top, v: top[0].value, key: c.kind + ':' + c.key + ':' + elementId(c)}) AS cues
+    WITH visible, collect({c: c, degree: degree, top: top, v: top[0].value, via: c.kind + ':' + c.key,
+                           key: c.kind + ':' + c.key + ':' + elementId(c)}) AS cues
     WITH visible, reduce(r = [], x IN cues |
            [t IN r WHERE t.v > x.v OR (t.v = x.v AND (t.degree < x.degree OR (t.degree = x.degree AND t.key < x.key)))] + [x]
            + [t IN r WHERE NOT (t.v > x.v OR (t.v = x.v AND (t.degree < x.degree OR (t.degree = x.degree AND t.key < x.key))))]) AS ordered
     UNWIND [j IN range(0, size(ordered) - 1)
             WHERE reduce(s = 0, q IN ordered[..j] | s + q.degree) < $cue_budget | ordered[j]] AS walk
-    WITH visible, walk.c AS c, walk.top AS top
+    // Members are grouped before anything is read from them: a memory that shares several walked
+    // cues has its properties read once, not once per cue.
+    WITH visible, walk.top AS top, walk.via AS via, walk.c AS c
     MATCH (c)<-[:HAS_CUE]-(n)
+    WITH visible, n, collect({top: top, via: via}) AS shared
     WHERE n.scope_key IN visible
       AND ($layers IS NULL OR n.layer IN $layers) AND NOT coalesce(n.retracted, false)
-    WITH n, c, CASE WHEN n.id = top[0].seed THEN top[1] ELSE top[0] END AS offer
-    WHERE offer IS NOT NULL
-    WITH n.id AS id, collect({value: offer.value, seed: offer.seed, key: c.kind + ':' + c.key}) AS arrivals
+    WITH n.id AS id, shared
+    WITH id, [s IN shared | {offer: CASE WHEN id = s.top[0].seed THEN s.top[1] ELSE s.top[0] END, via: s.via}] AS offers
+    WITH id, [o IN offers WHERE o.offer IS NOT NULL | {value: o.offer.value, seed: o.offer.seed, key: o.via}] AS arrivals
+    WHERE size(arrivals) > 0
     WITH id, reduce(b = null, x IN arrivals |
            CASE WHEN b IS NULL OR x.value > b.value
                      OR (x.value = b.value AND (x.seed < b.seed OR (x.seed = b.seed AND x.key < b.key)))
@@ -441,17 +451,25 @@ CALL (found) {
   RETURN percentileDisc(x.activation, CASE WHEN size(found) <= $assoc_limit THEN 0.0
                                            ELSE toFloat(size(found) - $assoc_limit - 1) / size(found) END) AS floor
 }
-WITH visible, population, vector_hits, fulltext_hits, named, edges, capped_edges, a, reps,
+WITH visible, population, vector_hits, fulltext_hits, named, capped_edges, a, reps,
      [x IN found WHERE floor IS NULL OR x.activation >= floor] AS associations
 // Total = a + session + cue arrivals (a session's best member gets $session_decay × its own
 // value in place of a session arrival); the memories that may rank in the top $rank_n.
+// Per memory also what spreading added beyond its evidence, whether spreading reached it, its
+// cue arrival, and its edge and association arrivals.
 CALL (a, reps, associations) {
-  UNWIND [x IN a | {id: x.id, v: x.v}] + [r IN reps | {id: r.id, v: $session_decay * r.value, rep: true}]
-         + [x IN associations | {id: x.id, v: x.activation, via_session: x.part = 'session'}] AS e
+  UNWIND [x IN a | {id: x.id, v: x.v, b: x.b, seed: x.seed, edge: x.edge, reached: x.edge IS NOT NULL}]
+         + [r IN reps | {id: r.id, v: $session_decay * r.value, rep: true, reached: true}]
+         + [x IN associations | {id: x.id, v: x.activation, via_session: x.part = 'session', reached: true, arrival: x}] AS e
   WITH e.id AS id, collect(e) AS parts
-  WITH id, parts, any(e IN parts WHERE e.rep) AS rep
+  WITH id, parts, any(e IN parts WHERE e.rep) AS rep,
+       reduce(s = 0.0, e IN parts | s + CASE WHEN e.b IS NULL THEN 0.0 ELSE e.b END) AS evidence
   RETURN collect({id: id, total: reduce(s = 0.0, e IN parts | s + CASE WHEN rep AND e.via_session THEN 0.0
-                                                                       ELSE e.v END)}) AS totals
+                                                                       ELSE e.v END),
+                  evidence: evidence, seed: any(e IN parts WHERE coalesce(e.seed, false)), reached: any(e IN parts WHERE e.reached),
+                  edge: head([e IN parts WHERE e.edge IS NOT NULL | e.edge]),
+                  cue: head([e IN parts WHERE e.arrival IS NOT NULL AND NOT e.via_session | e.v]),
+                  arrivals: [e IN parts WHERE e.arrival IS NOT NULL | e.arrival]}) AS totals
 }
 CALL (totals) {
   UNWIND totals AS x
@@ -464,4 +482,28 @@ CALL (visible, totals, cut) {
   WHERE m.scope_key IN visible AND m.superseded_by IS NULL
   RETURN collect(m {.*, embedding: null, search_text: null, scope_tag: null}) AS nodes
 }
-RETURN visible, population, vector_hits, fulltext_hits, named, edges, capped_edges, reps, associations, nodes
+// The rows returned are what the ranking, the activation log and the pending links read: the
+// arrivals of the memories that may rank, of the $log_n that spreading added most to, and of
+// the $max_pending strongest cue arrivals beyond the candidates (ties at each cut kept, and
+// 1e-9 below the first two, which the engine recomputes); every arrival when $all_arrivals
+// (person-centred evidence re-ranks the candidates after the statement).
+WITH visible, population, vector_hits, fulltext_hits, named, capped_edges, reps, totals, cut, nodes,
+     [x IN totals WHERE x.reached | x.total - x.evidence] AS added,
+     [x IN totals WHERE x.cue IS NOT NULL AND NOT x.seed | x.cue] AS far
+CALL (added) {
+  UNWIND added AS x
+  RETURN percentileDisc(x, CASE WHEN size(added) <= $log_n THEN 0.0
+                                ELSE toFloat(size(added) - $log_n - 1) / size(added) END) AS log_cut
+}
+CALL (far) {
+  UNWIND CASE WHEN $max_pending > 0 THEN far ELSE [] END AS x
+  RETURN percentileDisc(x, CASE WHEN size(far) <= $max_pending THEN 0.0
+                                ELSE toFloat(size(far) - $max_pending - 1) / size(far) END) AS far_cut
+}
+WITH visible, population, vector_hits, fulltext_hits, named, capped_edges, reps, nodes,
+     reduce(n = 0, x IN totals | n + size(x.arrivals)) AS arrivals,
+     [x IN totals WHERE $all_arrivals OR cut IS NULL OR x.total >= cut - 1e-9
+                     OR (x.reached AND log_cut IS NOT NULL AND x.total - x.evidence >= log_cut - 1e-9)
+                     OR (far_cut IS NOT NULL AND x.cue IS NOT NULL AND NOT x.seed AND x.cue >= far_cut)] AS kept
+RETURN visible, population, vector_hits, fulltext_hits, named, [x IN kept WHERE x.edge IS NOT NULL | x.edge] AS edges,
+       capped_edges, reps, reduce(s = [], x IN kept | s + x.arrivals) AS associations, arrivals, nodes

@@ -46,11 +46,13 @@ class ActivationConfig(BaseModel):
     """Two hops (memory → keyword/name cue → memory), scaled by the cue's rarity."""
     cue_seeds: int = Field(default=10, ge=0, le=100)
     max_cue_degree: int = Field(default=2000, ge=2)
-    cue_budget: int = Field(default=2000, ge=1)
+    cue_budget: int = Field(default=500, ge=1)
     """Cue spreading walks the strongest cues first (best offer: seed × decay × rarity) and
     stops before a cue once the cues walked so far have this many members in all (the first is
     always walked): a handful of seeds that share many common names would otherwise reach
-    thousands of memories that rank nowhere (recall keeps at most 1,000 associations, the strongest)."""
+    thousands of memories that rank nowhere (recall keeps at most 1,000 associations, the strongest).
+    Walking a member is most of cue spreading's cost; on LoCoMo dev 500 scores as 2,000 did
+    (overall R@10 85.9 against 85.3, multi-hop 46.7 against 46.2) in a quarter of the walk."""
     record_pending: bool = True
     """Leave inferred links (seed → memory reached two or more hops away) for consolidation."""
     max_pending: int = Field(default=20, ge=0)

@@ -276,6 +276,8 @@ class RecallEngine:
                 person_bonus=cfg.person_bonus,
                 activation=cfg.activation,
                 rank_n=rank_depth(k),
+                # person-centred evidence may re-rank the candidates after the statement
+                all_arrivals=cfg.topic_weight > 0 or cfg.topic_head_weight > 0,
             )
 
         try:

@@ -138,7 +138,13 @@ class RecallRow(Row):
     see (an erase in progress hides its scope), the channels' hits,
     the names the query mentions, the spreading's arrivals with their paths and seeds, and the
     memories that may rank (``nodes``: property maps, see :meth:`memories`). The association
-    rows and the property maps are taken as the driver gives them (not validated)."""
+    rows and the property maps are taken as the driver gives them (not validated).
+
+    ``edges`` and ``associations`` hold only the arrivals the result can show: those of the
+    memories that may rank, of the memories spreading added most to (the activation log) and
+    of the strongest cue arrivals beyond the candidates (the pending links) — every arrival
+    when the search was asked for all of them; ``arrivals`` counts the association arrivals
+    spreading kept before that cut."""
 
     visible: list[str]
     population: int
@@ -149,6 +155,7 @@ class RecallRow(Row):
     capped_edges: bool
     reps: list[SeedRow]
     associations: SkipValidation[list[AssociationRow]]
+    arrivals: int
     nodes: SkipValidation[list[dict[str, Any]]]
 
     def memories(self) -> dict[str, MemoryNode]:
@@ -202,6 +209,7 @@ class RecallRepository:
         activation: ActivationConfig,
         rank_n: int,
         dimensions: int = 0,
+        all_arrivals: bool = False,
     ) -> RecallRow:
         """One recall's reads in one statement (:attr:`RetrievalQuery.SEARCH_RECALL`, whose
         header names the parameters; :attr:`RetrievalQuery.SEARCH_RECALL_LTS` on Neo4j 5.26);
@@ -209,7 +217,9 @@ class RecallRepository:
         memories, ``lucene`` None leaves the fulltext channel out. Every parameter goes with one
         type and size bucket whatever its value (:func:`recall_statement_params`): the server
         plans the statement once per mix, seconds each. ``dimensions``: the zero vector's length
-        when ``vector`` is None."""
+        when ``vector`` is None. ``all_arrivals``: return every spreading arrival, not only those
+        the ranking, the activation log and the pending links read (:class:`RecallRow`) — for a
+        caller that re-ranks the candidates after the statement."""
         (row,) = await self._conn.read_plain_as(
             self._v(self._conn.capabilities.pick(Q.SEARCH_RECALL, Q.SEARCH_RECALL_LTS)),
             RecallRow,
@@ -241,6 +251,9 @@ class RecallRepository:
             cue_budget=activation.cue_budget,
             assoc_limit=ASSOCIATION_LIMIT,
             rank_n=rank_n,
+            log_n=max(activation.max_nodes, activation.cue_seeds),
+            max_pending=activation.max_pending if activation.record_pending else 0,
+            all_arrivals=all_arrivals,
         )
         return row
 
