@@ -278,6 +278,7 @@ class Agent:
                     self._hooks.usage(event.totals())
                 yield event
         finally:
+            turn.bookkeeping.release()  # the turn failed or was closed before its model answered
             current.set_attributes(_turn_attributes(turn))
             if turn.fatal is not None:
                 current.set_status(Status(StatusCode.ERROR, type(turn.fatal).__name__))
@@ -314,6 +315,7 @@ class Agent:
             async for event in build_prompt(
                 self.memory, scope, message, session, decision, config=c, jit=jit, persona=self._persona,
                 summarizer=self._summarizer, sections=self._sections, clock=clock, out=prompt,
+                bookkeeping=turn.bookkeeping,
             ):  # fmt: skip
                 yield event
 
@@ -329,6 +331,7 @@ class Agent:
                     memory_texts=prompt.value.memory_texts, clock=clock, out=draft,
                 ):  # fmt: skip
                     yield event
+                turn.bookkeeping.release()  # the recall's writes, now that the model has answered
 
                 stage = Stage.FINISH
                 checked = Out[Checked]()
