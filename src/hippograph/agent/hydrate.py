@@ -262,9 +262,15 @@ async def build_prompt(
         try:
             hydration, due, persona_text, earlier = await asyncio.gather(
                 hydrate(
-                    memory, c.hydrate, scope, message, layers, session_id=session.id, turn_reads=reads,
+                    memory,
+                    c.hydrate,
+                    scope,
+                    message,
+                    layers,
+                    session_id=session.id,
+                    turn_reads=reads,
                     bookkeeping=bookkeeping,
-                )  # fmt: skip
+                )
                 if recall
                 else _nothing(),
                 guarded("hydrate.triggers", _reminders(memory, c, scope, message, layers, reads, session), failed[0]),

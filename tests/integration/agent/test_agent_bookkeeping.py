@@ -8,8 +8,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 
-from hippograph.llm.errors import ModelError
 from hippograph.llm import ScriptedModel
+from hippograph.llm.errors import ModelError
 from hippograph.llm.events import ModelEvent
 from hippograph.llm.provider import ModelProvider
 from hippograph.llm.types import ModelRequest, ModelResponse

@@ -185,7 +185,7 @@ async def test_the_persona_read_seeks_the_persona_not_every_fact_the_scope_sees(
     (the (scope_key, label) index), never each fact's label."""
     chat = await _seed(memory, tenant)
     user = tenant.child("user", "u1")
-    facts = [MemoryNode(layer=Layer.SEMANTIC, label=f"fact {i}", content=f"The user likes thing {i}.") for i in range(400)]
+    facts = [MemoryNode(layer=Layer.SEMANTIC, label=f"fact {i}", content=f"The user likes {i}.") for i in range(400)]
     await memory.store.add_nodes(user, facts)
     params = {
         "scope_key": chat.key, "visible": chat.ancestor_keys(), "working": False, "prospective": False,
