@@ -143,8 +143,6 @@ def recall(
     tree: bool = typer.Option(False, "--tree", help="Show the activation paths as a tree."),
 ) -> None:
     """Recall memories for a query, with the explanation of every item."""
-    from hippograph.app.cli_views import activation_tree, recall_table
-    from hippograph.app.recall_view import path_labels
     from hippograph.app.runtime import open_memory
 
     target = Scope.parse(scope, namespace=namespace)
@@ -152,15 +150,19 @@ def recall(
     async def go() -> Any:
         async with open_memory() as memory:
             result = await memory.recall(target, query, top_k=top_k)
-            return result, (await path_labels(memory, target, result) if tree else {})
+            if not tree:
+                return result, {}
+            from hippograph.app.recall_view import path_labels
+
+            return result, await path_labels(memory, target, result)
 
     result, labels = _run(go())
-    if as_json:
+    if as_json:  # what a script reads: no table code imported
         typer.echo(result.model_dump_json(indent=2))
-    elif tree:
-        console.print(activation_tree(result, labels))
-    else:
-        console.print(recall_table(result))
+        return
+    from hippograph.app.cli_views import activation_tree, recall_table
+
+    console.print(activation_tree(result, labels) if tree else recall_table(result))
 
 
 @app.command()
