@@ -1,9 +1,9 @@
 // The agent turn's small reads in one round trip (beside recall, before the model): the scope's
 // own working memories and its own pending-trigger candidates (each exactly what
 // search_scope_layer reads for that layer), and what the scope sees of the persona (exactly
-// what search_persona reads). A part not wanted ($working, $prospective, $persona false) is
-// an empty list and reads nothing. Scopes under erasure (at or below an (:Erasure) marker) read
-// nothing: the erase's tombstone.
+// what search_persona reads, on the same (scope_key, label) seeks). A part not wanted
+// ($working, $prospective, $persona false) is an empty list and reads nothing. Scopes under
+// erasure (at or below an (:Erasure) marker) read nothing: the erase's tombstone.
 WITH COLLECT { MATCH (e:Erasure) RETURN e.key } AS erasing
 WITH [k IN $visible WHERE none(gone IN erasing WHERE k = gone OR k STARTS WITH gone + '/')] AS visible
 RETURN
@@ -26,7 +26,7 @@ RETURN
     ORDER BY m.created_at DESC, m.id
   } AS prospective,
   COLLECT {
-    MATCH (m:Memory) USING INDEX SEEK m:Memory(scope_key, layer)
+    MATCH (m:Memory) USING INDEX SEEK m:Memory(scope_key, label)
     WHERE $persona
       AND m.scope_key IN visible
       AND m.layer = $semantic_layer
@@ -36,7 +36,7 @@ RETURN
     ORDER BY m.created_at DESC, m.id
     LIMIT $limit
   } + COLLECT {
-    MATCH (m:Memory) USING INDEX SEEK m:Memory(scope_key, layer)
+    MATCH (m:Memory) USING INDEX SEEK m:Memory(scope_key, label)
     WHERE $persona
       AND m.scope_key IN visible
       AND m.layer = $semantic_layer

@@ -109,6 +109,28 @@ def test_import_hippograph_loads_no_heavy_or_optional_package() -> None:
     assert json.loads(result.stdout) == []
 
 
+def test_the_command_line_loads_no_more_than_its_commands_need() -> None:
+    """``hippograph …`` imports the commands' own modules only: what a command uses (the
+    memory, the driver, consolidation, the API) loads when it runs. A recall loads the memory
+    but never consolidation, the model SDK or the API."""
+    result = _python(
+        """
+        import json, sys
+        import hippograph.app.cli
+        before = set(sys.modules)
+        from hippograph.app.runtime import open_memory
+        print(json.dumps([sorted(before), sorted(sys.modules)]))
+        """
+    )
+    assert result.returncode == 0, result.stderr
+    cli, recall = (set(names) for names in json.loads(result.stdout))
+    for name in ("hippograph.memory", "hippograph.store", "neo4j", "hippograph.consolidation", "numpy"):
+        assert name not in cli, name
+    assert "hippograph.memory" in recall and "neo4j" in recall
+    for name in ("hippograph.consolidation", "hippograph.agent", "anthropic", "fastapi", "onnxruntime"):
+        assert name not in recall, name
+
+
 @pytest.mark.parametrize(
     ("blocked", "code", "extra"),
     [

@@ -218,8 +218,9 @@ class Agent:
     async def warm(self) -> WarmUp:
         """Get ready for the first turn to cost what later ones do: :meth:`Memory.warm
         <hippograph.memory.Memory.warm>`, then the turn's own first statements: resuming a
-        session (a read, in the warm-up scope and in the scope written last) and seeding the
-        persona (a write into the warm-up scope, erased again at once: nothing is left).
+        session (a read, in the warm-up scope and in the scope written last, then of the
+        session written last, whose turns it reads back and forgets) and seeding the persona
+        (a write into the warm-up scope, erased again at once: nothing is left).
         ``hippograph serve`` runs this before ``/readyz`` says ready.
 
         Raises:
@@ -232,6 +233,10 @@ class Agent:
             await self.sessions.open(scope, WARM_SESSION)  # a session nobody has: a read, no rows
             self.sessions.drop(scope, WARM_SESSION)
             await self.memory.episodic.count_events(scope, WARM_SESSION)  # what resuming one with turns reads too
+        if recent is not None:  # a session with turns: its rows, as a restarted server has not read them yet
+            newest = await self.memory.episodic.query_events(Scope.parse(recent), limit=1)
+            if newest and newest[0].session_id is not None:
+                await self.sessions.warm(Scope.parse(newest[0].scope_key), newest[0].session_id)
         if self.config.persona.enabled:
             await self._persona.seed(self.memory, WARM_SCOPE)
             await self.memory.forget(Scope(WARM_SCOPE.levels[:1]))
@@ -278,6 +283,7 @@ class Agent:
                     self._hooks.usage(event.totals())
                 yield event
         finally:
+            turn.bookkeeping.release()  # the turn failed or was closed before its model answered
             current.set_attributes(_turn_attributes(turn))
             if turn.fatal is not None:
                 current.set_status(Status(StatusCode.ERROR, type(turn.fatal).__name__))
@@ -314,6 +320,7 @@ class Agent:
             async for event in build_prompt(
                 self.memory, scope, message, session, decision, config=c, jit=jit, persona=self._persona,
                 summarizer=self._summarizer, sections=self._sections, clock=clock, out=prompt,
+                bookkeeping=turn.bookkeeping,
             ):  # fmt: skip
                 yield event
 
@@ -329,6 +336,7 @@ class Agent:
                     memory_texts=prompt.value.memory_texts, clock=clock, out=draft,
                 ):  # fmt: skip
                     yield event
+                turn.bookkeeping.release()  # the recall's writes, now that the model has answered
 
                 stage = Stage.FINISH
                 checked = Out[Checked]()

@@ -37,6 +37,7 @@ from hippograph.agent.summaries import TurnSummarizer
 from hippograph.layers.working import SUMMARY_MARK
 from hippograph.llm.types import ChatMessage, SystemPrompt
 from hippograph.models import Layer
+from hippograph.retrieval.bookkeeping import HeldBookkeeping, holding
 from hippograph.retrieval.context import MemoryContext, approx_tokens
 from hippograph.retrieval.types import RecallResult
 from hippograph.scrub import scrub_text
@@ -85,10 +86,12 @@ async def hydrate(
     top_k: int | None = None,
     session_id: str | None = None,
     turn_reads: TurnReads | None = None,
+    bookkeeping: HeldBookkeeping | None = None,
 ) -> Hydration:
     """Recall for ``query`` within ``layers`` and render the context (the working
     memories from ``turn_reads`` when given: the turn's combined read, whether recall runs
-    or only the last turns are shown).
+    or only the last turns are shown). With ``bookkeeping``, the recall's writes (access
+    counts, pending links) wait in it for the caller to release them.
 
     Never raises for a store or retrieval failure; those are in ``errors``.
     """
@@ -107,10 +110,11 @@ async def hydrate(
         capability = memory.for_scope(
             scope, limit=s.top_k, token_budget=s.token_budget, recent_turns=s.working_memory_raw_turns
         )
-        found = await capability.recall(
-            query, layers=recall_layers, limit=top_k, include_working=working, session_id=session_id,
-            turn_reads=turn_reads,
-        )  # fmt: skip
+        with holding(bookkeeping):
+            found = await capability.recall(
+                query, layers=recall_layers, limit=top_k, include_working=working, session_id=session_id,
+                turn_reads=turn_reads,
+            )  # fmt: skip
         return found.result, found.context
 
     recalled = await guarded("hydrate", recall(), out.errors)
@@ -237,11 +241,13 @@ async def build_prompt(
     sections: PromptSections,
     clock: StageClock,
     out: Out[Prompt],
+    bookkeeping: HeldBookkeeping | None = None,
 ) -> AsyncIterator[AgentEvent]:
     """The prompt stage: recall, triggers, persona and summaries at once (independent reads,
     each on its own session); then their events in a fixed order (recall's failures and its
     Activation, then the other parts' failures, then the triggers that fired), then the prompt
-    and its sections' failures."""
+    and its sections' failures. With ``bookkeeping``, recall's writes wait in it (the turn
+    releases them after the model's reply: they are not on the way to the model)."""
     c = config
     layers = decision.layers
     recall = c.hydrate.enabled and not jit
@@ -255,7 +261,16 @@ async def build_prompt(
         )
         try:
             hydration, due, persona_text, earlier = await asyncio.gather(
-                hydrate(memory, c.hydrate, scope, message, layers, session_id=session.id, turn_reads=reads)
+                hydrate(
+                    memory,
+                    c.hydrate,
+                    scope,
+                    message,
+                    layers,
+                    session_id=session.id,
+                    turn_reads=reads,
+                    bookkeeping=bookkeeping,
+                )
                 if recall
                 else _nothing(),
                 guarded("hydrate.triggers", _reminders(memory, c, scope, message, layers, reads, session), failed[0]),

@@ -108,19 +108,28 @@ class PersonaSeeder:
         return scope if self._config.persona.seed_at == "scope" else Scope(scope.levels[:1])
 
     async def seed(self, memory: Memory, scope: Scope) -> None:
-        """Seed the identity of ``scope``'s home (its root, or itself) unless done already."""
+        """Seed the identity of ``scope``'s home (its root, or itself) unless done already
+        (by this seeder, or found by :meth:`text` in this turn's read)."""
         home = self._home(scope)
         if not self._config.persona.seed_identity or home.key in self._seeded:
             return
         await memory.semantic.ensure_identity(home, identity_text(self._config))
+        self._known(home)
+
+    def _known(self, home: Scope) -> None:
         self._seeded[home.key] = None
         if len(self._seeded) > SEEDED_CACHE:
             self._seeded.pop(next(iter(self._seeded)))
 
     async def text(self, memory: Memory, scope: Scope, turn_reads: TurnReads | None = None) -> str:
-        """The persona section's text as ``scope`` sees it (its nodes from ``turn_reads`` when given)."""
+        """The persona section's text as ``scope`` sees it (its nodes from ``turn_reads`` when given).
+        An identity it finds at the scope's home counts as seeded: the seed after the turn
+        then looks no further (a process's first turn in a tenant reads nothing more)."""
         nodes = await turn_reads.persona(scope) if turn_reads is not None else None
         persona = await memory.semantic.persona(scope, nodes=nodes)
+        home = self._home(scope)
+        if persona.identity is not None and persona.identity.scope_key == home.key:
+            self._known(home)
         identity = persona.identity.content or persona.identity.label if persona.identity else None
         if identity is None and self._config.persona.seed_identity:
             identity = identity_text(self._config)

@@ -220,6 +220,21 @@ class SessionManager:
         existing = self.get(scope, session_id)  # resumed concurrently by another turn
         return existing if existing is not None else self._add(session)
 
+    async def warm(self, scope: Scope, session_id: str) -> int:
+        """Read ``session_id`` of ``scope`` back from the graph as resuming it does, into a
+        session that is not kept (the sessions held stay as they are): the first resume
+        after a server start reads rows it has not read yet. Returns the session's turns in
+        the graph.
+
+        Raises:
+            HippographError: The graph could not be read.
+        """
+        if self._memory is None or not self._settings.resume_from_graph:
+            return 0
+        session = self._new(scope, session_id)
+        await self._resume(session)
+        return session.turns
+
     def drop(self, scope: Scope, session_id: str) -> bool:
         """Forget a session held in memory (the graph keeps its turns)."""
         name = _tenant(scope)

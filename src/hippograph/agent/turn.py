@@ -21,6 +21,7 @@ from hippograph.agent.response import AgentResponse, TurnTimings
 from hippograph.agent.telemetry import TurnStats
 from hippograph.llm.events import MessageEnd, MessageStart, ThinkingDelta, Usage
 from hippograph.llm.types import TokenUsage
+from hippograph.retrieval.bookkeeping import HeldBookkeeping
 from hippograph.scope import Scope
 
 
@@ -48,6 +49,9 @@ class TurnLog:
     model_calls: int = 0
     reply: str = ""
     fatal: Exception | None = None
+    bookkeeping: HeldBookkeeping = field(default_factory=HeldBookkeeping)
+    """The bookkeeping of the turn's recalls before the model (access counts, pending links),
+    started once the model has answered, or when the turn ends however it ends."""
 
     def observe(self, event: AgentEvent) -> None:
         """Take note of an event the turn streamed."""

@@ -8,12 +8,15 @@ import asyncio
 import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
 
 from hippograph.app.settings import Settings
-from hippograph.consolidation.model_hooks import ModelConsolidation, claude_consolidation
 from hippograph.dbms.local_server import LocalNeo4j
 from hippograph.embeddings.base import EmbeddingProvider
 from hippograph.memory import Memory
+
+if TYPE_CHECKING:
+    from hippograph.consolidation.model_hooks import ModelConsolidation
 
 
 def freeze_startup_objects() -> None:
@@ -52,6 +55,8 @@ def consolidation_model(settings: Settings) -> ModelConsolidation | None:
     ``consolidation_model`` is on); None keeps the extractive, cosine-only default."""
     if settings.anthropic_api_key is None or not settings.consolidation_model:
         return None
+    from hippograph.consolidation.model_hooks import claude_consolidation  # only with a key: a recall needs none
+
     return claude_consolidation(
         api_key=settings.anthropic_api_key.get_secret_value(),
         model=settings.anthropic_model,

@@ -228,42 +228,45 @@ class OnnxMiniLMEmbeddings(SentenceTransformerEmbeddings):
     def _load(self) -> Any:
         with self._load_lock:
             if self._model is None:
-                try:
-                    import onnxruntime as ort
-                    from tokenizers import Tokenizer
-                except ImportError as exc:
-                    raise ConfigurationError(
-                        "the ONNX embedder needs onnxruntime and tokenizers: pip install 'hippograph[embeddings]'"
-                    ) from exc
+                ort, tokenizers = _runtime()
                 path = self._model_path
                 if not path.is_dir():
                     raise ConfigurationError(f"no sentence-transformers model at {path}")
                 graph = exported_model(path, self._cache_dir)
-                int8 = quantized_model(path, self._cache_dir) if self._int8 != "never" else graph
                 if self._int8 == "always":
-                    graph = int8
+                    graph = quantized_model(path, self._cache_dir)
                 max_length = int(json.loads((path / "sentence_bert_config.json").read_text())["max_seq_length"])
-                tokenizer = Tokenizer.from_file(str(path / "tokenizer.json"))
+                tokenizer = tokenizers.Tokenizer.from_file(str(path / "tokenizer.json"))
                 tokenizer.enable_truncation(max_length=max_length)
                 tokenizer.no_padding()  # each batch is padded to its own longest (pad_batch)
                 pad = tokenizer.token_to_id("[PAD]")
-                options = ort.SessionOptions()
-                options.intra_op_num_threads = self._torch_threads
-                options.inter_op_num_threads = 1
-                options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-                session = ort.InferenceSession(str(graph), options, providers=["CPUExecutionProvider"])
+                session = self._session(ort, graph)
                 dims = session.get_outputs()[0].shape[-1]
                 if dims != MINILM_DIMENSIONS:
                     raise ConfigurationError(f"model at {path} gives {dims}-d vectors")
-                self._bulk = (
-                    ort.InferenceSession(str(int8), options, providers=["CPUExecutionProvider"])
-                    if self._int8 == "bulk"
-                    else session
-                )
                 self._tokenizer = tokenizer
                 self._pad_id = 0 if pad is None else pad
                 self._model = session
             return self._model
+
+    def _load_bulk(self) -> Any:
+        """The session that embeds batches: the int8 graph with ``int8="bulk"`` (loaded on the
+        first batch, so a process that only embeds queries never pays for it), else the one."""
+        session = self._load()
+        if self._int8 != "bulk":
+            return session
+        with self._load_lock:
+            if self._bulk is None:
+                ort, _ = _runtime()
+                self._bulk = self._session(ort, quantized_model(self._model_path, self._cache_dir))
+            return self._bulk
+
+    def _session(self, ort: Any, graph: Path) -> Any:
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = self._torch_threads
+        options.inter_op_num_threads = 1
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        return ort.InferenceSession(str(graph), options, providers=["CPUExecutionProvider"])
 
     def encode_sync(self, texts: Sequence[str]) -> list[list[float]]:
         """Blocking encode; for scripts and benchmarks outside an event loop."""
@@ -278,9 +281,7 @@ class OnnxMiniLMEmbeddings(SentenceTransformerEmbeddings):
             return []
         import numpy as np
 
-        session = self._load()
-        if bulk:
-            session = self._bulk
+        session = self._load_bulk() if bulk else self._load()
         # batched by token length under a token budget: a batch is padded to its longest text,
         # so mixing lengths costs up to several times; the vectors go back in the caller's order
         encodings = self._tokenizer.encode_batch(list(texts))
@@ -311,3 +312,15 @@ class OnnxMiniLMEmbeddings(SentenceTransformerEmbeddings):
         if self._bulk_executor is not None:
             self._bulk_executor.shutdown(wait=True)
             self._bulk_executor = None
+
+
+def _runtime() -> tuple[Any, Any]:
+    """The ``onnxruntime`` and ``tokenizers`` modules, or the extra that brings them."""
+    try:
+        import onnxruntime
+        import tokenizers
+    except ImportError as exc:
+        raise ConfigurationError(
+            "the ONNX embedder needs onnxruntime and tokenizers: pip install 'hippograph[embeddings]'"
+        ) from exc
+    return onnxruntime, tokenizers

@@ -37,7 +37,7 @@ from hippograph.cues import query_names
 from hippograph.embeddings.base import EmbeddingProvider
 from hippograph.errors import StoreFailedError
 from hippograph.models import Layer, MemoryNode
-from hippograph.retrieval import person_topic, scoring
+from hippograph.retrieval import bookkeeping, person_topic, scoring
 from hippograph.retrieval.activation import association_arrivals, edge_arrivals
 from hippograph.retrieval.checks import check_request
 from hippograph.retrieval.config import RecallConfig
@@ -389,7 +389,11 @@ class RecallEngine:
                 rows = [p.model_dump() for p in log_.pending]
                 await self.repo.upsert_pending_links(rows=rows, scope_key=scope.key, now=now)
 
-        self._background_task(work())
+        holder = bookkeeping.held()
+        if holder is None:
+            self._background_task(work())
+        else:  # started when the caller's latency no longer counts (see hippograph.retrieval.bookkeeping)
+            holder.add(lambda: self._background_task(work()))
 
     def _background_task(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)

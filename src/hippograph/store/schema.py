@@ -84,6 +84,11 @@ SCHEMA_STEPS: tuple[tuple[int, tuple[Q, ...]], ...] = (
             Q.CREATE_VECTOR_INDEX_KEY_EMBEDDING_SCOPED,
         ),
     ),
+    (
+        7,  # the persona's nodes by (scope, label): a turn's persona read seeks its few nodes
+        # instead of reading the label of every fact the scope sees (12,000 db hits a turn at 10k)
+        (Q.CREATE_INDEX_MEMORY_SCOPE_LABEL,),
+    ),
 )
 UNTIL_CONSTRAINT: dict[Q, str] = {Q.MERGE_DUPLICATE_CUES: "cue_key"}
 """Data steps that run only while the named constraint is missing: once it exists, what the

@@ -19,7 +19,7 @@ from hippograph.llm import ScriptedModel
 from hippograph.llm.types import ModelRequest
 from hippograph.memory import Memory
 from hippograph.memory import memory as orchestrator_module
-from hippograph.models import Layer
+from hippograph.models import Layer, MemoryNode
 from hippograph.scope import Scope
 from hippograph.store import Neo4jConnection
 from hippograph.store.queries import MemoryQuery
@@ -172,3 +172,36 @@ async def test_a_failing_combined_read_leaves_each_part_to_read_itself(
     failures = await _stopped_turn(make_agent(model, AgentConfig()), chat, message)
     assert [e.stage for e in failures] == ["model"]  # only the model's stop: every part read itself
     assert _prompt(model.requests[0]) == _prompt(good.requests[0])
+
+
+def _db_hits(plan: dict[str, Any]) -> int:
+    return int(plan.get("dbHits", 0)) + sum(_db_hits(child) for child in plan.get("children", []))
+
+
+async def test_the_persona_read_seeks_the_persona_not_every_fact_the_scope_sees(
+    tenant: Scope, memory: Memory, conn: Neo4jConnection
+) -> None:
+    """However many facts a user holds, a turn's persona read touches only the persona's nodes
+    (the (scope_key, label) index), never each fact's label."""
+    chat = await _seed(memory, tenant)
+    user = tenant.child("user", "u1")
+    facts = [MemoryNode(layer=Layer.SEMANTIC, label=f"fact {i}", content=f"The user likes {i}.") for i in range(400)]
+    await memory.store.add_nodes(user, facts)
+    params = {
+        "scope_key": chat.key, "visible": chat.ancestor_keys(), "working": False, "prospective": False,
+        "persona": True, "working_layer": Layer.WORKING.value, "prospective_layer": Layer.PROSPECTIVE.value,
+        "semantic_layer": Layer.SEMANTIC.value, "identity": AGENT_IDENTITY, "prefix": SOUL_PREFIX,
+        "limit": MAX_PERSONA_NODES,
+    }  # fmt: skip
+    for query in (MemoryQuery.SEARCH_TURN_READS, MemoryQuery.SEARCH_PERSONA):
+        profiled = "PROFILE " + query.text
+        _, summary, _ = await conn.driver.execute_query(
+            profiled, {**params, "layer": Layer.SEMANTIC.value}, database_=conn.database
+        )
+        assert summary.profile is not None
+        assert _db_hits(summary.profile) < 100, query  # 400 facts: a label read each would be 800+
+    rows = await LayerRepository(memory.store).turn_reads(
+        chat, working=False, prospective=False, persona=True, identity=AGENT_IDENTITY, prefix=SOUL_PREFIX,
+        limit=MAX_PERSONA_NODES,
+    )  # fmt: skip
+    assert rows.persona is not None and len(rows.persona) == 3

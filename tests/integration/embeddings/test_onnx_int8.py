@@ -4,6 +4,7 @@ with ``int8="always"``; batches sorted by length come back in the caller's order
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -81,6 +82,24 @@ def test_quantized_once_beside_the_float_export(
     assert int8.stat().st_mtime_ns == stamp
     assert capfd.readouterr() == ("", "")
     again.close()
+
+
+async def test_queries_alone_never_load_the_int8_graph(
+    providers: dict[str, OnnxMiniLMEmbeddings], tmp_path: Path
+) -> None:
+    """A process that only recalls (``hippograph recall``) loads one graph, not two."""
+    exported = providers["never"].prepare()
+    shutil.copy(exported, tmp_path / exported.name)
+    bulk = OnnxMiniLMEmbeddings(cache_dir=tmp_path, int8="bulk")
+    try:
+        assert await bulk.embed(TEXTS[0]) == await providers["never"].embed(TEXTS[0])
+        assert await bulk.embed_batch([TEXTS[1]]) == await providers["never"].embed_batch([TEXTS[1]])
+        assert sorted(p.name for p in tmp_path.iterdir()) == [exported.name]  # never quantized, never loaded
+        batch = await bulk.embed_batch(TEXTS[:2])
+        assert (tmp_path / (exported.stem + "-int8.onnx")).is_file()  # the first batch brings it in
+        assert batch == await providers["bulk"].embed_batch(TEXTS[:2])
+    finally:
+        bulk.close()
 
 
 def test_an_unknown_int8_mode_is_refused() -> None:
