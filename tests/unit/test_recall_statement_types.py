@@ -63,9 +63,12 @@ async def test_every_recall_sends_one_mix_of_types_and_size_buckets() -> None:
         {"keys": ["ann", "bob", "cleo"], "visible": ["org:a", "org:a/b", "org:a/b/c", "org:a/b/c/d"]},
         {"vector": None, "layers": ["semantic", "episodic", "working", "procedural", "prospective"]},
         {  # ints from a hand-made config, the options on
-            "vector_weight": 1, "fulltext_weight": 2, "person_bonus": 0, "session_prior": 1,
+            "vector_weight": 1,
+            "fulltext_weight": 2,
+            "person_bonus": 0,
+            "session_prior": 1,
             "activation": ActivationConfig(max_hops=2, cue_rarity="inverse"),
-        },  # fmt: skip
+        },
     ]
     for given in variants:
         await recall(repo, **given)
