@@ -116,6 +116,12 @@ VARIANTS: dict[str, tuple[str, Callable[[], RecallConfig]]] = {
     "cue-budget-2000": ("plain", lambda: base(activation=act(cue_budget=2000))),
     "cue-budget-1000": ("plain", lambda: base(activation=act(cue_budget=1000))),
     "cue-budget-250": ("plain", lambda: base(activation=act(cue_budget=250))),
+    # session evidence as a prior: every candidate gains this share of its session's best evidence
+    "session-prior-0.2": ("plain", lambda: base(session_prior=0.2)),
+    "session-prior-0.5": ("plain", lambda: base(session_prior=0.5)),
+    # HippoRAG 2's seed weighting: a cue passes 1 / degree (not ln(1 + N/degree) / ln(1 + N))
+    "rarity-inverse": ("plain", lambda: base(activation=act(cue_rarity="inverse"))),
+    "rarity-inverse-strong": ("plain", lambda: base(activation=act(cue_rarity="inverse", cue_decay=0.5))),
     "links": ("links", lambda: base()),
     "links relevance-only": ("links", lambda: base(weights=RELEVANCE_ONLY)),
     "keys": ("keys", lambda: base()),

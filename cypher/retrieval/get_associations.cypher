@@ -2,7 +2,8 @@
 // * session: the best memory of each top session passes $session_decay × its value to
 //   every other member;
 // * cue: each seed passes $cue_decay × its value × rarity through each keyword / name cue,
-//   rarity = ln(1 + N/degree) / ln(1 + N); cues shared by > $max_degree memories are skipped;
+//   rarity = ln(1 + N/degree) / ln(1 + N), or 1 / degree when $inverse_rarity; cues shared by
+//   > $max_degree memories are skipped;
 //   the strongest cues (best offer, then fewer members, then key) are walked while the members
 //   of those before add up to fewer than $cue_budget.
 // Each reached memory keeps its strongest arrival per kind (ties: the smaller seed id, then
@@ -25,7 +26,9 @@ CALL () {
   WHERE c.kind IN ['keyword', 'entity'] AND c.scope_key IN $visible
   WITH seed, c, COUNT { (c)<-[:HAS_CUE]-() } AS degree
   WHERE degree > 1 AND degree <= $max_degree
-  WITH seed, c, degree, $cue_decay * seed.value * log(1.0 + toFloat($population) / degree) / log(1.0 + $population) AS passed
+  WITH seed, c, degree,
+       $cue_decay * seed.value * CASE WHEN $inverse_rarity THEN 1.0 / degree
+                                      ELSE log(1.0 + toFloat($population) / degree) / log(1.0 + $population) END AS passed
   WHERE passed >= $threshold
   WITH c, degree, collect({seed: seed, passed: passed}) AS offers, max(passed) AS v
   WITH collect({c: c, degree: degree, offers: offers, v: v, key: c.kind + ':' + c.key + ':' + elementId(c)}) AS cues

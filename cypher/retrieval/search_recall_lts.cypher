@@ -18,7 +18,8 @@
 // are scanned exactly), $keys (names the query mentions, casefolded; '' entries are padding),
 // $population (-1: count here), $vector_weight, $fulltext_weight, $person_bonus, $max_nodes,
 // $max_hops, $fan_out, $base_decay, $threshold, $session_decay, $session_seeds, $cue_decay,
-// $cue_seeds, $max_cue_degree, $cue_budget, $assoc_limit, $rank_n, $log_n, $max_pending, $all_arrivals.
+// $cue_seeds, $max_cue_degree, $cue_budget, $inverse_rarity, $session_prior, $assoc_limit, $rank_n, $log_n,
+// $max_pending, $all_arrivals.
 // No parameter is ever null and the lists and the fulltext query are padded to one size bucket
 // (RecallRepository.search_recall): the server plans this statement once per mix of parameter
 // types *and* size buckets (0, 1, 2–10, 11–100, 101–1000 …), 4–13 s each
@@ -382,7 +383,7 @@ WITH visible, population, vector_hits, fulltext_hits, named, capped_edges, a,
      ELSE [] END AS cue_seeds
 // Associative spreading through shared cues: a session's best member passes $session_decay ×
 // its value to every other member; a seed passes $cue_decay × its value × rarity through each
-// keyword / name cue, rarity = ln(1 + N/degree) / ln(1 + N), cues shared by more than
+// keyword / name cue, rarity = ln(1 + N/degree) / ln(1 + N) (1 / degree when $inverse_rarity), cues shared by more than
 // $max_cue_degree memories skipped, the strongest cues walked until their members add up to
 // $cue_budget; each memory keeps its strongest arrival per kind; at most about $assoc_limit
 // arrivals, the strongest (ties at the cut-off kept).
@@ -407,7 +408,9 @@ CALL (visible, reps, cue_seeds, population) {
     WITH visible, seed, c, COUNT { (c)<-[:HAS_CUE]-() } AS degree,
          CASE WHEN population < 2 THEN 2 ELSE population END AS pop
     WHERE degree > 1 AND degree <= $max_cue_degree
-    WITH visible, seed, c, degree, $cue_decay * seed.value * log(1.0 + toFloat(pop) / degree) / log(1.0 + pop) AS passed
+    WITH visible, seed, c, degree,
+         $cue_decay * seed.value * CASE WHEN $inverse_rarity THEN 1.0 / degree
+                                        ELSE log(1.0 + toFloat(pop) / degree) / log(1.0 + pop) END AS passed
     WHERE passed >= $threshold
     // Each cue is walked once, not once per seed that has it: a member takes the cue's best
     // offer (value, then lower seed id), the second best when it is that best seed itself —
@@ -454,13 +457,23 @@ CALL (found) {
 WITH visible, population, vector_hits, fulltext_hits, named, capped_edges, a, reps,
      [x IN found WHERE floor IS NULL OR x.activation >= floor] AS associations
 // Total = a + session + cue arrivals (a session's best member gets $session_decay × its own
-// value in place of a session arrival); the memories that may rank in the top $rank_n.
+// value in place of a session arrival) + the session prior; the memories that may rank in the top $rank_n.
 // Per memory also what spreading added beyond its evidence, whether spreading reached it, its
 // cue arrival, and its edge and association arrivals.
-CALL (a, reps, associations) {
+// The session prior: each session's best candidate evidence, × $session_prior, for every
+// candidate of that session (none when $session_prior is 0).
+CALL (a) {
+  UNWIND CASE WHEN $session_prior > 0 THEN a ELSE [] END AS x
+  WITH x WHERE x.seed AND x.session IS NOT NULL
+  WITH x.session AS session, collect(x.id) AS members, max(x.b) AS best
+  UNWIND members AS id
+  RETURN collect({id: id, v: $session_prior * best}) AS prior
+}
+CALL (a, reps, associations, prior) {
   UNWIND [x IN a | {id: x.id, v: x.v, b: x.b, seed: x.seed, edge: x.edge, reached: x.edge IS NOT NULL}]
          + [r IN reps | {id: r.id, v: $session_decay * r.value, rep: true, reached: true}]
-         + [x IN associations | {id: x.id, v: x.activation, via_session: x.part = 'session', reached: true, arrival: x}] AS e
+         + [x IN associations | {id: x.id, v: x.activation, via_session: x.part = 'session', reached: true, arrival: x}]
+         + [p IN prior | {id: p.id, v: p.v, reached: false}] AS e
   WITH e.id AS id, collect(e) AS parts
   WITH id, parts, any(e IN parts WHERE e.rep) AS rep,
        reduce(s = 0.0, e IN parts | s + CASE WHEN e.b IS NULL THEN 0.0 ELSE e.b END) AS evidence

@@ -14,6 +14,7 @@ from hippograph.retrieval.activation import (
     association_arrivals,
     pending_links,
     seed_frontier,
+    session_prior,
     session_representatives,
     step_arrivals,
     strongest,
@@ -100,6 +101,14 @@ def test_totals_seeds_sessions_log_and_pending() -> None:
     assert [(n.id, round(n.activation, 6), n.hop) for n in log] == [("x", 0.3, 1), ("a", 0.2, -1)]
     far = {"x": Arrival("x", 0.2, "a", "keyword:k"), "a": Arrival("a", 0.9, "b", "keyword:k")}
     assert [(p.source, p.target) for p in pending_links(far, {"a": 1.0}, limit=3)] == [("a", "x")]
+
+
+def test_the_session_prior_gives_each_candidate_its_sessions_best_evidence() -> None:
+    base = {"a": 0.9, "b": 0.4, "c": 0.2, "d": 1.0, "e": 0.0}
+    session_of = {"a": "s1", "b": "s1", "c": "s2", "d": "", "x": "s2"}  # d: no session; x: not a candidate
+    assert session_prior(base, session_of, 0.5) == {"a": 0.45, "b": 0.45, "c": 0.1}
+    assert session_prior(base, session_of, 0.0) == {}
+    assert session_prior({"e": 0.0}, {"e": "s3"}, 0.5) == {"e": 0.0}
 
 
 def test_item_scoring() -> None:

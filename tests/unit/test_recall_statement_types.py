@@ -62,7 +62,13 @@ async def test_every_recall_sends_one_mix_of_types_and_size_buckets() -> None:
         {"lucene": long_query, "keys": ["ann"]},
         {"keys": ["ann", "bob", "cleo"], "visible": ["org:a", "org:a/b", "org:a/b/c", "org:a/b/c/d"]},
         {"vector": None, "layers": ["semantic", "episodic", "working", "procedural", "prospective"]},
-        {"vector_weight": 1, "fulltext_weight": 2, "person_bonus": 0},  # ints from a hand-made config
+        {  # ints from a hand-made config, the options on
+            "vector_weight": 1,
+            "fulltext_weight": 2,
+            "person_bonus": 0,
+            "session_prior": 1,
+            "activation": ActivationConfig(max_hops=2, cue_rarity="inverse"),
+        },
     ]
     for given in variants:
         await recall(repo, **given)

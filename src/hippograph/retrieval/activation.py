@@ -9,13 +9,17 @@ Two kinds of spreading, both one query per step:
   nothing below ``threshold``. A memory keeps the strongest activation that reaches it.
 * through shared cues (``(:Memory)-[:HAS_CUE]->(:Cue)<-[:HAS_CUE]-(:Memory)``): a session
   passes ``session_decay`` × its best member to every member; a keyword or name passes
-  ``cue_decay`` × seed × rarity, rarity = ln(1 + N/degree) / ln(1 + N).
+  ``cue_decay`` × seed × rarity, rarity = ln(1 + N/degree) / ln(1 + N) (or 1 / degree:
+  ``cue_rarity="inverse"``).
+
+Beside spreading, an optional session prior (``RecallConfig.session_prior``,
+:func:`session_prior`) gives every candidate a share of its session's best evidence.
 
 Every reached memory keeps the path that reached it (node ids and relationship types).
 The one-statement recall (``search_recall.cypher``) runs the same spreading inside its
 statement; :func:`edge_arrivals` and :func:`association_arrivals` read its answer. The maths
 of the step-by-step path are pure functions (:func:`step_arrivals`, :func:`admit`, :func:`association_arrivals`,
-and the recall engine's :func:`strongest`, :func:`add_up`, :func:`session_representatives`,
+and the recall engine's :func:`strongest`, :func:`add_up`, :func:`session_representatives`, :func:`session_prior`,
 :func:`activated_log`, :func:`pending_links`); the two ``spread_*`` coroutines only read and loop.
 """
 
@@ -209,6 +213,7 @@ async def spread_associations(
         layers=[layer.value for layer in layers] if layers else None,
         max_degree=config.max_cue_degree,
         cue_budget=config.cue_budget,
+        inverse_rarity=config.cue_rarity == "inverse",
         population=max(population, 2),
         threshold=config.threshold,
         limit=limit,
@@ -239,6 +244,19 @@ def session_representatives(activation: Mapping[str, float], session_of: Mapping
         if best is None or value > best[0] or (value == best[0] and i < best[1]):
             best_of_session[session_id] = (value, i)
     return {i: value for value, i in sorted(best_of_session.values(), reverse=True)[:n]}
+
+
+def session_prior(base: Mapping[str, float], session_of: Mapping[str, str], weight: float) -> dict[str, float]:
+    """Per candidate with a session, ``weight`` × the best evidence among that session's
+    candidates (nothing when ``weight`` is 0)."""
+    if weight <= 0:
+        return {}
+    best: dict[str, float] = {}
+    for i, value in base.items():
+        session_id = session_of.get(i)
+        if session_id:
+            best[session_id] = max(value, best.get(session_id, value))
+    return {i: weight * best[session_of[i]] for i in base if session_of.get(i)}
 
 
 def activated_log(

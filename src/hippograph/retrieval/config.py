@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
@@ -45,6 +47,10 @@ class ActivationConfig(BaseModel):
     cue_decay: float = Field(default=0.25, ge=0, le=1)
     """Two hops (memory → keyword/name cue → memory), scaled by the cue's rarity."""
     cue_seeds: int = Field(default=10, ge=0, le=100)
+    cue_rarity: Literal["log", "inverse"] = "log"
+    """How a cue's rarity scales what it passes: ``"log"`` = ln(1 + N/degree) / ln(1 + N) over
+    the N memories the scope sees; ``"inverse"`` = 1 / degree, HippoRAG 2's seed weighting (a
+    cue of degree 1 would weigh 1), far steeper: a cue shared by 10 memories passes a tenth."""
     max_cue_degree: int = Field(default=2000, ge=2)
     cue_budget: int = Field(default=500, ge=1)
     """Cue spreading walks the strongest cues first (best offer: seed × decay × rarity) and
@@ -97,6 +103,11 @@ class RecallConfig(BaseModel):
     topic_head_weight: float = Field(default=0.0, ge=0)
     """The same for a list question's noun phrase ("What activities does …" → "activities"),
     positive side only; measured at 0.5."""
+    session_prior: float = Field(default=0.0, ge=0)
+    """Session evidence as a prior, off by default: each session scores its best candidate's
+    evidence (activation units, [0, 1]), and every candidate of that session gains
+    ``session_prior`` × that score. Unlike session spreading it reaches every session a channel
+    found, and only candidates."""
     time_aware: bool = True
     activation: ActivationConfig = ActivationConfig()
     token_budget: int = Field(default=2000, ge=50)

@@ -234,11 +234,11 @@ class RecallEngine:
             hits = Hits.of(row.fulltext_hits, row.vector_hits)
             evidence = evidence_of(hits, row.named, cfg)
             try:
-                state = _activation(row, evidence, cfg)
+                state = _activation(row, hits, evidence, cfg)
             except Exception as exc:  # the direct hits still answer: activation only adds to them
                 log.warning("recall: activation failed: %s", type(exc).__name__, exc_info=True)
                 degraded.append(Degradation.of("activation", exc))
-                state = ActivationState.from_evidence(evidence, cfg)
+                state = ActivationState.from_evidence(evidence, cfg, hits.session)
             activation.set_attribute("hippograph.recall.activated", len(state.log.activated))
         return Retrieved(hits, evidence, state, row.memories(), row.visible, t_candidates, row.named), degraded
 
@@ -274,6 +274,7 @@ class RecallEngine:
                 vector_weight=cfg.vector_weight,
                 fulltext_weight=cfg.fulltext_weight,
                 person_bonus=cfg.person_bonus,
+                session_prior=cfg.session_prior,
                 activation=cfg.activation,
                 rank_n=rank_depth(k),
                 # person-centred evidence may re-rank the candidates after the statement
@@ -335,7 +336,7 @@ class RecallEngine:
                     "cosine": cosine,
                     "bm25": hits.bm25.get(nid),
                     "edges": state.edges.get(nid, 0.0),
-                    "session": state.session.get(nid, 0.0),
+                    "session": state.session.get(nid, 0.0) + state.prior.get(nid, 0.0),
                     "cues": state.cues.get(nid, 0.0),
                     **scoring.signals(node, cfg, now=now, hops=hops, distance=distance, window=window),
                     "recency_counted": cfg.weights.recency > 0,
@@ -487,11 +488,11 @@ def _recall_attributes(result: RecallResult) -> dict[str, AttributeValue]:
     }
 
 
-def _activation(row: RecallRow, evidence: dict[str, ScoreParts], cfg: RecallConfig) -> ActivationState:
+def _activation(row: RecallRow, hits: Hits, evidence: dict[str, ScoreParts], cfg: RecallConfig) -> ActivationState:
     """The activation state of a one-statement recall: evidence, then what the statement's
     spreading delivered, added up as the stages add it."""
     act = cfg.activation
-    state = ActivationState.from_evidence(evidence, cfg)
+    state = ActivationState.from_evidence(evidence, cfg, hits.session)
     if act.max_nodes == 0:
         return state
     edges = edge_arrivals(row.edges)

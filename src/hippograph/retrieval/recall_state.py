@@ -6,12 +6,12 @@ and the arithmetic both paths share."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from hippograph.models import MemoryNode
 from hippograph.retrieval import scoring
-from hippograph.retrieval.activation import Arrival, activated_log, add_up, pending_links, strongest
+from hippograph.retrieval.activation import Arrival, activated_log, add_up, pending_links, session_prior, strongest
 from hippograph.retrieval.config import ActivationConfig, RecallConfig
 from hippograph.retrieval.fusion import zscores
 from hippograph.retrieval.repository import CandidateRow
@@ -155,11 +155,14 @@ def evidence_of(hits: Hits, named: list[str], cfg: RecallConfig) -> dict[str, Sc
 
 
 class ActivationState:
-    """Per-recall activation state: evidence (base), what each spreading stage added, paths."""
+    """Per-recall activation state: evidence (base), what each spreading stage and the session
+    prior added, paths."""
 
-    def __init__(self, base: dict[str, float], log: ActivationLog) -> None:
+    def __init__(self, base: dict[str, float], log: ActivationLog, prior: dict[str, float] | None = None) -> None:
         self.base = base
         self.log = log
+        self.prior = prior or {}
+        """What the session prior gives each candidate (added last to every total)."""
         self.edges: dict[str, float] = {}
         self.session: dict[str, float] = {}
         self.cues: dict[str, float] = {}
@@ -169,11 +172,15 @@ class ActivationState:
         self._associated: tuple[dict[str, Arrival], ...] = ()
 
     @classmethod
-    def from_evidence(cls, evidence: dict[str, ScoreParts], cfg: RecallConfig) -> ActivationState:
-        """The state before any spreading: every candidate's evidence, scaled to [0, 1]."""
+    def from_evidence(
+        cls, evidence: dict[str, ScoreParts], cfg: RecallConfig, session_of: Mapping[str, str]
+    ) -> ActivationState:
+        """The state before any spreading: every candidate's evidence, scaled to [0, 1], and
+        the session prior of its session (``session_of``: the candidates' sessions)."""
         base = scoring.evidence_activation(evidence, cfg.vector_weight, cfg.fulltext_weight)
-        state = cls(base=base, log=ActivationLog(seeds=list(strongest(base, cfg.activation.cue_seeds))))
-        state.total = dict(base)
+        prior = session_prior(base, session_of, cfg.session_prior)
+        state = cls(base=base, log=ActivationLog(seeds=list(strongest(base, cfg.activation.cue_seeds))), prior=prior)
+        state.total = add_up(base, prior)
         return state
 
     def add_edges(self, edges: dict[str, ActivatedNode], capped: bool) -> dict[str, float]:
@@ -193,13 +200,14 @@ class ActivationState:
         act: ActivationConfig,
     ) -> None:
         """Fold session and cue arrivals in (the best member of a session shares its
-        session's activation too), then the totals, the activation log and the pending links."""
+        session's activation too), then the totals (the session prior last), the activation log
+        and the pending links."""
         for i, value in reps.items():
             session[i] = Arrival(i, act.session_decay * value, i)
         self.session = {i: n.activation for i, n in session.items()}
         self.cues = {i: n.activation for i, n in cue.items()}
         self._associated = (session, cue)
-        self.total = add_up(a, self.session, self.cues)
+        self.total = add_up(a, self.session, self.cues, self.prior)
         self.log.activated = activated_log(
             self.total, self.base, self._known_path, {*edge_ids, *session, *cue}, max(act.max_nodes, act.cue_seeds)
         )

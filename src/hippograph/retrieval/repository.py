@@ -210,6 +210,7 @@ class RecallRepository:
         rank_n: int,
         dimensions: int = 0,
         all_arrivals: bool = False,
+        session_prior: float = 0.0,
     ) -> RecallRow:
         """One recall's reads in one statement (:attr:`RetrievalQuery.SEARCH_RECALL`, whose
         header names the parameters; :attr:`RetrievalQuery.SEARCH_RECALL_LTS` on Neo4j 5.26);
@@ -219,7 +220,8 @@ class RecallRepository:
         plans the statement once per mix, seconds each. ``dimensions``: the zero vector's length
         when ``vector`` is None. ``all_arrivals``: return every spreading arrival, not only those
         the ranking, the activation log and the pending links read (:class:`RecallRow`) — for a
-        caller that re-ranks the candidates after the statement."""
+        caller that re-ranks the candidates after the statement. ``session_prior``:
+        :attr:`~hippograph.retrieval.config.RecallConfig.session_prior`."""
         (row,) = await self._conn.read_plain_as(
             self._v(self._conn.capabilities.pick(Q.SEARCH_RECALL, Q.SEARCH_RECALL_LTS)),
             RecallRow,
@@ -249,6 +251,8 @@ class RecallRepository:
             cue_seeds=activation.cue_seeds,
             max_cue_degree=activation.max_cue_degree,
             cue_budget=activation.cue_budget,
+            inverse_rarity=activation.cue_rarity == "inverse",
+            session_prior=float(session_prior),
             assoc_limit=ASSOCIATION_LIMIT,
             rank_n=rank_n,
             log_n=max(activation.max_nodes, activation.cue_seeds),

@@ -104,7 +104,7 @@ class StagedRetrieval:
             except Exception as exc:  # the direct hits still answer: activation only adds to them
                 log.warning("recall: activation failed: %s", type(exc).__name__, exc_info=True)
                 degraded.append(Degradation.of("activation", exc))
-                state = ActivationState.from_evidence(evidence, cfg)
+                state = ActivationState.from_evidence(evidence, cfg, hits.session)
             activation.set_attribute("hippograph.recall.activated", len(state.log.activated))
         return Retrieved(hits, evidence, state, None, visible, t_candidates, named), degraded
 
@@ -189,7 +189,7 @@ class StagedRetrieval:
         cfg: RecallConfig,
     ) -> ActivationState:
         act = cfg.activation
-        state = ActivationState.from_evidence(evidence, cfg)
+        state = ActivationState.from_evidence(evidence, cfg, hits.session)
         if act.max_nodes == 0:
             return state
         edges, capped = await spread_edges(self.repo, seeds=state.base, visible=visible, config=act, layers=layers)

@@ -24,7 +24,8 @@ class ScoreParts(BaseModel):
     Evidence (in standard deviations above the typical candidate): ``z_vector`` and
     ``z_fulltext`` from the channels, ``person`` for being said by the person the query
     names, ``topic`` for matching what the query asks of that person; activation that
-    reached it over memory edges (``edges``), from its session (``session``) and through
+    reached it over memory edges (``edges``), from its session (``session``, with the session
+    prior when it is on) and through
     shared keywords or names (``cues``). ``relevance`` is all of it,
     scaled so the best memory of the recall has 1. The final score is the four-signal sum of
     relevance, recency, frequency and proximity, times the multipliers."""

@@ -4,6 +4,7 @@ bookkeeping: access_count / spreading_access_count bumps and PendingLink nodes."
 
 from __future__ import annotations
 
+import math
 from itertools import pairwise
 
 import pytest
@@ -296,3 +297,53 @@ async def test_a_cue_shared_by_many_memories_does_not_flood_the_result(memory: M
         for item in result.items:
             assert item.path and item.path[-1].node_id == item.node.id
             assert item.explain()
+
+
+async def test_inverse_rarity_passes_one_over_the_cues_degree(memory: Memory, tenant: Scope) -> None:
+    """``cue_rarity="inverse"`` weighs a cue by 1 / degree (HippoRAG 2's seed weighting)
+    instead of ln(1 + N/degree) / ln(1 + N): through ``quokka`` (2 members) the far memory gets
+    ½ of what the seed passes, against ln(1 + N/2) / ln(1 + N) by default."""
+    seed = await memory.remember(tenant, "harbor lantern quokka")
+    far = await memory.remember(tenant, "quokka marmalade picnic")
+    for word in ("alpha", "bravo", "charlie"):
+        await memory.remember(tenant, f"harbor {word}")
+
+    async def passed(rarity: str) -> float:
+        cfg = RecallConfig(candidates_per_channel=2, track_access=False,
+                           activation=ActivationConfig(cue_rarity=rarity))  # type: ignore[arg-type]  # fmt: skip
+        result = await memory.engine.recall(tenant, QUERY, config=cfg)
+        return next(p.score for p in result.activation.pending if (p.source, p.target) == (seed.id, far.id))
+
+    n = await memory.engine.repo.scope_size(visible=tenant.ancestor_keys(), layers=[layer.value for layer in Layer])
+    log_rarity = math.log(1 + n / 2) / math.log(1 + n)
+    assert await passed("inverse") == pytest.approx(await passed("log") * 0.5 / log_rarity)
+
+
+async def test_the_session_prior_gives_a_candidate_its_sessions_best_evidence(memory: Memory, tenant: Scope) -> None:
+    """With ``session_prior`` every candidate gains that share of its session's best candidate
+    evidence (spreading off here, so each candidate's relevance without the prior is its
+    evidence); without it nothing is added."""
+    from hippograph.memory import ConversationTurn
+
+    texts = {
+        "s1": ["the harbor lantern was lit at dusk", "we ate grilled sardines", "then walked to the old fort"],
+        "s2": ["on tuesday we went to the museum", "a lantern in the window", "we bought postcards"],
+    }
+    turns = [ConversationTurn(turn_id=f"{s}:{i}", session_id=s, speaker="Ana", text=t)
+             for s, lines in texts.items() for i, t in enumerate(lines)]  # fmt: skip
+    await memory.ingest(tenant, turns)
+    weights = {"relevance": 1.0, "recency": 0.0, "frequency": 0.0, "proximity": 0.0}
+
+    async def recalled(prior: float) -> RecallResult:
+        cfg = RecallConfig(track_access=False, min_relevance=0.0, weights=weights, session_prior=prior,
+                           activation=ActivationConfig(max_nodes=0))  # type: ignore[arg-type]  # fmt: skip
+        return await memory.engine.recall(tenant, QUERY, top_k=20, config=cfg)
+
+    without, with_prior = await recalled(0.0), await recalled(0.5)
+    evidence = {i.node.id: i.parts.relevance for i in without.items}  # the best candidate's evidence is 1
+    session_of = {i.node.id: i.node.session_id for i in without.items}
+    assert len(evidence) == 6 and all(i.parts.session == 0.0 for i in without.items)
+    best = {s: max(v for i, v in evidence.items() if session_of[i] == s) for s in set(session_of.values())}
+    assert len(set(best.values())) == 2
+    for item in with_prior.items:
+        assert item.parts.session == pytest.approx(0.5 * best[session_of[item.node.id]])

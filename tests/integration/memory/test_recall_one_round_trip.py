@@ -139,6 +139,11 @@ CONFIGS = {
     "cue budget: the strongest cue only": RecallConfig(track_access=False, activation=ActivationConfig(cue_budget=1)),
     "cue budget: a few cues": RecallConfig(track_access=False, activation=ActivationConfig(cue_budget=150)),
     "few candidates, top 20": RecallConfig(track_access=False, candidates_per_channel=7, top_k=20),
+    "session prior": RecallConfig(track_access=False, session_prior=0.5),
+    "session prior, no spreading": RecallConfig(
+        track_access=False, session_prior=0.2, activation=ActivationConfig(max_nodes=0)
+    ),
+    "inverse cue rarity": RecallConfig(track_access=False, activation=ActivationConfig(cue_rarity="inverse")),
     "person-centred (topic)": RecallConfig(track_access=False, topic_weight=1.0, topic_head_weight=0.5),
     "relevance only": RecallConfig(
         track_access=False, top_k=30, weights={"relevance": 1.0, "recency": 0.0, "frequency": 0.0, "proximity": 0.0}
