@@ -5,7 +5,7 @@
 // Parameters: $lucene, $visible, $layers (null: all), $k, $vector.
 CALL db.index.fulltext.queryNodes('key_text', $lucene) YIELD node, score
 WHERE node.scope_key IN $visible
-MATCH (node)-[:KEY_OF]->(m:Memory)
+MATCH (node)-[:KEY_OF]->(m)
 WHERE m.scope_key IN $visible AND ($layers IS NULL OR m.layer IN $layers) AND NOT coalesce(m.retracted, false)
 WITH node, m, score
 LIMIT $k

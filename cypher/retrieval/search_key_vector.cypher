@@ -11,7 +11,7 @@ CALL (key) {
     SCORE AS score
   RETURN k, score
 }
-MATCH (k)-[:KEY_OF]->(m:Memory)
+MATCH (k)-[:KEY_OF]->(m)
 WHERE m.scope_key IN $visible AND ($layers IS NULL OR m.layer IN $layers) AND NOT coalesce(m.retracted, false)
 WITH k, m, score
 ORDER BY score DESC, k.id

@@ -5,7 +5,7 @@
 MATCH (k:Key) USING INDEX SEEK k:Key(scope_key)
 WHERE k.scope_key IN $visible AND k.embedding IS NOT NULL AND $fetch_k > 0
 WITH k, vector.similarity.cosine(k.embedding, $vector) AS score
-MATCH (k)-[:KEY_OF]->(m:Memory)
+MATCH (k)-[:KEY_OF]->(m)
 WHERE m.scope_key IN $visible AND ($layers IS NULL OR m.layer IN $layers) AND NOT coalesce(m.retracted, false)
 WITH k, m, score
 ORDER BY score DESC, k.id

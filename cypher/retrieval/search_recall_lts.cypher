@@ -35,6 +35,8 @@
 // Keys ((:Key)-[:KEY_OF]->(:Memory), written by enrichment) are searched by both channels and
 // credited to their memory; a recall whose scopes hold no key (one index seek says so) searches
 // no key index, and its channels stay as they were.
+// A key's memory is reached from the key with no label: with one, a plan made on fresh
+// statistics may scan the memories' scope-key index and join instead of following KEY_OF.
 // Returns one row: the visible keys, population, the vector and fulltext hits, the named persons, the edge
 // arrivals with their paths, whether the node cap cut the spread, the session
 // representatives, the session and cue arrivals (only those the result reads, see the end;
@@ -76,7 +78,7 @@ CALL (visible, keyed) {
   MATCH (k:Key) USING INDEX SEEK k:Key(scope_key)
   WHERE k.scope_key IN visible AND k.embedding IS NOT NULL
   WITH k, vector.similarity.cosine(k.embedding, $vector) AS score
-  MATCH (k)-[:KEY_OF]->(m:Memory)
+  MATCH (k)-[:KEY_OF]->(m)
   WHERE m.scope_key IN visible AND ($layers IS NULL OR m.layer IN $layers) AND NOT coalesce(m.retracted, false)
   WITH k, m, score
   ORDER BY score DESC, k.id
@@ -120,7 +122,7 @@ CALL (visible, keyed) {
   UNWIND CASE WHEN trim($lucene) = '' OR NOT keyed THEN [] ELSE [1] END AS _
   CALL db.index.fulltext.queryNodes('key_text', $lucene) YIELD node, score
   WHERE node.scope_key IN visible
-  MATCH (node)-[:KEY_OF]->(m:Memory)
+  MATCH (node)-[:KEY_OF]->(m)
   WHERE m.scope_key IN visible AND ($layers IS NULL OR m.layer IN $layers) AND NOT coalesce(m.retracted, false)
   WITH node, m, score
   LIMIT $k
