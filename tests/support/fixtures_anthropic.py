@@ -18,7 +18,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.support.fake_anthropic import FakeAnthropic, FakeAnthropicServer
+from hippograph.testing.fake_anthropic import FakeAnthropic, FakeAnthropicServer
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,7 @@ from pydantic import SecretStr
 from hippograph.app.runtime import consolidation_model
 from hippograph.app.settings import Settings
 from hippograph.consolidation import MergeJudge, ModelConsolidation, Summarizer
-from tests.support.fake_anthropic import FakeAnthropic, FakeReply, FakeToolUse
+from hippograph.testing.fake_anthropic import FakeAnthropic, FakeReply, FakeToolUse
 from tests.support.fixtures_anthropic import fake_anthropic, fake_anthropic_server  # noqa: F401
 
 

@@ -7,13 +7,14 @@ import json
 import httpx
 import pytest
 
-from tests.support.fake_anthropic import (
+from hippograph.testing.fake_anthropic import (
     FakeAnthropic,
     FakeError,
     FakeReply,
     FakeText,
     FakeThinking,
     FakeToolUse,
+    extractive_reply,
 )
 from tests.support.fixtures_anthropic import fake_anthropic, fake_anthropic_server  # noqa: F401
 
@@ -100,3 +101,49 @@ def test_an_unscripted_request_fails_loudly(fake_anthropic: FakeAnthropic) -> No
     response = httpx.post(f"{fake_anthropic.base_url}/v1/messages", json=BODY, headers=HEADERS)
     assert response.status_code == 500
     assert "no reply scripted" in response.json()["error"]["message"]
+
+
+CONTEXT = (
+    "## 9. MEMORY CONTEXT\nWhat you remember that may bear on this turn:\n"
+    "[id:aaaa1111] [episodic] (8 May 2023) Caroline: I went to the support group yesterday.\n"
+    "[id:bbbb2222] [episodic] (9 May 2023) Melanie: I painted a sunrise over the lake.\n"
+)
+
+
+def _ask(base_url: str, system: str, question: str) -> str:
+    body = {**BODY, "system": [{"type": "text", "text": system}], "messages": [{"role": "user", "content": question}]}
+    response = httpx.post(f"{base_url}/v1/messages", json=body, headers=HEADERS)
+    assert response.status_code == 200
+    return str(response.json()["content"][0]["text"])
+
+
+def test_the_responder_answers_when_the_queue_is_empty_and_queued_items_come_first(
+    fake_anthropic: FakeAnthropic,  # noqa: F811
+) -> None:
+    fake_anthropic.respond_with(extractive_reply)
+    fake_anthropic.enqueue(FakeReply.of_text("scripted"))
+    assert _ask(fake_anthropic.base_url, CONTEXT, "What did Melanie paint?") == "scripted"
+    answer = _ask(fake_anthropic.base_url, CONTEXT, "What did Melanie paint?")
+    assert answer == "[episodic] (9 May 2023) Melanie: I painted a sunrise over the lake."
+    assert _ask(fake_anthropic.base_url, CONTEXT, "Which zebra?") == "I don't know."
+    fake_anthropic.reset()
+    response = httpx.post(f"{fake_anthropic.base_url}/v1/messages", json=BODY, headers=HEADERS)
+    assert response.status_code == 500, "reset forgets the responder"
+
+
+@pytest.mark.parametrize(
+    ("gold", "generated", "label"),
+    [
+        ("7 May 2023", "Caroline went on 7 May 2023.", "CORRECT"),
+        ("a sunrise", "She painted a sunrise.", "CORRECT"),
+        ("a sunrise", "She painted a horse.", "WRONG"),
+        ("Adoption agencies", "I don't know.", "WRONG"),
+    ],
+)
+def test_the_responder_grades_a_judge_prompt_by_the_gold_answer_words(gold: str, generated: str, label: str) -> None:
+    prompt = "Question: x\nGold answer: an example\nGenerated answer: an example\n\nQuestion: When?\n"
+    prompt += f"Gold answer: {gold}\nGenerated answer: {generated}\n"
+    reply = extractive_reply({**BODY, "messages": [{"role": "user", "content": prompt}]})
+    text = reply.content[0].text  # type: ignore[union-attr]
+    assert json.loads(text.splitlines()[-1]) == {"label": label}
+    assert reply.input_tokens > len(prompt) // 4 and reply.output_tokens > 0

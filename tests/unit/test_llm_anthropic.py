@@ -33,7 +33,7 @@ from hippograph.llm.events import (
     Usage,
 )
 from hippograph.llm.retry import Backoff
-from tests.support.fake_anthropic import (
+from hippograph.testing.fake_anthropic import (
     FakeAnthropic,
     FakeError,
     FakeReply,

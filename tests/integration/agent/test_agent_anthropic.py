@@ -23,8 +23,7 @@ from hippograph.llm.retry import Backoff
 from hippograph.memory import Memory
 from hippograph.models import Layer
 from hippograph.scope import Scope
-from tests.integration.agent.conftest import MakeAgent
-from tests.support.fake_anthropic import (
+from hippograph.testing.fake_anthropic import (
     FakeAnthropic,
     FakeError,
     FakeReply,
@@ -32,6 +31,7 @@ from tests.support.fake_anthropic import (
     FakeThinking,
     FakeToolUse,
 )
+from tests.integration.agent.conftest import MakeAgent
 from tests.support.fixtures_anthropic import fake_anthropic, fake_anthropic_server  # noqa: F401
 
 BLOCK = (

@@ -17,9 +17,9 @@ from hippograph.llm import AnthropicModel, ModelError, ScriptedModel, ScriptedRe
 from hippograph.llm.retry import Backoff
 from hippograph.memory import Memory
 from hippograph.scope import Scope
+from hippograph.testing.fake_anthropic import FakeAnthropic, FakeError, FakeReply
 from hippograph.tracing import SCOPE_KEY
 from tests.integration.agent.conftest import MakeAgent
-from tests.support.fake_anthropic import FakeAnthropic, FakeError, FakeReply
 from tests.support.fixtures_anthropic import fake_anthropic, fake_anthropic_server  # noqa: F401
 from tests.support.spans import children, named, one
 

@@ -12,9 +12,9 @@ from hippograph.consolidation import ConsolidationModelError, Phase, claude_cons
 from hippograph.models import Relationship
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
+from hippograph.testing.fake_anthropic import FakeAnthropic, FakeError, FakeReply, FakeText, FakeToolUse
 from tests.integration.consolidation.conftest import Make
 from tests.integration.consolidation.sleep_helpers import DAY, MINUTE, NOW, edge, event, fact, near, unit_vector
-from tests.support.fake_anthropic import FakeAnthropic, FakeError, FakeReply, FakeText, FakeToolUse
 
 
 def _claude(fake: FakeAnthropic) -> object:

@@ -18,7 +18,7 @@ from hippograph.errors import ConfigurationError
 from hippograph.integrations import ClaudeMemoryTool, ClaudeMemoryToolSync
 from hippograph.memory import Memory
 from hippograph.scope import Scope
-from tests.support.fake_anthropic import FakeAnthropic, FakeReply, FakeText, FakeToolUse
+from hippograph.testing.fake_anthropic import FakeAnthropic, FakeReply, FakeText, FakeToolUse
 from tests.support.fixtures_anthropic import fake_anthropic, fake_anthropic_server  # noqa: F401
 
 COFFEE = "/memories/prefs/coffee.md"

@@ -11,8 +11,8 @@ from hippograph.memory.enrich_model import EnrichmentError, claude_enricher
 from hippograph.memory.ingest import turn_node_id
 from hippograph.retrieval.config import RecallConfig
 from hippograph.scope import Scope
+from hippograph.testing.fake_anthropic import FakeAnthropic, FakeError, FakeReply, FakeText, FakeToolUse
 from tests.integration.memory.helpers import run_file
-from tests.support.fake_anthropic import FakeAnthropic, FakeError, FakeReply, FakeText, FakeToolUse
 from tests.support.fixtures_anthropic import fake_anthropic, fake_anthropic_server  # noqa: F401
 
 DAY = 1_683_504_000.0  # 8 May 2023

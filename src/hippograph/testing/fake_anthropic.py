@@ -13,25 +13,55 @@ Each test scripts a queue of replies and errors and reads back the requests rece
     fake.enqueue(FakeError.overloaded(), FakeReply.of_text("hello"))
     ... call the real SDK with base_url=fake.base_url ...
     assert fake.requests[1].body["model"] == "claude-sonnet-4-6"
+
+When the queue is empty, a responder set with :meth:`FakeAnthropic.respond_with` answers
+instead (queued items still come first): :func:`extractive_reply` answers a question from the
+memory context in the system prompt and grades a judge prompt (``Gold answer:`` /
+``Generated answer:``) by word overlap, deterministically, so that a whole question-answering
+run works offline. Without a queued item or a responder, a request gets HTTP 500.
+
+Needs the ``api`` extra (starlette, uvicorn). Run it in a background thread::
+
+    with FakeAnthropicServer() as server:
+        server.fake.respond_with(extractive_reply)
+        model = AnthropicModel(api_key="test", base_url=server.url)
 """
 
 from __future__ import annotations
 
 import json
+import re
 import socket
 import threading
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import count
 from typing import Any
 
-import uvicorn
-from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
-from starlette.routing import Route
+from hippograph._extras import requires_extra
+
+with requires_extra("api"):
+    import uvicorn
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse, Response, StreamingResponse
+    from starlette.routing import Route
+
+__all__ = [
+    "FakeAnthropic",
+    "FakeAnthropicServer",
+    "FakeError",
+    "FakeReply",
+    "FakeStreamError",
+    "FakeText",
+    "FakeThinking",
+    "FakeToolUse",
+    "RecordedRequest",
+    "Responder",
+    "extractive_reply",
+]
 
 JsonDict = dict[str, Any]
 
@@ -125,6 +155,8 @@ class FakeStreamError:
 
 
 FakeItem = FakeReply | FakeError | FakeStreamError
+Responder = Callable[[JsonDict], FakeItem]
+"""Builds the reply to a request (its JSON body) when no item is queued."""
 
 
 @dataclass(frozen=True)
@@ -144,8 +176,9 @@ class RecordedRequest:
 class FakeAnthropic:
     """The scriptable state and the ASGI app of the fake API (thread-safe)."""
 
-    def __init__(self) -> None:
+    def __init__(self, responder: Responder | None = None) -> None:
         self._lock = threading.Lock()
+        self._responder = responder
         self._queue: deque[FakeItem] = deque()
         self._requests: list[RecordedRequest] = []
         self._ids = count(1)
@@ -159,11 +192,17 @@ class FakeAnthropic:
         with self._lock:
             self._queue.extend(items)
 
+    def respond_with(self, responder: Responder | None) -> None:
+        """Answer every request that finds the queue empty with ``responder(body)`` (None: HTTP 500)."""
+        with self._lock:
+            self._responder = responder
+
     def reset(self) -> None:
-        """Forget queued items and recorded requests."""
+        """Forget queued items, recorded requests and the responder."""
         with self._lock:
             self._queue.clear()
             self._requests.clear()
+            self._responder = None
 
     @property
     def requests(self) -> list[RecordedRequest]:
@@ -186,12 +225,15 @@ class FakeAnthropic:
         with self._lock:
             self._requests.append(RecordedRequest("POST", request.url.path, dict(request.headers), body))
             item = self._queue.popleft() if self._queue else None
+            responder = self._responder
         request_id = f"req_fake_{n:04d}"
         if not request.headers.get("x-api-key") and not request.headers.get("authorization"):
             return _error(FakeError(401, "authentication_error", "invalid x-api-key"), request_id)
         missing = [k for k in ("model", "max_tokens", "messages") if k not in body]
         if missing:
             return _error(FakeError.invalid_request(f"{missing[0]}: Field required"), request_id)
+        if item is None and responder is not None:
+            item = responder(body)
         if item is None:
             return _error(FakeError(500, "api_error", "fake: no reply scripted"), request_id)
         if isinstance(item, FakeError):
@@ -326,6 +368,83 @@ async def _sse(item: FakeReply | FakeStreamError, *, message_id: str, model: str
         {"type": "message_delta", "delta": delta, "usage": {"output_tokens": item.output_tokens}},
     )
     yield _event("message_stop", {"type": "message_stop"})
+
+
+_WORD = re.compile(r"[a-z0-9]+")
+_STOPWORDS = frozenset(
+    "a about an and any are as at be been but by can did do does for from had has have he her him his how i "
+    "if in into is it its me my of on or our she so some than that the their them then there these they "
+    "this to was we were what when where which who whom why will with would you your".split()
+)
+_HANDLE = re.compile(r"^\s*\[id:[^\]]*\]\s*")
+NOT_FOUND = "I don't know."
+"""The extractive answer when no line of the context shares a word with the question."""
+
+
+def extractive_reply(body: JsonDict) -> FakeReply:
+    """A deterministic stand-in for a model that answers questions and grades answers.
+
+    A judge prompt (its last user message has ``Gold answer:`` and ``Generated answer:`` lines;
+    the last of each counts) gets one sentence and ``{"label": "CORRECT"}`` when the generated
+    answer holds at least half of the gold answer's content words, else ``"WRONG"``. Any other
+    request gets the line of the system prompt that shares most content words with the last
+    user message (only the memory-context lines, those starting with ``[id:``, when there are
+    any; the first line wins a tie), without its handle, or "I don't know." when no line shares
+    a word. Usage counts are the characters of the request and the reply over 4.
+    """
+    prompt = _last_user_text(body)
+    gold, generated = _field(prompt, "Gold answer:"), _field(prompt, "Generated answer:")
+    if gold is not None and generated is not None:
+        wanted = _content_words(gold)
+        share = len(wanted & _content_words(generated)) / len(wanted) if wanted else 0.0
+        label = "CORRECT" if wanted and share >= 0.5 else "WRONG"
+        text = f'The generated answer holds {share:.0%} of the gold answer\'s words.\n{{"label": "{label}"}}'
+    else:
+        text = _best_line(_system_text(body), _content_words(prompt))
+    return FakeReply.of_text(
+        text,
+        input_tokens=(len(json.dumps(body.get("messages", ""))) + len(_system_text(body))) // 4 + 1,
+        output_tokens=len(text) // 4 + 1,
+    )
+
+
+def _content_words(text: str) -> set[str]:
+    return {w for w in _WORD.findall(text.lower()) if w not in _STOPWORDS}
+
+
+def _last_user_text(body: JsonDict) -> str:
+    for message in reversed(body.get("messages") or []):
+        if isinstance(message, dict) and message.get("role") == "user":
+            return _text_of(message.get("content"))
+    return ""
+
+
+def _system_text(body: JsonDict) -> str:
+    return _text_of(body.get("system"))
+
+
+def _text_of(content: object) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(str(b.get("text", "")) for b in content if isinstance(b, dict))
+    return ""
+
+
+def _field(text: str, name: str) -> str | None:
+    values = [line.split(name, 1)[1].strip() for line in text.splitlines() if line.strip().startswith(name)]
+    return values[-1] if values else None
+
+
+def _best_line(system: str, question: set[str]) -> str:
+    lines = [line for line in system.splitlines() if line.strip()]
+    handled = [line for line in lines if _HANDLE.match(line)]
+    best, shared = "", 0
+    for line in handled or lines:
+        n = len(question & _content_words(_HANDLE.sub("", line)))
+        if n > shared:
+            best, shared = line, n
+    return _HANDLE.sub("", best).strip() if shared else NOT_FOUND
 
 
 class FakeAnthropicServer:
