@@ -11,6 +11,9 @@ The data is not in the repository (LoCoMo is CC BY-NC 4.0): the harnesses take t
 Categories (the dataset's numbers): 1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop,
 5 adversarial.
 
+A file that is not LoCoMo (not JSON, a sample, turn or question without its fields, a category
+outside 1–5) is refused with a :class:`LocomoDataError` naming the file, the sample and the field.
+
 Audited evidence: an independent audit of LoCoMo (dial481/locomo-audit, ``errors.json``) lists
 questions whose cited evidence is wrong or incomplete; :func:`audited` swaps in its
 ``correct_evidence`` (normalised as above). Its entries are named ``locomo_<sample>_qa<n>``:
@@ -36,6 +39,10 @@ CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 
 _SESSION_KEY = re.compile(r"^session_(\d+)$")
 _SPLIT = re.compile(r"[;, ]+")
 _ID = re.compile(r"^D:?(\d+):(\d+)$")
+
+
+class LocomoDataError(ValueError):
+    """The LoCoMo file cannot be read, is not JSON, or does not have the dataset's schema."""
 
 
 @dataclass(frozen=True)
@@ -123,9 +130,37 @@ def data_path(given: str | Path | None = None) -> Path:
 
 
 def load(path: str | Path) -> list[Conversation]:
-    """Read every sample of the LoCoMo file."""
-    samples = json.loads(Path(path).read_text())
-    return [_conversation(sample, position) for position, sample in enumerate(samples)]
+    """Read every sample of the LoCoMo file.
+
+    Raises:
+        LocomoDataError: The file cannot be read, is not JSON, or a sample, turn or question
+            lacks a field of the dataset's schema (the message names the file, sample and field).
+    """
+    path = Path(path)
+    try:
+        samples = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise LocomoDataError(f"cannot read the LoCoMo file {path}: {exc.strerror or exc}") from exc
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise LocomoDataError(f"the LoCoMo file {path} is not JSON: {exc}") from exc
+    if not isinstance(samples, list) or not samples:
+        raise LocomoDataError(f"the LoCoMo file {path} must hold a non-empty list of samples")
+    out = []
+    for position, sample in enumerate(samples):
+        try:
+            out.append(_conversation(sample, position))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            name = sample.get("sample_id", "?") if isinstance(sample, dict) else "?"
+            raise LocomoDataError(f"the LoCoMo file {path}, sample {position} ({name}): {_why(exc)}") from exc
+    return out
+
+
+def _why(exc: Exception) -> str:
+    if isinstance(exc, KeyError):
+        return f"missing field {exc.args[0]!r}"
+    if isinstance(exc, (TypeError, AttributeError)):
+        return f"a field has the wrong type ({exc})"
+    return str(exc)
 
 
 def audit_path(data: Path) -> Path:
@@ -167,6 +202,10 @@ def _conversation(sample: dict[str, Any], position: int = 0) -> Conversation:
     turns: list[Turn] = []
     for n in sessions:
         date_time = conv[f"session_{n}_date_time"]
+        try:
+            parse_session_date(date_time)
+        except ValueError:
+            raise ValueError(f"session_{n}_date_time {date_time!r} is not like '1:56 pm on 8 May, 2023'") from None
         for i, raw in enumerate(conv[f"session_{n}"], start=1):
             turns.append(
                 Turn(
@@ -184,9 +223,9 @@ def _conversation(sample: dict[str, Any], position: int = 0) -> Conversation:
     questions = tuple(
         Question(
             conv_id=conv_id,
-            question=qa["question"],
+            question=str(qa["question"]),
             answer=str(qa.get("answer", qa.get("adversarial_answer", ""))),
-            category=int(qa["category"]),
+            category=_category(qa["category"], index),
             evidence=normalise_evidence(qa.get("evidence", []), known),
             index=index,
             sample=position,
@@ -199,6 +238,12 @@ def _conversation(sample: dict[str, Any], position: int = 0) -> Conversation:
         turns=tuple(turns),
         questions=questions,
     )
+
+
+def _category(raw: object, index: int) -> int:
+    if not isinstance(raw, int | str) or str(raw).strip() not in {str(c) for c in CATEGORIES}:
+        raise ValueError(f"question {index}: category {raw!r} is not one of {sorted(CATEGORIES)}")
+    return int(raw)
 
 
 def session_of(dia_id: str) -> int:
