@@ -1,5 +1,6 @@
-"""LoCoMo question answering: Claude answers each question from what hippograph recalls, and an
-LLM judge grades the answer after the mem0 paper's protocol (:mod:`benchmarks.locomo.judge`).
+"""LoCoMo question answering: Claude answers from hippograph's recall, an LLM judge grades it.
+
+Each answer is graded after the mem0 paper's protocol (:mod:`benchmarks.locomo.judge`).
 
 Every turn of every conversation is ingested as an episodic memory (one scope per
 conversation, as the retrieval harness does). For each question the agent's own context
