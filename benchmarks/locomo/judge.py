@@ -10,6 +10,10 @@ paper reports categories 1–4 only: the adversarial questions (category 5, whos
 that the conversation does not say) are left out of the score, and here they are not asked at
 all (:data:`EXCLUDED`).
 
+Category names: this harness uses the dataset's own (1 multi-hop, 2 temporal, 3 open-domain,
+4 single-hop). mem0's tables name them otherwise (by its maintainers' account, 1 single-hop,
+2 temporal, 3 multi-hop, 4 open-domain), so compare per-category figures by number.
+
 Differences, stated so that a figure is read right: the paper's judge was gpt-4o-mini at
 temperature 0 in JSON mode; here it is Claude at the API's default sampling, and a reply
 without one clear label is asked again, then recorded as unjudged (never as correct).

@@ -408,12 +408,14 @@ def render(records: Sequence[QaRecord], settings: QaSettings, *, offline: bool) 
         f"answer model {settings.answer_model}, judge model {settings.judge_model}"
         + (" (the local fake Messages API: accuracy is meaningless)" if offline else ""),
         "",
-        "| group | asked | correct | unjudged | no answer | accuracy % | context tokens (mean) |",
+        "| category | asked | correct | unjudged | no answer | accuracy % | context tokens (mean) |",
         "|---|---|---|---|---|---|---|",
     ]
+    numbers = {name: n for n, name in CATEGORIES.items()}
     for name, g in report(records).items():
+        label = f"{numbers[name]} {name}" if name in numbers else name
         lines.append(
-            f"| {name} | {g.asked} | {g.correct} | {g.unjudged} | {g.no_answer} | {g.accuracy:.1f} "
+            f"| {label} | {g.asked} | {g.correct} | {g.unjudged} | {g.no_answer} | {g.accuracy:.1f} "
             f"| {g.context_tokens:.0f} |"
         )
     if asked:

@@ -143,8 +143,9 @@ def test_accuracy_is_correct_over_asked_and_unjudged_is_never_correct() -> None:
     assert "adversarial" not in got and "temporal" not in got
     text = render(records, QaSettings(), offline=True)
     assert "4 questions asked, 2 adversarial left out" in text
-    assert "| single-hop | 3 | 1 | 1 | 0 | 33.3 | 133 |" in text
+    assert "| 4 single-hop | 3 | 1 | 1 | 0 | 33.3 | 133 |" in text
     assert "accuracy is meaningless" in text
+    assert "| overall | 4 | 1 | 1 | 1 | 25.0 |" in text and "| 1 multi-hop | 1 |" in text
 
 
 def test_settings_out_of_range_are_refused() -> None:
