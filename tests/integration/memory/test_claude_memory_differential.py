@@ -54,6 +54,8 @@ SCRIPT: list[tuple[dict[str, Any], str]] = [
     ({"command": "view", "path": "/memories"}, "folder sizes"),
     ({"command": "view", "path": "/memories/a"}, "folder sizes"),
     ({"command": "view", "path": "/memories/a/b/c"}, "folder sizes"),
+    ({"command": "view", "path": "/memories/a/"}, "trailing slash"),
+    ({"command": "view", "path": "/memories/blank.md/"}, "trailing slash"),
     ({"command": "str_replace", "path": NOTES, "old_str": "line two", "new_str": "line 2\n\n  indented"}, IDENTICAL),
     ({"command": "view", "path": NOTES}, IDENTICAL),
     ({"command": "str_replace", "path": "/memories/spaced.txt", "old_str": "   \n", "new_str": "\n"}, IDENTICAL),
@@ -124,15 +126,23 @@ def _folder_sizes_aside(text: str) -> str:
     return "\n".join(out)
 
 
-def _differs_as(difference: str, ours: Answer, sdk: Answer) -> bool:
+def _unslashed(text: str, path: str) -> str:
+    """The SDK's answer for ``path`` as it reads with the path's trailing slash dropped."""
+    return re.sub(re.escape(path) + r"(?=[/\s,]|$)", path.rstrip("/"), text)
+
+
+def _differs_as(difference: str, ours: Answer, sdk: Answer, command: dict[str, Any]) -> bool:
     """True when ``ours`` differs from ``sdk`` exactly as the named difference says."""
+    if difference == "trailing slash":
+        unslashed = _unslashed(sdk[1], command["path"])
+        return ours[0] == sdk[0] == "ok" and _folder_sizes_aside(ours[1]) == _folder_sizes_aside(unslashed)
     if difference == "folder sizes":
         return ours[0] == sdk[0] == "ok" and _folder_sizes_aside(ours[1]) == _folder_sizes_aside(sdk[1])
     if difference == "suggestions":
         return ours[0] == sdk[0] == "error" and ours[1].startswith(sdk[1] + " The closest existing files: /memories/")
     if difference == "empty folders":  # the SDK's listing has folders no file is in, and only those more
         if ours[0] == "error":  # the folder itself is empty: gone here
-            missing = f"The path {command_path(ours[1])} does not exist. Please provide a valid path."
+            missing = f"The path {command['path']} does not exist. Please provide a valid path."
             below = sdk[1].split("\n")[2:] if sdk[0] == "ok" else ["not a listing"]
             return ours[1].startswith(missing) and all(line.endswith("/") for line in below)
         mine, theirs = _folder_sizes_aside(ours[1]).split("\n"), _folder_sizes_aside(sdk[1]).split("\n")
@@ -143,11 +153,6 @@ def _differs_as(difference: str, ours: Answer, sdk: Answer) -> bool:
     if difference == "into itself":
         return ours == ("error", "Cannot move /memories/work into itself") and sdk[0] == "raised"
     raise AssertionError(f"not a listed difference: {difference}")
-
-
-def command_path(message: str) -> str:
-    """The path an error message names ("The path <path> …")."""
-    return message.split(" ")[2]
 
 
 def listed_differences() -> set[str]:
@@ -182,7 +187,7 @@ async def test_the_same_script_gets_the_same_answers_as_the_sdk_file_system(
             table.append(f"{row} identical")
             if difference != IDENTICAL:
                 mismatches.append(f"{row}: identical, but listed as '{difference}' (drop the allowance)")
-        elif difference != IDENTICAL and _differs_as(difference, mine, theirs):
+        elif difference != IDENTICAL and _differs_as(difference, mine, theirs, command):
             table.append(f"{row} listed difference: {difference}")
         else:
             mismatches.append(f"{row}\n  hippograph: {mine!r}\n  SDK:        {theirs!r}")
