@@ -12,7 +12,9 @@ One pydantic model per op, told apart by ``op``; each op belongs to one layer:
     correct_profile → semantic    record a correction of a ``SOUL:<name>`` profile key
                                   (applied by consolidation's soul_corrections phase)
 
-Unknown keys are ignored (models add them); known keys are validated strictly.
+Unknown keys are ignored (models add them); known keys are validated strictly. Names (labels,
+keys, ids, targets) are trimmed of surrounding whitespace; text (content, conditions, tasks,
+steps, reasons) is kept exactly as given, and text that must not be empty must not be blank.
 """
 
 from __future__ import annotations
@@ -20,7 +22,16 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    JsonValue,
+    StringConstraints,
+    TypeAdapter,
+    field_validator,
+)
 
 from hippograph.models import MAX_LABEL, MAX_TEXT, Importance, Layer, Relationship, check_id
 
@@ -28,8 +39,24 @@ MAX_STEPS = 50
 MAX_RELATIONSHIPS = 20
 
 
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must not be blank")
+    return value
+
+
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_LABEL)]
+"""A label, key, name or id: trimmed, never empty."""
+OptionalLabel = Annotated[str, StringConstraints(strip_whitespace=True, max_length=MAX_LABEL)]
+"""A label that may be empty (derived from the text then): trimmed."""
+Text = Annotated[str, Field(max_length=MAX_TEXT)]
+"""Free text, stored exactly as given (whitespace, newlines, Unicode)."""
+RequiredText = Annotated[str, Field(min_length=1, max_length=MAX_TEXT), AfterValidator(_not_blank)]
+"""Free text that must say something: stored as given, refused when blank."""
+
+
 class _Op(BaseModel):
-    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
+    model_config = ConfigDict(extra="ignore")
 
     layer: ClassVar[Layer | None] = None
 
@@ -37,9 +64,9 @@ class _Op(BaseModel):
 class RelationshipSpec(BaseModel):
     """A link from the upserted node to another memory, named by label or id."""
 
-    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
+    model_config = ConfigDict(extra="ignore")
 
-    target: str = Field(min_length=1, max_length=MAX_LABEL)
+    target: Name
     type: Relationship = Relationship.RELATES_TO
     weight: float = Field(default=1.0, gt=0, le=10)
 
@@ -57,12 +84,12 @@ class UpsertNode(_Op):
     layer: ClassVar[Layer | None] = Layer.SEMANTIC
 
     op: Literal["upsert_node"]
-    label: str = Field(min_length=1, max_length=MAX_LABEL)
-    content: str = Field(default="", max_length=MAX_TEXT)
+    label: Name
+    content: Text = ""
     properties: dict[str, JsonValue] = Field(default_factory=dict)
     importance: Importance = 5.0
     relationships: list[RelationshipSpec] = Field(default_factory=list, max_length=MAX_RELATIONSHIPS)
-    key: str | None = None
+    key: Annotated[str, StringConstraints(strip_whitespace=True)] | None = None
     """A stable subject key: a new fact with the same key supersedes the current one."""
 
 
@@ -72,13 +99,15 @@ class CreateEvent(_Op):
     layer: ClassVar[Layer | None] = Layer.EPISODIC
 
     op: Literal["create_event"]
-    content: str = Field(min_length=1, max_length=MAX_TEXT)
-    label: str = Field(default="", max_length=MAX_LABEL)
+    content: RequiredText
+    label: OptionalLabel = ""
     occurred_at: float | None = None
     importance: Importance = 5.0
     properties: dict[str, JsonValue] = Field(default_factory=dict)
-    mentions: list[str] = Field(default_factory=list, max_length=MAX_RELATIONSHIPS)
-    session_id: str | None = None
+    mentions: list[Annotated[str, StringConstraints(strip_whitespace=True)]] = Field(
+        default_factory=list, max_length=MAX_RELATIONSHIPS
+    )
+    session_id: Annotated[str, StringConstraints(strip_whitespace=True)] | None = None
     """The conversation the event belongs to (chains its events)."""
 
 
@@ -88,13 +117,11 @@ class SetTrigger(_Op):
     layer: ClassVar[Layer | None] = Layer.PROSPECTIVE
 
     op: Literal["set_trigger"]
-    condition: str = Field(min_length=1, max_length=MAX_TEXT)
-    task: str = Field(min_length=1, max_length=MAX_TEXT)
+    condition: RequiredText
+    task: RequiredText
     due_at: float | None = None
     """When a time trigger is due: epoch seconds or an ISO 8601 date/time (UTC if no zone)."""
-    about: list[Annotated[str, Field(min_length=1, max_length=MAX_LABEL)]] = Field(
-        default_factory=list, max_length=MAX_RELATIONSHIPS
-    )
+    about: list[Name] = Field(default_factory=list, max_length=MAX_RELATIONSHIPS)
     """Topics, keywords or people whose mention makes the condition hold (default: the
     condition's own names and content words)."""
     importance: Importance = 5.0
@@ -111,8 +138,8 @@ class ResolveTrigger(_Op):
     layer: ClassVar[Layer | None] = Layer.PROSPECTIVE
 
     op: Literal["resolve_trigger"]
-    id: str = Field(min_length=1, max_length=100)
-    outcome: str = Field(default="", max_length=MAX_TEXT)
+    id: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
+    outcome: Text = ""
 
 
 class SnoozeTrigger(_Op):
@@ -121,7 +148,7 @@ class SnoozeTrigger(_Op):
     layer: ClassVar[Layer | None] = Layer.PROSPECTIVE
 
     op: Literal["snooze_trigger"]
-    id: str = Field(min_length=1, max_length=100)
+    id: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
     until: float
 
     @field_validator("until", mode="before")
@@ -137,10 +164,10 @@ class CorrectProfile(_Op):
     layer: ClassVar[Layer | None] = Layer.SEMANTIC
 
     op: Literal["correct_profile"]
-    name: str = Field(min_length=1, max_length=MAX_LABEL)
-    key: str = Field(min_length=1, max_length=MAX_LABEL)
+    name: Name
+    key: Name
     value: JsonValue
-    reason: str = Field(default="", max_length=MAX_TEXT)
+    reason: Text = ""
 
 
 class RegisterSkill(_Op):
@@ -149,9 +176,9 @@ class RegisterSkill(_Op):
     layer: ClassVar[Layer | None] = Layer.PROCEDURAL
 
     op: Literal["register_skill"]
-    name: str = Field(min_length=1, max_length=MAX_LABEL)
-    steps: list[Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]] = Field(min_length=1, max_length=MAX_STEPS)
-    context: str = Field(default="", max_length=MAX_TEXT)
+    name: Name
+    steps: list[RequiredText] = Field(min_length=1, max_length=MAX_STEPS)
+    context: Text = ""
     importance: Importance = 5.0
     properties: dict[str, JsonValue] = Field(default_factory=dict)
 
@@ -160,8 +187,8 @@ class RetractNode(_Op):
     """Soft-delete the memory ``id`` (it stays readable in audits)."""
 
     op: Literal["retract_node"]
-    id: str
-    reason: str = Field(min_length=1, max_length=MAX_TEXT)
+    id: Annotated[str, StringConstraints(strip_whitespace=True)]
+    reason: RequiredText
 
     @field_validator("id")
     @classmethod

@@ -137,6 +137,21 @@ async def test_stdio_tools_recall_explained_round_trip_retract_triggers(
         assert "id" in await call_error(other, "retract", id=lisbon["id"], reason="not mine")
 
 
+async def test_remember_stores_the_text_as_given(
+    neo4j_server: tuple[str, str], tmp_path: Path, ana: Tenant, store: GraphStore
+) -> None:
+    text = "  Ana's packing list:\n\n\t- passport\n\t- café ☕ \n"
+    async with stdio(ana.token, cli_env(neo4j_server, tmp_path)) as client:
+        fact = await call(client, "remember", text=text, about=" packing ", key="ana.packing")
+        event = await call(client, "remember", text=text + "\n", layer="episodic")
+        assert "must not be blank" in await call_error(client, "remember", text=" \n ", layer="episodic")
+    stored = [await store.get_node(ana.scope, m["id"]) for m in (fact, event)]
+    assert [(s.label, s.content) if s else None for s in stored] == [
+        ("packing", text),
+        (text[:80].strip(), text + "\n"),
+    ]
+
+
 async def test_a_reader_key_cannot_write(
     neo4j_server: tuple[str, str], tmp_path: Path, conn: Neo4jConnection, store: GraphStore
 ) -> None:

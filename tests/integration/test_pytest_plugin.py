@@ -1,7 +1,8 @@
 """hippograph's pytest plugin as a host project uses it: pytester runs the testing guide's
-example and a small scope-recording test file in a pytest of its own (a subprocess,
-``-p hippograph.testing``, pytest-asyncio in strict mode) against the suite's Neo4j, named by
-``HIPPOGRAPH_NEO4J_URI``; afterwards the scopes the host's tests wrote in are gone."""
+example, with the guide's conftest.py (the real embedding model), and a small scope-recording
+test file in a pytest of its own (a subprocess, ``-p hippograph.testing``, pytest-asyncio in
+strict mode) against the suite's Neo4j, named by ``HIPPOGRAPH_NEO4J_URI``; afterwards the
+scopes the host's tests wrote in are gone."""
 
 from __future__ import annotations
 
@@ -41,12 +42,26 @@ async def test_each_test_has_its_own_scope(memory: MemoryCapability) -> None:
 """
 
 
-def _guide_example() -> str:
-    """The host test file the testing guide tells users to copy, as the guide prints it."""
+def _guide_block(after: str) -> str:
+    """The first python block of the testing guide after the words ``after``, as the guide prints it."""
     text = GUIDE.read_text()
-    after = text.index("`tests/test_assistant.py` of a host project:")
-    block = text.index("```python\n", after) + len("```python\n")
+    block = text.index("```python\n", text.index(after)) + len("```python\n")
     return text[block : text.index("```", block)]
+
+
+def _guide_example() -> str:
+    """The host test file the testing guide tells users to copy."""
+    return _guide_block("`tests/test_assistant.py` of a host project:")
+
+
+EMBEDDER_CHECK = """
+from hippograph.embeddings import HashingEmbeddings, default_embedder
+
+
+def test_the_conftest_gives_the_real_model(hippograph_embedder) -> None:
+    assert not isinstance(hippograph_embedder, HashingEmbeddings)
+    assert type(hippograph_embedder) is type(default_embedder())
+"""
 
 
 async def test_a_host_test_file_uses_the_fixtures_and_its_scope_is_erased(
@@ -59,13 +74,14 @@ async def test_a_host_test_file_uses_the_fixtures_and_its_scope_is_erased(
     monkeypatch.setenv("HIPPOGRAPH_NEO4J_URI", uri)
     monkeypatch.setenv("HIPPOGRAPH_NEO4J_PASSWORD", password)
     pytester.makeini("[pytest]\nasyncio_mode = strict\nasyncio_default_fixture_loop_scope = function\n")
-    pytester.makepyfile(test_assistant=_guide_example(), test_scopes=SCOPE_RECORDER)
+    pytester.makepyfile(test_assistant=_guide_example(), test_scopes=SCOPE_RECORDER, test_embedder=EMBEDDER_CHECK)
+    pytester.makeconftest(_guide_block("the embedder in your `conftest.py`"))  # the guide's real model
 
     run = await asyncio.to_thread(
         pytester.runpytest_subprocess, "-p", "hippograph.testing", "-p", "no:cacheprovider", "-q", timeout=300
     )
 
-    run.assert_outcomes(passed=4)
+    run.assert_outcomes(passed=5)
     keys = (pytester.path / "scopes.txt").read_text().split()
     assert len(keys) == 2 and len(set(keys)) == 2
     for key in keys:

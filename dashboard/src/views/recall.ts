@@ -77,6 +77,31 @@ function caption(m: MemoryBrief | undefined, id: string): string {
   return text.length > 28 ? `${text.slice(0, 27)}…` : text;
 }
 
+/** The label, when it says something the content does not start with. */
+function heading(m: MemoryBrief): string | null {
+  return m.label && m.content && !m.content.startsWith(m.label) ? m.label : null;
+}
+
+/** A recalled item as a person reads it: score, layer, label and the whole text, wrapped;
+ *  the whole text again on hover, and a click explains it. */
+function itemEntry(i: Item, explain: (id: string) => void): HTMLElement {
+  const m = i.memory;
+  const text = m.content || m.label || m.id;
+  const title = heading(m);
+  const layer = m.layer.toLowerCase();
+  return h(
+    "li",
+    {},
+    h(
+      "button",
+      { type: "button", class: "memory", title: title ? `${title}: ${text}` : text, "data-id": m.id, onclick: () => explain(m.id) },
+      h("span", { class: "meta" }, h("span", { class: "score" }, round(i.score)), h("span", { class: `layer ${layer}` }, layer)),
+      title ? h("strong", { class: "label" }, title) : null,
+      h("span", { class: "memory-text", "data-testid": "recall-item-text" }, text),
+    ),
+  );
+}
+
 export async function recallView(session: Session): Promise<HTMLElement> {
   const graphBox = h("div", { class: "graph", "data-testid": "recall-graph" });
   const legendBox = h("div");
@@ -123,12 +148,12 @@ export async function recallView(session: Session): Promise<HTMLElement> {
       const m = memories.get(id);
       const pathOf = (steps: Step[]) =>
         steps.length
-          ? h("ol", { class: "path" }, steps.map((s) => h("li", {}, s.relationship ? `—${s.relationship}→ ` : "seed ", caption(memories.get(s.nodeId), s.nodeId))))
+          ? h("ol", { class: "path" }, steps.map((s) => h("li", { title: fullCaption(memories.get(s.nodeId), s.nodeId) }, s.relationship ? `—${s.relationship}→ ` : "seed ", caption(memories.get(s.nodeId), s.nodeId))))
           : h("p", {}, "Found directly (no activation path).");
       fill(
         explanation,
         h("h3", {}, m ? m.label || m.layer.toLowerCase() : id),
-        m ? h("p", {}, m.content) : null,
+        m ? h("p", { class: "memory-text", "data-testid": "explanation-text" }, m.content) : null,
         item
           ? h(
               "div",
@@ -161,9 +186,7 @@ export async function recallView(session: Session): Promise<HTMLElement> {
       h(
         "ol",
         { "data-testid": "recall-items" },
-        recall.items.map((i) =>
-          h("li", {}, h("span", { class: "score" }, round(i.score)), h("button", { type: "button", class: "link", onclick: () => explain(i.memory.id) }, caption(i.memory, i.memory.id))),
-        ),
+        recall.items.map((i) => itemEntry(i, explain)),
       ),
     );
   }

@@ -18,8 +18,8 @@ are scrubbed. ``delete`` retracts (restorable, audited); ``rename`` writes the f
 path and retracts the old one. Directories are the paths' prefixes: they exist while a file
 is in them. A ``view`` of a missing file names the closest files by recall.
 
-What a file system keeps and a fact does not: leading and trailing whitespace of a file, and
-an edit that changes only whitespace (the same fact again, no new version).
+A file's text is kept to the byte (whitespace, empty lines, the trailing newline, Unicode):
+what ``view`` shows back is what was written, and an edit of whitespace alone is a new version.
 
 :class:`ClaudeMemoryToolSync` serves the synchronous ``Anthropic`` client's runner from a
 thread, running each command on the event loop that owns the memory.
@@ -148,7 +148,8 @@ class ClaudeMemoryTool(BetaAsyncAbstractMemoryTool):
                 f"It should be within the range [0, {len(lines)}]."
             )
         lines.insert(command.insert_line, command.insert_text.rstrip("\n"))
-        await self._write(path, "\n".join(lines) + "\n")
+        new_content = "\n".join(lines)
+        await self._write(path, new_content if new_content.endswith("\n") else new_content + "\n")
         return f"The file {path} has been edited."
 
     async def delete(self, command: BetaMemoryTool20250818DeleteCommand) -> str:

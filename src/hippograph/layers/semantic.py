@@ -56,6 +56,12 @@ def _norm(text: str) -> str:
     return " ".join(text.casefold().split())
 
 
+def _same_fact(previous: MemoryNode, node: MemoryNode) -> bool:
+    """The same fact again: the label as a name (case and spacing aside), the content to the
+    byte — content is kept as given, so an edit of its whitespace alone is a new version."""
+    return _norm(previous.label) == _norm(node.label) and previous.content == node.content
+
+
 class SemanticMemory(MemoryLayer):
     layer: ClassVar[Layer] = Layer.SEMANTIC
 
@@ -102,7 +108,7 @@ class SemanticMemory(MemoryLayer):
             """Under the locks, read the key's current version and the scope's duplicates,
             then write — nothing another writer does can land in between."""
             previous = await tx.current_fact(key) if key and not supersedes else None
-            if previous is not None and _norm(previous.text) == _norm(node.text):
+            if previous is not None and _same_fact(previous, node):
                 return previous  # the same fact again: nothing changes
             if previous is None and supersedes is None and dedup:
                 duplicate = await self._duplicate_in(tx, scope, node)

@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from hippograph.app.access.keys import Role
+from hippograph.store import GraphStore
 from tests.e2e.api.harness import Client, Tenant
 
 REMEMBER = """
@@ -258,3 +259,19 @@ async def test_a_page_of_100_memories_with_neighbours_costs_a_bounded_number_of_
     # one call lists the page, one each fetches neighbours, chains and audit of all 100 (the key is
     # checked before the operation starts)
     assert body_json["extensions"]["cypherCalls"] == 4
+
+
+async def test_remember_stores_content_as_given(api_tenant: Tenant, store: GraphStore) -> None:
+    t = api_tenant
+    client = t.client(await t.key(t.org, Role.WRITER))
+    user = t.user.key
+    text = "  Ana's list:\n\n\t- oat milk\n\t- café ☕ \r\n"
+    fact = remember(client, user, layer="SEMANTIC", label="  Ana's list ", content=text, key=" ana.list ")
+    event = remember(client, user, layer="EPISODIC", content=text + "\n")
+    assert fact["content"] == text and fact["label"] == "Ana's list"  # the label is a name: trimmed
+    assert event["content"] == text + "\n"
+    stored = [await store.get_node(t.user, memory["id"]) for memory in (fact, event)]
+    assert [s.content if s else None for s in stored] == [text, text + "\n"]
+    assert stored[0] is not None and stored[0].key == "ana.list"  # the key too
+    blank = client.data(REMEMBER, scope=user, input={"layer": "EPISODIC", "content": " \n\t "})["remember"]
+    assert blank["__typename"] == "InputError" and blank["field"] == "content", blank

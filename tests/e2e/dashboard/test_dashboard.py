@@ -359,3 +359,58 @@ async def test_the_recall_graph_and_the_growth_chart_have_words(
             await page.screenshot(path=str(tmp_path / "recall-edge-hover.png"), full_page=True)
     assert errors == [], errors
     print(f"recall graph: {nodes} nodes, {len(seeds)} seeds, {len(edges)} edges, opening zoom {zoom}")
+
+
+AGILITY = (
+    "Pixel trains at the Riverside Agility Club on Tuesday and Thursday evenings; the trainer, Inês, says "
+    "Pixel is fastest through the tunnel and the weave poles but still refuses the see-saw, so they practise "
+    "it with treats after every session.\nBring the blue harness and the long lead."
+)
+RECALL_ITEMS = """query($scope: String!, $question: String!) { recall(scope: $scope, query: $question, first: 10) {
+  items { memory { id label content } } } }"""
+
+
+async def test_the_recall_list_shows_each_memory_whole(api_tenant: Tenant, store: GraphStore) -> None:
+    t = api_tenant
+    token = await t.key(t.org, Role.WRITER, name="dashboard recall list")
+    await seed(t, store, token)
+    client = t.client(token)
+    remember(client, t.user.key, layer="SEMANTIC", label="Pixel's agility club", content=AGILITY, key="pixel.agility")
+    question = "Where does Pixel do agility training, and what does Pixel refuse?"
+    recalled = client.data(RECALL_ITEMS, scope=t.user.key, question=question)["recall"]["items"]
+    expected = {i["memory"]["id"]: i["memory"]["content"] or i["memory"]["label"] for i in recalled}
+    assert any(len(text) > 100 for text in expected.values()) and AGILITY in expected.values()
+    errors: list[str] = []
+    async with chromium() as browser:
+        page = await new_page(browser, errors)
+        await page.goto(dashboard_address(port_of(t.url), token))
+        picker = page.get_by_test_id("scope-picker")
+        await picker.wait_for()
+        await picker.select_option(t.user.key)
+        await page.get_by_test_id("overview-title").get_by_text(t.user.key).wait_for()
+        await page.get_by_test_id("nav-recall").click()
+        await page.get_by_test_id("recall-query").fill(question)
+        await page.get_by_test_id("recall-query").press("Enter")
+        items = page.get_by_test_id("recall-items")
+        await items.locator("li").first.wait_for()
+
+        shown = await items.locator("button.memory").evaluate_all(
+            """els => els.map(b => {
+                 const text = b.querySelector('[data-testid=recall-item-text]');
+                 const lines = text.getBoundingClientRect().height / parseFloat(getComputedStyle(text).lineHeight);
+                 return {id: b.dataset.id, text: text.innerText, title: b.title, lines: Math.round(lines),
+                         overflows: text.scrollWidth > text.clientWidth || b.scrollWidth > b.clientWidth};
+               })"""
+        )
+        assert [s["id"] for s in shown] == list(expected), "the list shows the recalled items, in order"
+        for s in shown:  # every memory whole: its full text, wrapped inside the column, on hover too
+            assert s["text"] == expected[s["id"]], s
+            assert s["title"].endswith(expected[s["id"]]) and not s["overflows"], s
+        agility = next(s for s in shown if s["text"] == AGILITY)
+        assert agility["lines"] >= 4, agility  # wrapped over lines, its own newline kept
+        await items.screenshot(path=str(artifact_dir("dashboard") / "recall-list.png"))
+
+        # a click shows the same whole text beside the explanation
+        await items.locator(f"button.memory[data-id='{agility['id']}']").click()
+        assert await page.get_by_test_id("explanation-text").inner_text() == AGILITY
+    assert errors == []

@@ -137,7 +137,7 @@ async def test_a_conversation_creates_edits_renames_and_deletes_files(
         _calls({"command": "view", "path": "/memories/work/notes.md"}),
     )
     size_coffee = len(b"Alice drinks oat flat whites.\nNo sugar.")
-    size_notes = len(b"Standup 9:30.\nRelease ships Friday.")
+    size_notes = len(b"Standup 9:30.\nRelease ships Friday.\n")  # insert ends the file with a newline
     assert results[0] == (
         "Here're the files and directories up to 2 levels deep in /memories, excluding hidden items:\n"
         f"{size_coffee + size_notes}B\t/memories\n"
@@ -149,7 +149,7 @@ async def test_a_conversation_creates_edits_renames_and_deletes_files(
     )
     assert results[1] == (
         "Here's the content of /memories/work/notes.md with line numbers:\n"
-        "     1\tStandup 9:30.\n     2\tRelease ships Friday.",
+        "     1\tStandup 9:30.\n     2\tRelease ships Friday.\n     3\t",
         False,
     )
     assert results[2] == ("Successfully deleted /memories/work", False)
