@@ -35,6 +35,7 @@ from typing import Any
 
 from hippograph.cues import query_names
 from hippograph.embeddings.base import EmbeddingProvider
+from hippograph.embeddings.memo import embed_once
 from hippograph.errors import StoreFailedError
 from hippograph.models import Layer, MemoryNode
 from hippograph.retrieval import bookkeeping, person_topic, scoring
@@ -164,7 +165,7 @@ class RecallEngine:
     ) -> RecallResult:
         t0 = time.perf_counter()
         with span("hippograph.recall.embed", {"gen_ai.operation.name": "embeddings"}):
-            vector = await self._embedder().embed(query)
+            vector = await embed_once(self._embedder(), query)
         t_embed = time.perf_counter()
 
         found, degraded = await self._retrieve(scope, query, vector, wanted, cfg, k)
