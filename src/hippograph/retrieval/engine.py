@@ -13,12 +13,13 @@
 
 Every item carries its channels, its score parts and the path that reached it.
 
-Steps 1–3 and the rows to score are one parameterised statement, one round trip
-(``cypher/retrieval/search_recall.cypher``); the engine turns its row into the result with
+Steps 1–3 and the rows to score are one parameterised statement, one round trip, rendered for
+the server from the fragments of ``cypher/retrieval/recall/``
+(:mod:`~hippograph.retrieval.statement`); the engine turns its row into the result with
 the pure functions of :mod:`~hippograph.retrieval.activation` and
-:mod:`~hippograph.retrieval.scoring`. Degrading: when the statement fails (a fault, or the
-transaction memory pool), recall runs the same steps one query per stage
-(:mod:`~hippograph.retrieval.staged`), each part failing on its own; ``RecallResult.degraded``
+:mod:`~hippograph.retrieval.scoring`. Degrading: when the statement fails (a fault, the
+transaction memory pool, a server that refuses it), recall runs the same fragments one
+statement each, each part failing on its own; ``RecallResult.degraded``
 names the statement's failure (part ``recall_statement``) and any part that failed after it.
 A failure of the maths on the statement's spreading leaves the direct hits (part
 ``activation``); a fulltext query that cannot be built leaves the vector channel (``fulltext``).

@@ -140,7 +140,7 @@ class SeedRow(Row):
 
 
 class RecallRow(Row):
-    """Everything one recall reads, in one round trip (``search_recall``): the keys it could
+    """Everything one recall reads, in one round trip (:meth:`RecallRepository.search_recall`): the keys it could
     see (an erase in progress hides its scope), the channels' hits,
     the names the query mentions, the spreading's arrivals with their paths and seeds, and the
     memories that may rank (``nodes``: property maps, see :meth:`memories`). The association
