@@ -6,9 +6,9 @@ interleaved query by query, so machine load hits every variant alike —
 
 * ``raw``: one vector-index query (k = 50) through the driver, the floor;
 * ``engine``: ``RecallEngine.recall`` (one round trip; hops 2, session and cue spreading on);
-* ``staged (before)``: the same recall one query per stage (``StagedRecallEngine``, the
-  engine before the one-statement recall), every round trip timed by query name;
-  its answers are compared item by item with the engine's.
+* ``fragments one by one``: the same recall one statement per fragment (the engine's degrade
+  path), every round trip timed by statement name; its answers are compared item by item with
+  the engine's.
 
     python -m benchmarks.recall_profile --size 10000 --queries 100 --data-dir .hippograph/benchmarks/r10k
     python -m benchmarks.recall_profile ... --stop      # stop the kept server afterwards
@@ -49,10 +49,14 @@ VARIANTS: dict[str, Callable[[GraphStore], Variant]] = {}
 """Extra variants: name → factory(store) → async fn(store, leaf, text, vector)."""
 
 
-def _staged(store: GraphStore) -> Variant:
-    from hippograph.retrieval.engine import StagedRecallEngine  # here: trees before it serve data too
+def _fragments(store: GraphStore) -> Variant:
+    engine = RecallEngine(store, HashingEmbeddings(), HOPS2)
 
-    engine = StagedRecallEngine(store, HashingEmbeddings(), HOPS2)
+    async def one_by_one(params: dict[str, Any]) -> Any:
+        row, _ = await engine.repo.search_recall_stages(**params)
+        return row
+
+    engine._search = one_by_one  # type: ignore[method-assign]  # the degrade path, always
 
     async def run(_s: GraphStore, leaf: Scope, text: str, _vector: list[float]) -> Any:
         return await engine.recall(leaf, text, config=HOPS2, now=NOW)
@@ -60,7 +64,7 @@ def _staged(store: GraphStore) -> Variant:
     return run
 
 
-VARIANTS["staged (before)"] = _staged
+VARIANTS["fragments one by one"] = _fragments
 
 NOW = time.time()
 HOPS2 = RecallConfig(track_access=False, activation=ActivationConfig(max_hops=2))
@@ -71,29 +75,29 @@ def pct(xs: list[float], q: int) -> float:
 
 
 class Timed:
-    """Wraps a connection's read so every round trip is timed by query name."""
+    """Wraps a connection's plain reads (the recall's) so every round trip is timed by statement name."""
 
     def __init__(self, conn: Neo4jConnection) -> None:
         self.conn = conn
         self.calls: dict[str, list[float]] = collections.defaultdict(list)
         self.per_recall: list[int] = []
-        self._orig = conn.read
+        self._orig = conn.read_plain
         self._count = 0
 
-    async def read(self, query: Any, **params: Any) -> Any:
+    async def read_plain(self, query: Any, **params: Any) -> Any:
         t = time.perf_counter()
         try:
             return await self._orig(query, **params)
         finally:
-            self.calls[str(query.value)].append((time.perf_counter() - t) * 1000)
+            self.calls[str(query.path)].append((time.perf_counter() - t) * 1000)
             self._count += 1
 
     def __enter__(self) -> Timed:
-        self.conn.read = self.read  # type: ignore[method-assign]
+        self.conn.read_plain = self.read_plain  # type: ignore[method-assign]
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.conn.read = self._orig  # type: ignore[method-assign]
+        self.conn.read_plain = self._orig  # type: ignore[method-assign]
 
     def mark(self) -> None:
         self.per_recall.append(self._count)
@@ -212,7 +216,7 @@ async def main(size: int, queries: int, data_dir: Path, only: list[str] | None, 
                 lat[name].append((time.perf_counter() - t) * 1000)
                 if name not in ("raw", "engine") and "engine" in results:
                     mismatches[name] += not same(results["engine"], result)
-                if name.startswith("staged"):
+                if name.startswith("fragments"):
                     timed.mark()
                 if name == "engine":
                     for stage in ("candidates_ms", "activation_ms", "scoring_ms"):
@@ -230,7 +234,7 @@ async def main(size: int, queries: int, data_dir: Path, only: list[str] | None, 
     for name, bad in mismatches.items():
         table.add_row(f"{name}: recalls differing from engine", f"{bad} / {len(work)}", "", "")
     if timed.per_recall:
-        table.add_row("  staged round trips / recall", f"{statistics.mean(timed.per_recall):.1f}", "", "")
+        table.add_row("  fragment round trips / recall", f"{statistics.mean(timed.per_recall):.1f}", "", "")
     for qname, xs in sorted(timed.calls.items(), key=lambda kv: -sum(kv[1])):
         table.add_row(
             f"  {qname} ×{len(xs) / max(1, len(work)):.1f}/recall", f"{pct(xs, 50):.1f}", f"{pct(xs, 95):.1f}", ""

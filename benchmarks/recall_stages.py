@@ -4,10 +4,11 @@ timed on the server, interleaved; and the engine's Python work after the stateme
 Opens the kept, populated server of ``--data-dir`` (as ``recall_ab`` / ``recall_profile`` leave
 it), runs ``--queries`` recalls from leaves ``--first-leaf`` … (hops 2, session and cue
 spreading on, hashing embeddings) capturing the statement's parameters and timing the engine
-around the statement, then runs the catalogued statement cut after each stage (a ``RETURN`` of
-what is in scope there; the cuts are found by the statement's stage comments) ``--rounds`` times
-over the captured parameters, stages interleaved. A stage's cost is its cut's server time minus
-the previous cut's (medians: differences of noisy figures; compare within one run).
+around the statement, then runs the statement cut after each stage (its fragments up to there and
+a ``RETURN`` of what they returned) ``--rounds`` times over the captured parameters, stages
+interleaved. A stage's cost is its cut's server time minus the previous cut's (medians:
+differences of noisy figures; compare within one run). Then each fragment alone, as the degrade
+path runs it, under ``PROFILE``: its server time, db hits and rows.
 
     python -m benchmarks.recall_stages --size 100000 --data-dir D --queries 10 --rounds 6   # D: recall_ab's folder
 
@@ -35,36 +36,61 @@ from benchmarks.recall_profile import HOPS2, NOW, open_store
 from hippograph.embeddings import HashingEmbeddings
 from hippograph.retrieval.config import RecallConfig
 from hippograph.retrieval.engine import RecallEngine
-from hippograph.retrieval.queries import RetrievalQuery
+from hippograph.retrieval.statement import FOLDER, ORDER, recall_stages, recall_statement
 from hippograph.store import Neo4jConnection
+from hippograph.store.fragments import fragments
 
-# (stage, the first line of the statement that is no longer part of it, what to return there)
-CUTS: list[tuple[str, str, str]] = [
-    ("population count", "CALL (visible, population) {", "visible, population"),
-    ("vector channel", "CALL (visible) {", "visible, population, vector_hits"),
-    ("fulltext channel, person cues", "// Evidence:", "visible, population, vector_hits, fulltext_hits, named"),
-    ("evidence (z-scores, [0, 1])", "// Spreading over memory edges", "vector_hits, fulltext_hits, named, base"),
-    ("edge spreading (hops)", "// a = evidence + edge activation", "vector_hits, fulltext_hits, named, base, arrived4"),
-    ("session / cue spreading", "// Total = a + session + cue", "vector_hits, named, a, associations"),
-    ("ranking, memories read whole", "", ""),
+# (stage, the last fragment it takes in)
+CUTS: list[tuple[str, str]] = [
+    ("visible keys, population count", "population"),
+    ("vector channel (index, exact)", "vector_exact"),
+    ("fulltext channel, keys, person cues", "named"),
+    ("evidence (z-scores, [0, 1])", "evidence"),
+    ("edge spreading (hops)", "spread"),
+    ("session / cue spreading", "associations"),
+    ("ranking, memories read whole", "result"),
 ]
 
 
-def cut_statements(text: str) -> list[tuple[str, str]]:
-    """The statement cut after each stage (the last: the whole statement)."""
-    lines = text.splitlines()
+def cut_statements(lts: bool = False) -> list[tuple[str, str]]:
+    """The statement cut after each stage: its fragments up to the stage's last one, then a
+    ``RETURN`` of everything they returned (the last: the whole statement)."""
+    parts = fragments(FOLDER, ORDER, lts=lts)
     out = []
-    at = 0
-    for stage, marker, returned in CUTS:
-        if not marker:
-            out.append((stage, text))
+    for stage, last in CUTS:
+        upto = ORDER[: ORDER.index(last) + 1]
+        taken = [f for f in parts if f.name.split("@")[0] in upto]
+        if last == ORDER[-1]:
+            out.append((stage, recall_statement(lts=lts).text))
             continue
-        # each marker is looked for after the previous cut ("CALL (visible) {": the fulltext channel's)
-        hits = [i for i, line in enumerate(lines) if i > at and line.startswith(marker)]
-        if not hits:
-            raise SystemExit(f"recall_stages: the statement has no line starting {marker!r}: update CUTS")
-        at = hits[0]
-        out.append((stage, "\n".join(lines[:at]) + f"\nRETURN {returned}\n"))
+        returned = ", ".join(o.name for f in taken for o in f.outputs)
+        prologue = "" if lts else "CYPHER 25\n"
+        out.append((stage, prologue + "\n".join(f.body for f in taken) + f"\nRETURN {returned}\n"))
+    return out
+
+
+def _plan_totals(plan: Any) -> tuple[int, int]:
+    """(db hits, rows) summed over a profiled plan's operators."""
+    hits, rows = int(plan.get("dbHits", 0) or 0), int(plan.get("rows", 0) or 0)
+    for child in plan.get("children", []) or []:
+        h, r = _plan_totals(child)
+        hits, rows = hits + h, rows + r
+    return hits, rows
+
+
+async def profile_fragments(session: Any, params: dict[str, Any], lts: bool) -> list[tuple[str, float, int, int]]:
+    """Each fragment run alone (the degrade path's statements) under PROFILE, its inputs those
+    the fragments before it returned: (fragment, server ms, db hits, rows)."""
+    env: dict[str, Any] = {}
+    out = []
+    for stage in recall_stages(lts=lts):
+        result = await session.run("PROFILE " + stage.query.text, {**params, **stage.params(env)})
+        record = await result.single()
+        summary = await result.consume()
+        env.update(dict(record))
+        hits, rows = _plan_totals(summary.profile or {})
+        ms = float((summary.result_available_after or 0) + (summary.result_consumed_after or 0))
+        out.append((stage.fragment.name, ms, hits, rows))
     return out
 
 
@@ -79,7 +105,7 @@ async def capture(engine: RecallEngine, conn: Neo4jConnection, work: list[tuple[
     async def timed(query: Any, row: Any, **params: Any) -> Any:
         t = time.perf_counter()
         out = await original(query, row, **params)
-        if query is RetrievalQuery.SEARCH_RECALL:
+        if query.path.startswith(FOLDER + "@"):
             captured.append({**params, "population": -1})
             inside.append((time.perf_counter() - t) * 1000)
         return out
@@ -112,7 +138,8 @@ async def main(size: int, data_dir: Path, queries: int, rounds: int, first: int,
     engine = RecallEngine(store, embedder, config)
     await capture(engine, store.conn, work[:3], config)  # warm: plans, driver
     captured, walls, inside = await capture(engine, store.conn, work, config)
-    cuts = cut_statements(RetrievalQuery.SEARCH_RECALL.text)
+    lts = not store.conn.capabilities.supports_search_clause
+    cuts = cut_statements(lts)
     slow = await Neo4jConnection.connect(str(server.status().uri), password=server.password(), timeout=900)
     server_ms: dict[str, list[float]] = collections.defaultdict(list)
     async with slow.driver.session(database=slow.database) as session:
@@ -140,6 +167,17 @@ async def main(size: int, data_dir: Path, queries: int, rounds: int, first: int,
     table.add_row("· the statement's round trip inside it", f"{statistics.median(inside):.1f}", "", "")
     table.add_row("· Python before and after the statement", f"{statistics.median(python_ms):.1f}", "", "")
     console.print(table)
+    profiled: dict[str, list[tuple[float, int, int]]] = collections.defaultdict(list)
+    async with slow.driver.session(database=slow.database) as session:
+        for params in captured:
+            for name, ms, hits, rows in await profile_fragments(session, params, lts):
+                profiled[name].append((ms, hits, rows))
+    per = Table(title="each fragment alone under PROFILE (the degrade path's statements): medians over the recalls")
+    for col in ("fragment", "server ms", "db hits", "rows"):
+        per.add_column(col)
+    for name, runs in profiled.items():
+        per.add_row(name, *(f"{statistics.median(r[i] for r in runs):,.1f}" for i in range(3)))
+    console.print(per)
     await slow.close()
     await store.conn.close()
     del server

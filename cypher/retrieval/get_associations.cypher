@@ -8,7 +8,7 @@
 //   of those before add up to fewer than $cue_budget.
 // Each reached memory keeps its strongest arrival per kind (ties: the smaller seed id, then
 // cue key), with the seed and cue that sent it; at most about $limit arrivals, the strongest
-// (ties at the cut-off kept: the cut of the one statement, search_recall.cypher).
+// (ties at the cut-off kept: the cut of the associations fragment, recall/associations.cypher).
 CALL () {
   UNWIND $session_seeds AS seed
   MATCH (src:Memory {id: seed.id})-[:HAS_CUE]->(c:Cue {kind: 'session'}) USING INDEX SEEK src:Memory(id)

@@ -85,7 +85,7 @@ async def test_the_read_path_seeks_on_a_fresh_database_that_just_took_its_memori
     original = conn._managed
 
     async def capture(query: CypherQuery, params: dict[str, Any], **kw: Any) -> Any:
-        ran.setdefault(query.name, (query, dict(params)))
+        ran.setdefault(getattr(query, "name", query.path), (query, dict(params)))
         return await original(query, params, **kw)
 
     monkeypatch.setattr(conn, "_managed", capture)  # every read and write passes here
@@ -95,7 +95,7 @@ async def test_the_read_path_seeks_on_a_fresh_database_that_just_took_its_memori
     await fresh.get_nodes(scope, [n.id for n in nodes[:5]])
     await fresh.get_neighbors(scope, nodes[1].id)
     monkeypatch.undo()
-    assert conn.capabilities.pick("SEARCH_RECALL", "SEARCH_RECALL_LTS") in ran
+    assert conn.capabilities.pick("retrieval/recall@2026", "retrieval/recall@lts") in ran
     assert "GET_NODE" in ran and "GET_NEIGHBORS" in ran
     scans = {}
     async with conn.driver.session(database=conn.database) as session:

@@ -4,7 +4,7 @@ import pytest
 
 from hippograph.errors import StoreUnavailableError
 from hippograph.store import SCHEMA_VERSION, Neo4jConnection, migrate, schema_version
-from tests.support.catalog import all_queries
+from tests.support.catalog import all_queries, rendered_statements
 
 
 async def test_every_query_file_passes_explain(conn: Neo4jConnection) -> None:
@@ -16,6 +16,20 @@ async def test_every_query_file_passes_explain(conn: Neo4jConnection) -> None:
             result = await session.run("EXPLAIN " + query.text)
             summary = await result.consume()
             assert summary.plan is not None, query
+
+
+async def test_every_statement_rendered_from_fragments_passes_explain(conn: Neo4jConnection) -> None:
+    """The recall statement and each fragment run alone, as this server gets them: each one a
+    named entry of the catalog (a re-embedding's slot renders from these, see test_embedder_choice)."""
+    lts = not conn.capabilities.supports_search_clause
+    rendered = rendered_statements(lts=lts)
+    assert {"retrieval/recall@lts" if lts else "retrieval/recall@2026", *(p for p in rendered if "/hop@4" in p)} <= {
+        *rendered
+    }
+    async with conn.driver.session(database=conn.database) as session:
+        for name, query in rendered.items():
+            summary = await (await session.run("EXPLAIN " + query.text)).consume()
+            assert summary.plan is not None, name
 
 
 async def _schema_snapshot(conn: Neo4jConnection) -> tuple[list[tuple[str, str]], list[str]]:

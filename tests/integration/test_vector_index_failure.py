@@ -12,9 +12,10 @@ import pytest
 from hippograph.embeddings import HashingEmbeddings
 from hippograph.models import Layer, MemoryNode
 from hippograph.retrieval.config import RecallConfig
-from hippograph.retrieval.engine import RecallEngine, StagedRecallEngine
+from hippograph.retrieval.engine import RecallEngine
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
+from tests.support.recall_oracle import StagedRecallEngine
 
 WORDS = "build push tag restart verify roll watch note".split()
 

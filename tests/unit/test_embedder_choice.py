@@ -13,6 +13,7 @@ from hippograph.embeddings import HashingEmbeddings, HttpEmbeddings, embedder_fr
 from hippograph.embeddings.sentence_transformer import SentenceTransformerEmbeddings, model_dimensions
 from hippograph.errors import ConfigurationError
 from hippograph.retrieval.queries import RetrievalQuery as R
+from hippograph.retrieval.statement import recall_stages, recall_statement
 from hippograph.store.queries import SchemaQuery as Q
 from hippograph.store.schema import VECTOR_DDL
 from hippograph.store.vectors import (
@@ -44,15 +45,18 @@ def test_a_size_no_index_takes_is_refused_before_any_ddl(bad: object) -> None:
 
 
 def test_the_side_slot_renames_the_vector_property_and_indexes_everywhere_recall_reads() -> None:
-    for query in (R.SEARCH_RECALL, R.SEARCH_RECALL_LTS, R.SEARCH_FULLTEXT, R.GET_TOPIC_COSINES):
+    current, lts = recall_statement(lts=False), recall_statement(lts=True)
+    stages = [s.query for s in (*recall_stages(lts=False), *recall_stages(lts=True))]
+    for query in (current, lts, *stages, R.SEARCH_FULLTEXT, R.GET_TOPIC_COSINES):
         text = slot_query(query, NEXT).text
-        assert ".embedding" not in text, query
-        assert "._embedding_next" in text, query
-    assert "VECTOR INDEX memory_embedding_next_scoped" in slot_query(R.SEARCH_RECALL, NEXT).text
-    assert "'memory_embedding_next'" in slot_query(R.SEARCH_RECALL_LTS, NEXT).text
+        assert ".embedding" not in text, query.path
+        if ".embedding" in query.text:
+            assert "_embedding_next" in text, query.path
+    assert "VECTOR INDEX memory_embedding_next_scoped" in slot_query(current, NEXT).text
+    assert "'memory_embedding_next'" in slot_query(lts, NEXT).text
     side = vector_ddl(Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING_SCOPED, 64, "cosine", NEXT).text
     assert "memory_embedding_next_scoped" in side and "ON (m._embedding_next)" in side
-    assert slot_query(R.SEARCH_RECALL, MAIN) is R.SEARCH_RECALL
+    assert slot_query(current, MAIN) is current
 
 
 def test_specs_name_each_embedder() -> None:

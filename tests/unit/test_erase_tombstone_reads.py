@@ -9,7 +9,8 @@ import re
 import pytest
 
 from hippograph.analysis.browser import saved_queries
-from hippograph.store.catalog import CypherQuery
+from hippograph.retrieval.statement import recall_statement
+from hippograph.store.catalog import Statement
 from tests.support.catalog import all_queries
 
 MARKERS = "WITH COLLECT { MATCH (e:Erasure) RETURN e.key } AS erasing"
@@ -28,14 +29,13 @@ STAGED_RECALL = "retrieval/"
 """The staged recall's reads take visible keys already filtered by get_erasing_scopes."""
 
 
-def _reads() -> list[CypherQuery]:
-    found = []
+def _reads() -> list[Statement]:
+    found: list[Statement] = [recall_statement(lts=False), recall_statement(lts=True)]
     for q in all_queries():
-        folder, name = q.path.split("/")
+        folder, name = q.path.split("/")  # catalogued: one folder, one file
         if not name.startswith(("get_", "search_")) or q.path in NOT_READS_FOR_CALLERS:
             continue
         if folder in ("memory", "api", "audit") or q.path in (
-            "retrieval/search_recall",
             "retrieval/get_erasing_scopes",
             "consolidation/search_consolidation_runs",
         ):
@@ -52,7 +52,7 @@ def _check(name: str, text: str) -> None:
 
 
 @pytest.mark.parametrize("query", _reads(), ids=lambda q: q.path)
-def test_every_read_leaves_out_the_scopes_under_erasure(query: CypherQuery) -> None:
+def test_every_read_leaves_out_the_scopes_under_erasure(query: Statement) -> None:
     _check(query.path, query.text)
 
 
@@ -69,6 +69,6 @@ def test_the_reads_checked_here_cover_every_folder_that_serves_callers() -> None
         "api/search_export_memories",
         "audit/search_audit_entries",
     } <= paths
-    assert not any(
-        p.startswith(STAGED_RECALL) for p in paths - {"retrieval/search_recall", "retrieval/get_erasing_scopes"}
-    )
+    recall = {"retrieval/recall@2026", "retrieval/recall@lts"}
+    assert not any(p.startswith(STAGED_RECALL) for p in paths - recall - {"retrieval/get_erasing_scopes"})
+    assert recall <= paths

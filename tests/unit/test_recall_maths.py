@@ -7,16 +7,12 @@ import pytest
 from hippograph.models import Layer, MemoryNode
 from hippograph.retrieval.activation import (
     Arrival,
-    Spread,
     activated_log,
     add_up,
-    admit,
     association_arrivals,
     pending_links,
-    seed_frontier,
     session_prior,
     session_representatives,
-    step_arrivals,
     strongest,
 )
 from hippograph.retrieval.config import ActivationConfig, RecallConfig
@@ -31,6 +27,7 @@ from hippograph.retrieval.scoring import (
 )
 from hippograph.retrieval.types import ActivatedNode, Channel, PathStep, ScoreParts
 from hippograph.store.scores import cosine_from_index, index_from_cosine
+from tests.support.recall_oracle import Spread, admit, seed_frontier, step_arrivals
 
 pytestmark = pytest.mark.unit
 

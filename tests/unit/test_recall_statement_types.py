@@ -11,8 +11,8 @@ from types import SimpleNamespace
 from typing import Any
 
 from hippograph.retrieval.config import ActivationConfig
-from hippograph.retrieval.queries import RetrievalQuery
 from hippograph.retrieval.repository import RecallRepository
+from hippograph.retrieval.statement import recall_statement
 from hippograph.store.capabilities import ServerCapabilities
 
 
@@ -23,7 +23,7 @@ class Recorder:
         self.sent: list[dict[str, Any]] = []
 
     async def read_plain_as(self, query: Any, row: Any, **params: Any) -> list[Any]:
-        assert query is RetrievalQuery.SEARCH_RECALL
+        assert query is recall_statement(lts=False)
         self.sent.append(params)
         return [SimpleNamespace()]
 
@@ -82,7 +82,7 @@ async def test_every_recall_sends_one_mix_of_types_and_size_buckets() -> None:
     assert undirected["vector"] == [0.0] * 384
     assert plain["keys"] == ["", ""] and named["keys"] == ["ann", ""] and many["keys"] == ["ann", "bob", "cleo"]
     assert plain["visible"] == ["org:a", ""] and plain["layers"] == ["semantic", ""]
-    text = RetrievalQuery.SEARCH_RECALL.text
+    text = recall_statement(lts=False).text
     # what the statement reads them as: the padding as absent
     assert "$population < 0" in text and "trim($lucene) = ''" in text
     assert "sk <> ''" in text and "nk <> ''" in text and "NOT $directed" in text

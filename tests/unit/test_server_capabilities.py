@@ -13,8 +13,10 @@ from hippograph.dbms.java_runtime import java_range
 from hippograph.dbms.local_server import DEFAULT_NEO4J_VERSION, LocalNeo4j, neo4j_line
 from hippograph.errors import ConfigurationError, InvalidInputError
 from hippograph.retrieval.queries import RetrievalQuery
+from hippograph.retrieval.statement import FOLDER, ORDER, recall_statement
 from hippograph.store.capabilities import ServerCapabilities, parse_version
 from hippograph.store.catalog import CypherQuery
+from hippograph.store.fragments import fragments
 from hippograph.store.queries import SchemaQuery
 from hippograph.store.schema import LTS_STEPS, SCHEMA_STEPS, expected_schema_names, schema_steps
 from hippograph.store.vector_search import MAX_INDEX_FETCH, index_fetches
@@ -48,8 +50,9 @@ def test_versions_parse_to_major_and_minor() -> None:
 
 
 def test_each_server_gets_its_own_statements_and_index() -> None:
-    assert CURRENT.pick(RetrievalQuery.SEARCH_RECALL, RetrievalQuery.SEARCH_RECALL_LTS) is RetrievalQuery.SEARCH_RECALL
-    assert LTS.pick(RetrievalQuery.SEARCH_RECALL, RetrievalQuery.SEARCH_RECALL_LTS) is RetrievalQuery.SEARCH_RECALL_LTS
+    key_vector = (RetrievalQuery.SEARCH_KEY_VECTOR, RetrievalQuery.SEARCH_KEY_VECTOR_LTS)
+    assert CURRENT.pick(*key_vector) is RetrievalQuery.SEARCH_KEY_VECTOR
+    assert LTS.pick(*key_vector) is RetrievalQuery.SEARCH_KEY_VECTOR_LTS
     assert (CURRENT.vector_index, LTS.vector_index) == ("memory_embedding_scoped", "memory_embedding")
     assert "inside the vector index" in CURRENT.vector_filtering
     assert "after the vector index" in LTS.vector_filtering
@@ -65,7 +68,6 @@ def test_every_cypher_25_statement_has_a_5_26_stand_in() -> None:
     assert {q.path for q in refused} == {
         "schema/create_vector_index_memory_embedding_scoped",
         "schema/drop_index_memory_embedding_scoped",  # re-embedding drops memory_embedding on 5.26
-        "retrieval/search_recall",
         "retrieval/search_vector_candidates",
         "memory/search_vector_scoped",
         "schema/create_vector_index_key_embedding_scoped",  # 5.26 scans the visible keys instead
@@ -79,7 +81,7 @@ def test_every_cypher_25_statement_has_a_5_26_stand_in() -> None:
 
 def test_the_5_26_statements_use_no_cypher_25_and_the_unfiltered_index() -> None:
     twins = [q for q in all_queries() if q.name.endswith("_LTS")]
-    assert len(twins) == 4
+    assert len(twins) == 3
     for query in [*twins, SchemaQuery.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING]:
         lines = [line for line in query.text.splitlines() if not line.lstrip().startswith("//")]
         code = "\n".join(lines)
@@ -103,18 +105,20 @@ def _code(text: str) -> str:
     return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//") and line != "CYPHER 25")
 
 
-def test_the_5_26_recall_statement_differs_only_in_its_vector_channel() -> None:
-    """One recall, two files: outside the vector channel (from its CALL up to the exact scan's)
-    the 5.26 form must stay the same text as the 2026.x one, comments aside."""
-    start, end = "CALL (visible, population) {\n", "CALL (visible, population, approx) {\n"
-    texts = [_code(q.text) for q in (RetrievalQuery.SEARCH_RECALL, RetrievalQuery.SEARCH_RECALL_LTS)]
-    heads = [t[: t.index(start)] for t in texts]
-    tails = [t[t.index(end) :] for t in texts]
-    assert heads[0] == heads[1]
-    assert tails[0] == tails[1]
-    channels = [t[t.index(start) : t.index(end)] for t in texts]
-    assert "SEARCH m IN (VECTOR INDEX memory_embedding_scoped" in channels[0]
-    assert "db.index.vector.queryNodes('memory_embedding'" in channels[1]
+def test_the_5_26_recall_statement_differs_only_in_its_vector_channels() -> None:
+    """One recall, one source: the 5.26 statement is the 2026.x one but for the fragments that
+    have a 5.26 variant (the two vector channels) and the CYPHER 25 line."""
+    current, lts = recall_statement(lts=False).text, recall_statement(lts=True).text
+    assert current.startswith("CYPHER 25\n") and "CYPHER 25" not in lts
+    varied = {f.name for f in fragments(FOLDER, ORDER, lts=True)} - {
+        f.name
+        for f, g in zip(fragments(FOLDER, ORDER, lts=True), fragments(FOLDER, ORDER, lts=False), strict=True)
+        if f.body == g.body
+    }
+    assert varied == {"vector", "key_vector"}
+    assert "SEARCH " not in lts and "_embedding_scoped" not in lts
+    assert "SEARCH m IN (VECTOR INDEX memory_embedding_scoped" in current
+    assert "db.index.vector.queryNodes('memory_embedding'" in lts
 
 
 def test_schema_step_4_builds_the_index_this_server_can_have() -> None:

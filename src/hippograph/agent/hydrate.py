@@ -34,6 +34,7 @@ from hippograph.agent.reminders import PersonaSeeder, Reminders, reminders
 from hippograph.agent.sessions import Session, turn_text
 from hippograph.agent.stages import Out, Stage
 from hippograph.agent.summaries import TurnSummarizer
+from hippograph.embeddings.memo import embedding_memo
 from hippograph.layers.working import SUMMARY_MARK
 from hippograph.llm.types import ChatMessage, SystemPrompt
 from hippograph.models import Layer
@@ -252,7 +253,8 @@ async def build_prompt(
     layers = decision.layers
     recall = c.hydrate.enabled and not jit
     failed: tuple[list[StageFailed], list[StageFailed], list[StageFailed], list[StageFailed]] = ([], [], [], [])
-    with clock.time(Stage.HYDRATE):
+    # recall and the triggers by meaning embed the message once between them
+    with clock.time(Stage.HYDRATE), embedding_memo():
         reads = memory.turn_reads(  # started at once in one statement, each only when its part runs
             scope,
             working=recall and c.hydrate.include_working and Layer.WORKING in layers,  # as hydrate shows them

@@ -6,10 +6,12 @@ Resolving and snoozing leave audit entries."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
+from hippograph.embeddings.memo import embed_once
 from hippograph.errors import InvalidInputError, NotFoundError
 from hippograph.layers.base import MemoryLayer, MemoryServices, Scrubber, make_node
 from hippograph.layers.triggers import RankedTrigger, condition_topic, rank_triggers
@@ -116,12 +118,15 @@ class ProspectiveMemory(MemoryLayer):
             return {}
         missing = [t for t in dict.fromkeys(topics.values()) if t not in self._topic_vectors]
         embedder = self.services.embedder
-        vectors = await embedder.embed_batch([message[:MAX_MESSAGE_CHARS], *missing])
-        for topic, vector in zip(missing, vectors[1:], strict=True):
+        # the message as recall embeds it in the same turn (one embedding, see embed_once)
+        said_vector, vectors = await asyncio.gather(
+            embed_once(embedder, message[:MAX_MESSAGE_CHARS]), embedder.embed_batch(missing) if missing else _none()
+        )
+        for topic, vector in zip(missing, vectors, strict=True):
             self._topic_vectors[topic] = vector
         while len(self._topic_vectors) > MAX_TOPIC_VECTORS:
             self._topic_vectors.pop(next(iter(self._topic_vectors)))
-        said = vectors[0]
+        said = said_vector
         return {
             node_id: sum(a * b for a, b in zip(said, self._topic_vectors[topic], strict=True))
             for node_id, topic in topics.items()
@@ -188,3 +193,7 @@ def _iso(at: float) -> str:
 def _due(node: MemoryNode) -> float | None:
     value = node.properties.get("due_at")
     return float(value) if isinstance(value, (int, float)) else None
+
+
+async def _none() -> list[list[float]]:
+    return []

@@ -1,6 +1,7 @@
-"""Spreading activation and N-hop hydration as parameterised Cypher.
+"""Spreading activation's arithmetic on the engine's side.
 
-Two kinds of spreading, both one query per step:
+Two kinds of spreading run inside the recall statement (``cypher/retrieval/recall/``: ``hop``,
+``seeds``, ``associations``):
 
 * over memory edges (``NEXT``, ``MENTIONS``, ``RELATES_TO`` …): from every seed, at most
   ``fan_out`` strongest neighbours per node, activation = parent × ``base_decay`` × edge
@@ -16,129 +17,23 @@ Beside spreading, an optional session prior (``RecallConfig.session_prior``,
 :func:`session_prior`) gives every candidate a share of its session's best evidence.
 
 Every reached memory keeps the path that reached it (node ids and relationship types).
-The one-statement recall (``search_recall.cypher``) runs the same spreading inside its
-statement; :func:`edge_arrivals` and :func:`association_arrivals` read its answer. The maths
-of the step-by-step path are pure functions (:func:`step_arrivals`, :func:`admit`, :func:`association_arrivals`,
-and the recall engine's :func:`strongest`, :func:`add_up`, :func:`session_representatives`, :func:`session_prior`,
-:func:`activated_log`, :func:`pending_links`); the two ``spread_*`` coroutines only read and loop.
+:func:`edge_arrivals` and :func:`association_arrivals` read the statement's answer; the
+engine adds them up with the pure functions here (:func:`strongest`, :func:`add_up`,
+:func:`session_representatives`, :func:`session_prior`, :func:`activated_log`,
+:func:`pending_links`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 
 from hippograph.cues import CueKind
-from hippograph.models import Layer
-from hippograph.retrieval.config import ActivationConfig
 from hippograph.retrieval.repository import (
-    ASSOCIATION_LIMIT,
-    ActivationStepRow,
     AssociationRow,
     EdgeArrivalRow,
-    RecallRepository,
 )
 from hippograph.retrieval.types import ActivatedNode, PathStep, PendingConnection
-
-Frontier = dict[str, tuple[float, list[PathStep]]]
-
-
-def edge_factor(weight: float | None) -> float:
-    """Stronger edges pass more activation: 1.0 at weight ≥ 1, proportionally less below."""
-    return 1.0 if weight is None else max(0.0, min(1.0, float(weight)))
-
-
-def seed_frontier(seeds: Mapping[str, float]) -> Frontier:
-    """The first frontier: every seed with a positive value, its path just itself."""
-    return {sid: (value, [PathStep(node_id=sid)]) for sid, value in seeds.items() if value > 0}
-
-
-def step_arrivals(
-    frontier: Mapping[str, tuple[float, list[PathStep]]],
-    rows: Iterable[ActivationStepRow],
-    config: ActivationConfig,
-    hop: int,
-) -> dict[str, ActivatedNode]:
-    """What one hop delivers: per target, the strongest ``parent × base_decay × edge factor``
-    at or above ``threshold``, never back onto the path that led to the parent (ties: from the
-    smaller parent id, then relationship type)."""
-    step: dict[str, ActivatedNode] = {}
-    for row in rows:
-        value, path = frontier[row.source]
-        target = row.id
-        if any(p.node_id == target for p in path):
-            continue
-        incoming = value * config.base_decay * edge_factor(row.weight)
-        if incoming < config.threshold:
-            continue
-        current = step.get(target)
-        if (
-            current is None
-            or incoming > current.activation
-            or (
-                incoming == current.activation
-                and (row.source, row.relationship) < (current.path[-2].node_id, current.path[-1].relationship or "")
-            )
-        ):
-            step[target] = ActivatedNode(
-                id=target,
-                activation=incoming,
-                hop=hop,
-                path=[*path, PathStep(node_id=target, relationship=row.relationship)],
-            )
-    return step
-
-
-@dataclass
-class Spread:
-    """The running state of edge spreading: strongest arrival per memory, new memories
-    admitted so far, whether the node cap refused any."""
-
-    arrived: dict[str, ActivatedNode] = field(default_factory=dict)
-    added: int = 0
-    capped: bool = False
-
-
-def admit(step: Mapping[str, ActivatedNode], spread: Spread, seeds: Mapping[str, float], max_nodes: int) -> Frontier:
-    """Fold one hop's arrivals into ``spread`` (strongest first, at most ``max_nodes`` new
-    memories in all) and return the next frontier (seeds already spread their own value)."""
-    frontier: Frontier = {}
-    for node in sorted(step.values(), key=lambda a: (-a.activation, a.id)):
-        known = node.id in spread.arrived or node.id in seeds
-        if not known and spread.added >= max_nodes:
-            spread.capped = True
-            continue
-        if node.id in spread.arrived and spread.arrived[node.id].activation >= node.activation:
-            continue
-        if not known:
-            spread.added += 1
-        spread.arrived[node.id] = node
-        if node.id not in seeds:
-            frontier[node.id] = (node.activation, node.path)
-    return frontier
-
-
-async def spread_edges(
-    repo: RecallRepository,
-    *,
-    seeds: Mapping[str, float],
-    visible: Sequence[str],
-    config: ActivationConfig,
-    layers: Sequence[Layer] | None,
-) -> tuple[dict[str, ActivatedNode], bool]:
-    """Activation arriving at each memory over memory edges (seeds included, as receivers).
-    Returns (memory id → strongest arrival, whether the node cap cut the spread)."""
-    spread = Spread()
-    frontier = seed_frontier(seeds)
-    layer_values = [layer.value for layer in layers] if layers else None
-    for hop in range(1, max(1, config.max_hops) + 1):
-        if not frontier:
-            break
-        rows = await repo.activation_step(
-            frontier=list(frontier), visible=list(visible), layers=layer_values, fan_out=config.fan_out
-        )
-        frontier = admit(step_arrivals(frontier, rows, config, hop), spread, seeds, config.max_nodes)
-    return spread.arrived, spread.capped
 
 
 def edge_arrivals(rows: Iterable[EdgeArrivalRow]) -> dict[str, ActivatedNode]:
@@ -186,39 +81,6 @@ def association_arrivals(rows: Iterable[AssociationRow]) -> tuple[dict[str, Arri
         else:
             cue[r["id"]] = Arrival(r["id"], r["activation"], r["seed"], r["key"])
     return session, cue
-
-
-async def spread_associations(
-    repo: RecallRepository,
-    *,
-    session_seeds: Mapping[str, float],
-    cue_seeds: Mapping[str, float],
-    visible: Sequence[str],
-    config: ActivationConfig,
-    layers: Sequence[Layer] | None,
-    population: int,
-    limit: int = ASSOCIATION_LIMIT,
-) -> tuple[dict[str, Arrival], dict[str, Arrival]]:
-    """Activation arriving through shared sessions and through shared keyword / name cues
-    (each memory keeps its strongest arrival of each kind; about ``limit``, the strongest, ties
-    at the cut kept). One read."""
-    if not session_seeds and not cue_seeds:
-        return {}, {}
-    rows = await repo.associations(
-        session_seeds=[{"id": i, "value": v} for i, v in session_seeds.items()] if config.session_decay > 0 else [],
-        cue_seeds=[{"id": i, "value": v} for i, v in cue_seeds.items()] if config.cue_decay > 0 else [],
-        session_decay=config.session_decay,
-        cue_decay=config.cue_decay,
-        visible=list(visible),
-        layers=[layer.value for layer in layers] if layers else None,
-        max_degree=config.max_cue_degree,
-        cue_budget=config.cue_budget,
-        inverse_rarity=config.cue_rarity == "inverse",
-        population=max(population, 2),
-        threshold=config.threshold,
-        limit=limit,
-    )
-    return association_arrivals(rows)
 
 
 # -- the engine's activation arithmetic ----------------------------------------------------------

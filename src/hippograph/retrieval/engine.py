@@ -13,12 +13,13 @@
 
 Every item carries its channels, its score parts and the path that reached it.
 
-Steps 1–3 and the rows to score are one parameterised statement, one round trip
-(``cypher/retrieval/search_recall.cypher``); the engine turns its row into the result with
+Steps 1–3 and the rows to score are one parameterised statement, one round trip, rendered for
+the server from the fragments of ``cypher/retrieval/recall/``
+(:mod:`~hippograph.retrieval.statement`); the engine turns its row into the result with
 the pure functions of :mod:`~hippograph.retrieval.activation` and
-:mod:`~hippograph.retrieval.scoring`. Degrading: when the statement fails (a fault, or the
-transaction memory pool), recall runs the same steps one query per stage
-(:mod:`~hippograph.retrieval.staged`), each part failing on its own; ``RecallResult.degraded``
+:mod:`~hippograph.retrieval.scoring`. Degrading: when the statement fails (a fault, the
+transaction memory pool, a server that refuses it), recall runs the same fragments one
+statement each, each part failing on its own; ``RecallResult.degraded``
 names the statement's failure (part ``recall_statement``) and any part that failed after it.
 A failure of the maths on the statement's spreading leaves the direct hits (part
 ``activation``); a fulltext query that cannot be built leaves the vector channel (``fulltext``).
@@ -35,6 +36,7 @@ from typing import Any
 
 from hippograph.cues import query_names
 from hippograph.embeddings.base import EmbeddingProvider
+from hippograph.embeddings.memo import embed_once
 from hippograph.errors import StoreFailedError
 from hippograph.models import Layer, MemoryNode
 from hippograph.retrieval import bookkeeping, person_topic, scoring
@@ -56,7 +58,6 @@ from hippograph.retrieval.recall_state import (
     rank_depth,
 )
 from hippograph.retrieval.repository import RecallRepository, RecallRow
-from hippograph.retrieval.staged import StagedRetrieval
 from hippograph.retrieval.timeparse import time_window
 from hippograph.retrieval.types import (
     ActivationLog,
@@ -74,7 +75,7 @@ from hippograph.store.vector_search import index_failed
 from hippograph.store.vectors import READING_SLOT, VectorSlot
 from hippograph.tracing import SCOPE_KEY, AttributeValue, span
 
-__all__ = ["EXACT_SCAN_BELOW", "RecallEngine", "StagedRecallEngine"]
+__all__ = ["EXACT_SCAN_BELOW", "RecallEngine"]
 
 log = logging.getLogger(__name__)
 _EMBEDDER: ContextVar[EmbeddingProvider | None] = ContextVar("hippograph_recall_embedder", default=None)
@@ -106,16 +107,8 @@ class RecallEngine:
         self._populations = Populations()
         self._reading: dict[VectorSlot, int] = {}
         """Recalls under way, by the vector slot they read."""
-        self._staged = StagedRetrieval(self.repo, self._populations, store.vector_fetch_k)
-
-    @property
-    def exact_scan_below(self) -> int:
+        self.exact_scan_below = EXACT_SCAN_BELOW
         """Scopes that see at most this many memories skip the vector index (exact scan)."""
-        return self._staged.exact_scan_below
-
-    @exact_scan_below.setter
-    def exact_scan_below(self, n: int) -> None:
-        self._staged.exact_scan_below = n
 
     async def recall(
         self,
@@ -173,7 +166,7 @@ class RecallEngine:
     ) -> RecallResult:
         t0 = time.perf_counter()
         with span("hippograph.recall.embed", {"gen_ai.operation.name": "embeddings"}):
-            vector = await self._embedder().embed(query)
+            vector = await embed_once(self._embedder(), query)
         t_embed = time.perf_counter()
 
         found, degraded = await self._retrieve(scope, query, vector, wanted, cfg, k)
@@ -207,7 +200,7 @@ class RecallEngine:
             query=query, scope_key=scope.key, items=items, activation=state.log, timings=timings, degraded=degraded
         )
 
-    # -- retrieval: one statement, the stages when it fails ----------------------------------
+    # -- retrieval: one statement, its fragments one by one when it fails ----------------------
     async def _retrieve(
         self, scope: Scope, query: str, vector: list[float], wanted: list[Layer], cfg: RecallConfig, k: int
     ) -> tuple[Retrieved, list[Degradation]]:
@@ -219,16 +212,27 @@ class RecallEngine:
             log.warning("recall: fulltext query failed: %s", type(exc).__name__, exc_info=True)
             degraded.append(Degradation.of("fulltext", exc))
             lucene = None
+        await self._after_warming()
+        key: PopulationKey = (scope.key, tuple(layer.value for layer in wanted))
+        population = self._populations.get(key)
+        params = self._params(query, vector, visible, lucene, key[1], cfg, k, population)
         try:
             with span("hippograph.recall.statement", {"db.system": "neo4j"}) as statement:
-                row = await self._search(scope, query, vector, visible, lucene, wanted, cfg, k)
+                row = await self._search(params)
                 statement.set_attributes(_channel_attributes(row.vector_hits, row.fulltext_hits))
         except (asyncio.CancelledError, KeyboardInterrupt):
             raise
         except Exception as exc:
-            log.warning("recall: the one statement failed, retrieving stage by stage: %s", type(exc).__name__)
-            found, more = await self._staged.retrieve(scope, query, vector, wanted, cfg)
-            return found, [Degradation.of(STATEMENT, exc), *more]
+            log.warning("recall: the one statement failed, running its fragments one by one: %s", type(exc).__name__)
+            degraded.append(Degradation.of(STATEMENT, exc))
+            with span("hippograph.recall.fragments", {"db.system": "neo4j"}) as fragments:
+                row, more = await self.repo.search_recall_stages(**params)
+                fragments.set_attributes(_channel_attributes(row.vector_hits, row.fulltext_hits))
+            degraded.extend(more)
+        if population is None and "population" not in {d.part for d in degraded}:
+            self._populations.put(key, row.population)
+        elif self._populations.due(key):
+            self._background_task(self._recount(key, row.visible))
         t_candidates = time.perf_counter()
         with span("hippograph.recall.activation") as activation:
             hits = Hits.of(row.fulltext_hits, row.vector_hits)
@@ -242,59 +246,51 @@ class RecallEngine:
             activation.set_attribute("hippograph.recall.activated", len(state.log.activated))
         return Retrieved(hits, evidence, state, row.memories(), row.visible, t_candidates, row.named), degraded
 
-    async def _search(
+    def _params(
         self,
-        scope: Scope,
         query: str,
         vector: list[float],
         visible: list[str],
         lucene: str | None,
-        wanted: list[Layer],
+        layers: tuple[str, ...],
         cfg: RecallConfig,
         k: int,
-    ) -> RecallRow:
-        """Channels, evidence, spreading and the rows to score: one statement."""
+        population: int | None,
+    ) -> dict[str, Any]:
+        """What the recall statement (and each of its fragments) is given."""
         n = cfg.candidates_per_channel
-        await self._after_warming()
-        key: PopulationKey = (scope.key, tuple(layer.value for layer in wanted))
-        population = self._populations.get(key)
+        return dict(
+            vector=vector if has_direction(vector) else None,
+            dimensions=len(vector),
+            lucene=lucene,
+            visible=visible,
+            layers=list(layers),
+            k=n,
+            fetch_k=max(self.store.vector_fetch_k, SEARCH_PER_KEY * n),
+            exact_below=self.exact_scan_below,
+            keys=[name.casefold() for name in query_names(query)],
+            population=population,
+            vector_weight=cfg.vector_weight,
+            fulltext_weight=cfg.fulltext_weight,
+            person_bonus=cfg.person_bonus,
+            session_prior=cfg.session_prior,
+            activation=cfg.activation,
+            rank_n=rank_depth(k),
+            # person-centred evidence may re-rank the candidates after the statement
+            all_arrivals=cfg.topic_weight > 0 or cfg.topic_head_weight > 0,
+        )
 
-        async def search(exact_below: int) -> RecallRow:
-            return await self.repo.search_recall(
-                vector=vector if has_direction(vector) else None,
-                dimensions=len(vector),
-                lucene=lucene,
-                visible=visible,
-                layers=list(key[1]),
-                k=n,
-                fetch_k=max(self.store.vector_fetch_k, SEARCH_PER_KEY * n),
-                exact_below=exact_below,
-                keys=[name.casefold() for name in query_names(query)],
-                population=population,
-                vector_weight=cfg.vector_weight,
-                fulltext_weight=cfg.fulltext_weight,
-                person_bonus=cfg.person_bonus,
-                session_prior=cfg.session_prior,
-                activation=cfg.activation,
-                rank_n=rank_depth(k),
-                # person-centred evidence may re-rank the candidates after the statement
-                all_arrivals=cfg.topic_weight > 0 or cfg.topic_head_weight > 0,
-            )
-
+    async def _search(self, params: dict[str, Any]) -> RecallRow:
+        """Channels, evidence, spreading and the rows to score: one statement."""
         try:
-            row = await search(self.exact_scan_below)
+            return await self.repo.search_recall(**params)
         except StoreFailedError as exc:
             if not index_failed(exc):
                 raise
             # the server failed inside the vector index (see hippograph.store.vector_search):
             # the same statement with the exact scan for every scope size answers exactly
             log.warning("recall: the vector index failed inside Neo4j (%s); scanning exactly", exc.code)
-            row = await search(EXACT_EVERYWHERE)
-        if population is None:
-            self._populations.put(key, row.population)
-        elif self._populations.due(key):
-            self._background_task(self._recount(key, row.visible))
-        return row
+            return await self.repo.search_recall(**{**params, "exact_below": EXACT_EVERYWHERE})
 
     async def _recount(self, key: PopulationKey, visible: list[str]) -> None:
         self._populations.put(key, await self.repo.scope_size(visible=visible, layers=list(key[1])))
@@ -451,16 +447,6 @@ class RecallEngine:
         if task is not None:
             task.cancel()
             await asyncio.gather(task, return_exceptions=True)
-
-
-class StagedRecallEngine(RecallEngine):
-    """:class:`RecallEngine` that always retrieves stage by stage (its degrade path): the
-    executable specification the one statement is tested against, and the benchmarks' "before"."""
-
-    async def _retrieve(
-        self, scope: Scope, query: str, vector: list[float], wanted: list[Layer], cfg: RecallConfig, k: int
-    ) -> tuple[Retrieved, list[Degradation]]:
-        return await self._staged.retrieve(scope, query, vector, wanted, cfg)
 
 
 def _names(layers: Sequence[Layer]) -> list[str]:

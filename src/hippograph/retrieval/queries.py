@@ -15,8 +15,6 @@ class RetrievalQuery(CypherQuery):
 
     folder = nonmember("retrieval")
 
-    SEARCH_RECALL = auto()
-    SEARCH_RECALL_LTS = auto()
     SEARCH_FULLTEXT = auto()
     SEARCH_VECTOR_CANDIDATES = auto()
     SEARCH_VECTOR_CANDIDATES_LTS = auto()

@@ -1,6 +1,6 @@
 """What one recall carries from retrieval to scoring, whichever path retrieved it (the one
-statement of :mod:`~hippograph.retrieval.engine` or the stages of
-:mod:`~hippograph.retrieval.staged`): the channels' hits, the evidence, the activation state,
+statement of :mod:`~hippograph.retrieval.engine`, its fragments one by one, or the test oracle's
+stages): the channels' hits, the evidence, the activation state,
 and the arithmetic both paths share."""
 
 from __future__ import annotations

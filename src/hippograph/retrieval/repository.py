@@ -6,23 +6,27 @@ vector scores arrive as cosines (converted in :mod:`hippograph.store.scores`, no
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 from pydantic import Field, SkipValidation
 from typing_extensions import TypedDict
 
+from hippograph.errors import StoreError
 from hippograph.models import MemoryNode
 from hippograph.retrieval.config import ActivationConfig
 from hippograph.retrieval.queries import RetrievalQuery as Q
-from hippograph.retrieval.types import PathStep
+from hippograph.retrieval.statement import recall_stages, recall_statement
+from hippograph.retrieval.types import Degradation, PathStep
 from hippograph.store.catalog import Statement
 from hippograph.store.connection import Neo4jConnection, Row
 from hippograph.store.graph_store import GraphStore
 from hippograph.store.mapping import props_to_node
 from hippograph.store.scores import cosine_from_index
-from hippograph.store.vector_search import scoped_vector_search
 from hippograph.store.vectors import MAIN, READING_SLOT, VectorSlot, slot_query
+from hippograph.tracing import span
 
 __all__ = [
     "ActivationStepRow",
@@ -33,6 +37,8 @@ __all__ = [
     "RecallRow",
     "SeedRow",
 ]
+
+log = logging.getLogger(__name__)
 
 ASSOCIATION_LIMIT = 1000
 """Most session / cue arrivals one recall reads (the strongest)."""
@@ -134,7 +140,7 @@ class SeedRow(Row):
 
 
 class RecallRow(Row):
-    """Everything one recall reads, in one round trip (``search_recall``): the keys it could
+    """Everything one recall reads, in one round trip (:meth:`RecallRepository.search_recall`): the keys it could
     see (an erase in progress hides its scope), the channels' hits,
     the names the query mentions, the spreading's arrivals with their paths and seeds, and the
     memories that may rank (``nodes``: property maps, see :meth:`memories`). The association
@@ -187,11 +193,61 @@ class RecallRepository:
         has switched recall to its new vectors); a recall under way keeps the one it started with
         (:data:`~hippograph.store.vectors.READING_SLOT`)."""
 
-    def _v(self, query: Q) -> Statement:
+    def _v(self, query: Statement) -> Statement:
         """``query`` reading this recall's vector slot."""
         return slot_query(query, READING_SLOT.get() or self.slot)
 
-    async def search_recall(
+    async def search_recall(self, **given: Any) -> RecallRow:
+        """One recall's reads in one statement (:func:`~hippograph.retrieval.statement.recall_statement`,
+        rendered for the server from the fragments whose headers name the parameters).
+        Parameters as :meth:`recall_params` takes them. Every parameter goes with one type and size
+        bucket whatever its value (:func:`recall_statement_params`): the server plans the
+        statement once per mix, seconds each."""
+        lts = not self._conn.capabilities.supports_search_clause
+        (row,) = await self._conn.read_plain_as(
+            self._v(recall_statement(lts=lts)), RecallRow, **self.recall_params(**given)
+        )
+        return row
+
+    async def search_recall_stages(self, **given: Any) -> tuple[RecallRow, list[Degradation]]:
+        """The same reads as :meth:`search_recall`, one fragment per statement (recall's degrade
+        path): a fragment that fails is noted in the degradations and its stand-ins take its
+        place, unless it has none (then its error is raised); a part fails as a whole (the
+        fragments of a part that failed are not run, their stand-ins answer).
+
+        Raises:
+            StoreError: Both channels failed (nothing could answer), or a fragment without a
+                stand-in failed.
+        """
+        lts = not self._conn.capabilities.supports_search_clause
+        params = self.recall_params(**given)
+        env: dict[str, Any] = {}
+        degraded: list[Degradation] = []
+        for stage in recall_stages(lts=lts):
+            fragment = stage.fragment
+            if fragment.part is not None and fragment.part in {d.part for d in degraded}:
+                env.update({o.name: o.stand_in(env, params) for o in fragment.outputs})
+                continue
+            try:
+                with span("hippograph.recall.fragment", {"hippograph.recall.fragment": fragment.name}):
+                    (found,) = await self._conn.read_plain(self._v(stage.query), **params, **stage.params(env))
+                env.update(found)
+            except (asyncio.CancelledError, KeyboardInterrupt):
+                raise
+            except Exception as exc:
+                if fragment.part is None:
+                    raise
+                log.warning("recall: fragment %s failed: %s", fragment.name, type(exc).__name__)
+                if fragment.part not in {d.part for d in degraded}:
+                    degraded.append(Degradation.of(fragment.part, exc))
+                env.update({o.name: o.stand_in(env, params) for o in fragment.outputs})
+        failed = {d.part for d in degraded}
+        if {"fulltext", "vector"} <= failed:
+            first = next(d for d in degraded if d.part in ("fulltext", "vector"))
+            raise StoreError(f"recall failed: {first.part}: {first.error_type}: {first.message}", retryable=True)
+        return RecallRow.model_validate({name: env[name] for name in RecallRow.model_fields}), degraded
+
+    def recall_params(
         self,
         *,
         vector: list[float] | None,
@@ -211,20 +267,15 @@ class RecallRepository:
         dimensions: int = 0,
         all_arrivals: bool = False,
         session_prior: float = 0.0,
-    ) -> RecallRow:
-        """One recall's reads in one statement (:attr:`RetrievalQuery.SEARCH_RECALL`, whose
-        header names the parameters; :attr:`RetrievalQuery.SEARCH_RECALL_LTS` on Neo4j 5.26);
-        ``vector`` None leaves the vector channel out, ``population`` None counts the visible
-        memories, ``lucene`` None leaves the fulltext channel out. Every parameter goes with one
-        type and size bucket whatever its value (:func:`recall_statement_params`): the server
-        plans the statement once per mix, seconds each. ``dimensions``: the zero vector's length
-        when ``vector`` is None. ``all_arrivals``: return every spreading arrival, not only those
-        the ranking, the activation log and the pending links read (:class:`RecallRow`) — for a
-        caller that re-ranks the candidates after the statement. ``session_prior``:
+    ) -> dict[str, Any]:
+        """The recall statement's parameters: ``vector`` None leaves the vector channel out,
+        ``population`` None counts the visible memories, ``lucene`` None leaves the fulltext
+        channel out; ``dimensions``: the zero vector's length when ``vector`` is None.
+        ``all_arrivals``: return every spreading arrival, not only those the ranking, the
+        activation log and the pending links read (:class:`RecallRow`) — for a caller that
+        re-ranks the candidates after the statement. ``session_prior``:
         :attr:`~hippograph.retrieval.config.RecallConfig.session_prior`."""
-        (row,) = await self._conn.read_plain_as(
-            self._v(self._conn.capabilities.pick(Q.SEARCH_RECALL, Q.SEARCH_RECALL_LTS)),
-            RecallRow,
+        return {
             **recall_statement_params(
                 vector=vector,
                 dimensions=dimensions,
@@ -234,32 +285,31 @@ class RecallRepository:
                 keys=keys,
                 population=population,
             ),
-            k=k,
-            fetch_k=fetch_k,
-            exact_below=exact_below,
-            vector_weight=float(vector_weight),  # an int would be a type of its own
-            fulltext_weight=float(fulltext_weight),
-            person_bonus=float(person_bonus),
-            max_nodes=activation.max_nodes,
-            max_hops=activation.max_hops,
-            fan_out=activation.fan_out,
-            base_decay=float(activation.base_decay),
-            threshold=float(activation.threshold),
-            session_decay=float(activation.session_decay),
-            session_seeds=activation.session_seeds,
-            cue_decay=float(activation.cue_decay),
-            cue_seeds=activation.cue_seeds,
-            max_cue_degree=activation.max_cue_degree,
-            cue_budget=activation.cue_budget,
-            inverse_rarity=activation.cue_rarity == "inverse",
-            session_prior=float(session_prior),
-            assoc_limit=ASSOCIATION_LIMIT,
-            rank_n=rank_n,
-            log_n=max(activation.max_nodes, activation.cue_seeds),
-            max_pending=activation.max_pending if activation.record_pending else 0,
-            all_arrivals=all_arrivals,
-        )
-        return row
+            "k": k,
+            "fetch_k": fetch_k,
+            "exact_below": exact_below,
+            "vector_weight": float(vector_weight),  # an int would be a type of its own
+            "fulltext_weight": float(fulltext_weight),
+            "person_bonus": float(person_bonus),
+            "max_nodes": activation.max_nodes,
+            "max_hops": activation.max_hops,
+            "fan_out": activation.fan_out,
+            "base_decay": float(activation.base_decay),
+            "threshold": float(activation.threshold),
+            "session_decay": float(activation.session_decay),
+            "session_seeds": activation.session_seeds,
+            "cue_decay": float(activation.cue_decay),
+            "cue_seeds": activation.cue_seeds,
+            "max_cue_degree": activation.max_cue_degree,
+            "cue_budget": activation.cue_budget,
+            "inverse_rarity": activation.cue_rarity == "inverse",
+            "session_prior": float(session_prior),
+            "assoc_limit": ASSOCIATION_LIMIT,
+            "rank_n": rank_n,
+            "log_n": max(activation.max_nodes, activation.cue_seeds),
+            "max_pending": activation.max_pending if activation.record_pending else 0,
+            "all_arrivals": all_arrivals,
+        }
 
     async def warm_recall(self, *, dimensions: int, layers: list[str], activation: ActivationConfig) -> None:
         """Run the recall statement once over no scope, with the parameter types and size
@@ -272,51 +322,6 @@ class RecallRepository:
             person_bonus=0.0, activation=activation, rank_n=1, dimensions=dimensions,
         )  # fmt: skip
 
-    async def fulltext(
-        self, *, lucene: str, visible: list[str], k: int, vector: list[float] | None
-    ) -> list[CandidateRow]:
-        return await self._conn.read_as(
-            self._v(Q.SEARCH_FULLTEXT), CandidateRow, lucene=lucene, visible=visible, k=k, vector=vector
-        )
-
-    async def vector_candidates(
-        self, *, vector: list[float], visible: list[str], layers: list[str], k: int, fetch_k: int, exact_first: bool
-    ) -> list[CandidateRow]:
-        rows = await scoped_vector_search(
-            self._conn,
-            self._v(Q.SEARCH_VECTOR_CANDIDATES),
-            self._v(Q.SEARCH_VECTOR_CANDIDATES_EXACT),
-            lts_query=self._v(Q.SEARCH_VECTOR_CANDIDATES_LTS),
-            k=k,
-            fetch_k=fetch_k,
-            vector=vector,
-            visible=visible,
-            layers=layers,
-            exact_first=exact_first,
-        )
-        return [CandidateRow.model_validate(r) for r in rows]
-
-    async def key_fulltext(
-        self, *, lucene: str, visible: list[str], layers: list[str], k: int, vector: list[float] | None
-    ) -> list[CandidateRow]:
-        """The memories the best ``k`` keys found by BM25 lead to, each with its best key."""
-        return await self._conn.read_as(
-            self._v(Q.SEARCH_KEY_FULLTEXT), CandidateRow, lucene=lucene, visible=visible, layers=layers, k=k,
-            vector=vector,
-        )  # fmt: skip
-
-    async def key_vector(
-        self, *, vector: list[float], visible: list[str], layers: list[str], k: int, fetch_k: int
-    ) -> list[CandidateRow]:
-        """The memories the ``k`` keys nearest ``vector`` lead to, each with its best key."""
-        query = self._conn.capabilities.pick(Q.SEARCH_KEY_VECTOR, Q.SEARCH_KEY_VECTOR_LTS)
-        return await self._conn.read_as(
-            self._v(query), CandidateRow, vector=vector, visible=visible, layers=layers, k=k, fetch_k=fetch_k
-        )
-
-    async def person_cues(self, *, visible: list[str], keys: list[str]) -> list[str]:
-        return [r.key for r in await self._conn.read_as(Q.GET_PERSON_CUES, _Key, visible=visible, keys=keys)]
-
     async def topic_cosines(
         self, *, ids: list[str], visible: list[str], vectors: list[list[float]]
     ) -> dict[str, list[float]]:
@@ -326,10 +331,6 @@ class RecallRepository:
             self._v(Q.GET_TOPIC_COSINES), _Cosines, ids=ids, visible=visible, vectors=vectors
         )
         return {r.id: [cosine_from_index(c) for c in r.cosines] for r in rows}
-
-    async def erasing(self, *, visible: list[str]) -> set[str]:
-        """The keys among ``visible`` whose erase has started (their tombstone is set)."""
-        return {r.key for r in await self._conn.read_as(Q.GET_ERASING_SCOPES, _Key, visible=visible)}
 
     async def recent_scope(self) -> str | None:
         """The scope key of the memory updated last, None in an empty database."""
@@ -345,17 +346,6 @@ class RecallRepository:
             return {}
         rows = await self._conn.read(Q.GET_RECALLED, ids=ids, visible=visible)
         return {r["m"]["id"]: props_to_node(r["m"]) for r in rows}
-
-    async def activation_step(
-        self, *, frontier: list[str], visible: list[str], layers: list[str] | None, fan_out: int
-    ) -> list[ActivationStepRow]:
-        return await self._conn.read_as(
-            Q.GET_ACTIVATION_STEP, ActivationStepRow, frontier=frontier, visible=visible, layers=layers, fan_out=fan_out
-        )
-
-    async def associations(self, **params: Any) -> list[AssociationRow]:
-        """One read of :attr:`RetrievalQuery.GET_ASSOCIATIONS` (parameters as its header names)."""
-        return cast(list[AssociationRow], await self._conn.read(Q.GET_ASSOCIATIONS, **params))
 
     async def record_access(self, *, recalled: Sequence[str], spread: Sequence[str], now: float) -> None:
         """Bump the access counts of what a recall returned and of what spreading visited."""

@@ -150,11 +150,15 @@ class Neo4jConnection:
         """:meth:`read`, each record validated once as ``row``."""
         return [row.model_validate(r) for r in await self.read(query, **params)]
 
-    async def read_plain_as(self, query: Statement, row: type[R], **params: Any) -> list[R]:
-        """:meth:`read_as` for a query whose rows hold only maps, lists and scalars (no nodes,
+    async def read_plain(self, query: Statement, **params: Any) -> list[Record]:
+        """:meth:`read` for a query whose rows hold only maps, lists and scalars (no nodes,
         relationships or paths): skips the driver's recursive conversion of every value, which
         costs more than the round trip for a large nested row."""
-        return [row.model_validate(r) for r in await self._managed(query, params, write=False, plain=True)]
+        return await self._managed(query, params, write=False, plain=True)
+
+    async def read_plain_as(self, query: Statement, row: type[R], **params: Any) -> list[R]:
+        """:meth:`read_plain`, each record validated once as ``row``."""
+        return [row.model_validate(r) for r in await self.read_plain(query, **params)]
 
     async def write_as(self, query: Statement, row: type[R], **params: Any) -> list[R]:
         """:meth:`write`, each record validated once as ``row``."""

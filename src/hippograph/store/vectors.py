@@ -87,7 +87,7 @@ READING_SLOT: ContextVar[VectorSlot | None] = ContextVar("hippograph_reading_slo
 switch in the middle cannot pair one model's query vector with the other's stored ones)."""
 
 
-def slot_query(query: CypherQuery, slot: VectorSlot) -> Statement:
+def slot_query(query: Statement, slot: VectorSlot) -> Statement:
     """``query`` reading (or indexing) ``slot``'s vectors instead of the memories' own: its
     vector property, its index names and, in map projections that leave the vector out, its
     property too. The catalogued query itself for :data:`MAIN`."""

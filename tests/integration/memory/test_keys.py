@@ -11,10 +11,10 @@ from hippograph.memory.enrich import KeyphraseEnricher, TurnKey, TurnToEnrich
 from hippograph.memory.ingest import turn_node_id
 from hippograph.models import KeyKind, Layer
 from hippograph.retrieval.config import RecallConfig
-from hippograph.retrieval.engine import StagedRecallEngine
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
 from tests.integration.memory.helpers import run_file
+from tests.support.recall_oracle import StagedRecallEngine
 
 DAY = 1_683_504_000.0  # 8 May 2023
 SECRET = "sk-ant-api03-" + "x" * 40

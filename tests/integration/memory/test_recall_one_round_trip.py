@@ -1,9 +1,10 @@
-"""The one-statement recall answers exactly as the stage-by-stage one (its executable
-specification), item by item: ids, order, scores and every score part, channels, paths, the
-activation log and the pending links — over a random graph of weighted edges, sessions,
-keyword / name / person cues, retracted and superseded memories and two scope levels, for
-every spreading setting that changes a code path. The stages are also the engine's degrade
-path: when the statement fails, they answer, and the result says so."""
+"""The one-statement recall answers exactly as the stage-by-stage oracle (its executable
+specification, spreading in Python: tests/support/recall_oracle.py), item by item: ids, order,
+scores and every score part, channels, paths, the activation log and the pending links — over a
+random graph of weighted edges, sessions, keyword / name / person cues, retracted and
+superseded memories and two scope levels, for every spreading setting that changes a code path.
+The statement's fragments run one by one are the engine's degrade path: when the statement
+fails, they answer the same, and the result says so."""
 
 from __future__ import annotations
 
@@ -17,12 +18,15 @@ from hippograph.embeddings import HashingEmbeddings
 from hippograph.errors import StoreError
 from hippograph.layers.repository import LayerRepository
 from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship
+from hippograph.retrieval import repository
 from hippograph.retrieval.config import ActivationConfig, RecallConfig
-from hippograph.retrieval.engine import RecallEngine, StagedRecallEngine
+from hippograph.retrieval.engine import RecallEngine
 from hippograph.retrieval.repository import ASSOCIATION_LIMIT, RecallRow
 from hippograph.retrieval.types import Channel, RecallResult
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
+from hippograph.store.catalog import RenderedQuery, Statement
+from tests.support.recall_oracle import StagedRecallEngine
 
 NOW = 1_760_000_000.0
 WORDS = "garden piano harbor lantern violet meadow copper falcon river orchard tunnel basket".split()
@@ -211,22 +215,72 @@ async def test_a_failing_statement_falls_back_to_the_stages_and_says_so(
         assert spec.degraded == []
 
 
-async def test_a_failing_statement_and_a_failing_stage_degrade_both(
+async def test_a_statement_the_server_rejects_falls_back_to_its_fragments(
+    store: GraphStore, world: tuple[Scope, Scope], monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The server refuses the rendered statement (here: one it cannot parse): its fragments,
+    run one by one, give the same answer, with a warning and the degradation named."""
+    _, leaf = world
+    cfg = CONFIGS["default"]
+    one, staged = RecallEngine(store, HashingEmbeddings(), cfg), StagedRecallEngine(store, HashingEmbeddings(), cfg)
+
+    def broken(*, lts: bool) -> RenderedQuery:
+        return RenderedQuery("retrieval/recall@broken", "CYPHER 25 MATCH (m:Memory) RETURN m.id AS")
+
+    monkeypatch.setattr(repository, "recall_statement", broken)
+    for query in QUERIES[:3]:
+        fell_back, spec = await one.recall(leaf, query, now=NOW), await staged.recall(leaf, query, now=NOW)
+        _same(spec, fell_back)
+        assert [d.part for d in fell_back.degraded] == ["recall_statement"]
+    assert any("running its fragments one by one" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_failing_statement_and_a_failing_fragment_degrade_both(
     store: GraphStore, world: tuple[Scope, Scope], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The statement fails and then spreading fails in the stages: the direct hits answer."""
+    """The statement fails and then a hop of spreading fails among its fragments: the rest of
+    spreading is left out (a part fails as a whole), the direct hits answer."""
     _, leaf = world
     engine = RecallEngine(store, HashingEmbeddings(), CONFIGS["default"])
 
     async def boom(*_: object, **__: object) -> None:
         raise StoreError("injected failure", retryable=True)
 
+    read_plain = store.conn.read_plain
+
+    async def hop_fails(query: Statement, **params: object) -> list[dict[str, object]]:
+        if "/hop@1" in query.path:
+            raise StoreError("injected failure", retryable=True)
+        return await read_plain(query, **params)
+
     monkeypatch.setattr(engine.repo, "search_recall", boom)
-    monkeypatch.setattr(engine.repo, "activation_step", boom)
+    monkeypatch.setattr(store.conn, "read_plain", hop_fails)
     result = await engine.recall(leaf, "garden piano", now=NOW)
     assert [d.part for d in result.degraded] == ["recall_statement", "activation"]
     assert result.items and all(Channel.ACTIVATION not in i.channels for i in result.items)
     assert result.activation.activated == []
+
+
+async def test_both_channels_failing_among_the_fragments_is_an_error(
+    store: GraphStore, world: tuple[Scope, Scope], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, leaf = world
+    engine = RecallEngine(store, HashingEmbeddings(), CONFIGS["default"])
+
+    async def boom(*_: object, **__: object) -> None:
+        raise StoreError("injected failure", retryable=True)
+
+    read_plain = store.conn.read_plain
+
+    async def channels_fail(query: Statement, **params: object) -> list[dict[str, object]]:
+        if any(f"/{name}@" in query.path for name in ("vector", "vector_exact", "fulltext")):
+            raise StoreError("injected failure", retryable=True)
+        return await read_plain(query, **params)
+
+    monkeypatch.setattr(engine.repo, "search_recall", boom)
+    monkeypatch.setattr(store.conn, "read_plain", channels_fail)
+    with pytest.raises(StoreError, match="recall failed"):
+        await engine.recall(leaf, "garden piano", now=NOW)
 
 
 async def test_the_stages_keep_the_statements_association_cut_with_its_ties(store: GraphStore, tenant: Scope) -> None:

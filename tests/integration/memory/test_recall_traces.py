@@ -8,9 +8,9 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from opentelemetry.trace import StatusCode
 
 from hippograph.memory import ConversationTurn, Memory
-from hippograph.retrieval.engine import StagedRecallEngine
 from hippograph.scope import Scope
 from hippograph.tracing import SCOPE_KEY
+from tests.support.recall_oracle import StagedRecallEngine
 from tests.support.spans import children, one
 
 TURNS = [
