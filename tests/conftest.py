@@ -31,10 +31,39 @@ TESTS = Path(__file__).resolve().parent
 FOLDER_MARKERS = ("unit", "integration", "e2e", "reliability")
 """One marker per folder: a test is marked by the folder it lives in (``pytest -m unit`` is the
 fast loop), and a marker of another folder on it is a mistake that collection refuses."""
+SLOW_FIRST = (
+    "reliability/test_faults_full_disk.py",
+    "reliability/test_data_safety.py",
+    "reliability/test_faults_killed_neo4j.py",
+    "reliability/test_faults_api_neo4j_down.py",
+    "reliability/test_erase_tombstone.py",
+    "reliability/test_upgrade.py",
+    "e2e/test_browser.py",
+    "reliability/test_api_schemathesis.py",
+    "e2e/test_wheel.py",
+    "e2e/test_cli.py",
+    "e2e/test_notebooks.py",
+    "integration/test_bulk_import.py",
+    "integration/promises/test_promise_erase_large.py",
+    "integration/test_plans_on_fresh_statistics.py",
+    "e2e/test_docs_build.py",
+    "reliability/test_concurrency_fifty_clients.py",
+    "reliability/test_load_short.py",
+)
+"""The files that take a minute or more, slowest first: each waits on Neo4j servers of its own,
+kills and restarts, subprocesses or a browser (``scripts/test.sh`` prints a run's 25 slowest
+steps: keep this in their order). With two processes handed files in collection order, they
+start first and the quick files fill the gaps, so no slow file runs alone at the end. A unit test
+checks that each names a file."""
 RUN_ORDER = ("reliability", "e2e", "integration", "unit")
-"""Slowest folders first: with two processes (``scripts/test.sh`` hands out files in collection
-order), the minute-long fault and browser tests start while the other process works through the
-quick ones, instead of running alone at the end."""
+"""After :data:`SLOW_FIRST`, the slower folders first."""
+ONE_PROCESS = (
+    "reliability/test_data_safety.py",
+    "reliability/test_faults_killed_neo4j.py",
+    "reliability/test_faults_api_neo4j_down.py",
+)
+"""Files handed to one process together (with ``--dist loadfile``): they share the crashable
+Neo4j of ``tests/reliability/conftest.py``, which then starts once instead of once per file."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -57,11 +86,33 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def _run_rank(item: pytest.Item) -> int:
-    """The place of an item's folder in ``RUN_ORDER`` (a stable sort keeps each file's own order)."""
+    """The place of an item's file in :data:`SLOW_FIRST`, else of its folder in :data:`RUN_ORDER`
+    after them (a stable sort keeps each file's own order)."""
     path = item.path.resolve()
     if not path.is_relative_to(TESTS):
-        return len(RUN_ORDER)
-    return RUN_ORDER.index(path.relative_to(TESTS).parts[0])
+        return len(SLOW_FIRST) + len(RUN_ORDER)
+    relative = path.relative_to(TESTS)
+    if relative.as_posix() in SLOW_FIRST:
+        return SLOW_FIRST.index(relative.as_posix())
+    return len(SLOW_FIRST) + RUN_ORDER.index(relative.parts[0])
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """``--dist loadfile`` with the files of :data:`ONE_PROCESS` as one unit of work."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    tests = TESTS.relative_to(config.rootpath).as_posix() if TESTS.is_relative_to(config.rootpath) else None
+    together = {f"{tests}/{name}" for name in ONE_PROCESS} if tests is not None else set()
+
+    class Scheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            file = super()._split_scope(nodeid)
+            return "ONE_PROCESS" if file in together else file
+
+    return Scheduling(config, log)
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:

@@ -1,4 +1,5 @@
-"""Issue 13 #4 on a Neo4j of this module alone (so a full dump means the whole database):
+"""Data safety on the crashable Neo4j, not the suite's shared one (so a full dump means the whole
+database; the fault files that share it run in the same process, one test at a time):
 erasing one tenant leaves every other byte untouched; export → erase → import gives back the
 same graph (every memory property and embedding, every edge, the same recall answers); an
 offline backup restores the database exactly (see :meth:`LocalNeo4j.backup` for why a copy of

@@ -1,6 +1,6 @@
 """Issue 13 #1: SIGKILL the Neo4j process in the middle of a batch ingest, a consolidation run
 and an agent turn, start it again on the same data folder, and check what survived. Every test
-here kills the module's own server (:class:`CrashableNeo4j`), never the shared one."""
+here kills the crashable server (:class:`CrashableNeo4j`), never the shared one."""
 
 from __future__ import annotations
 

@@ -29,7 +29,8 @@ class Recorder:
 
 
 def bucket(n: int) -> int:
-    """Neo4j 2026.08's size bucket of a list or string parameter (measured: cold-start-5.md)."""
+    """Neo4j 2026.08's size bucket of a list or string parameter: its plan cache keys a statement on
+    each list's and string's size rounded up to a power of ten (0, 1, 2–10, 11–100, …)."""
     return 0 if n == 0 else 10 ** math.ceil(math.log10(n))
 
 
