@@ -315,7 +315,7 @@ class RecallRepository:
         """Run the recall statement once over no scope, with the parameter types and size
         buckets every recall sends: it reads nothing and returns an empty row, and leaves the
         server's plan cache holding the statement planned *and* compiled (an EXPLAIN plans but
-        leaves the compilation, ≈ 2.7 s here, to the first run: cold-start-5.md)."""
+        leaves the compilation, ≈ 2.7 s here, to the first run)."""
         await self.search_recall(
             vector=[1.0] * max(dimensions, 1), lucene=None, visible=[], layers=layers, k=1, fetch_k=1,
             exact_below=0, keys=[], population=None, vector_weight=1.0, fulltext_weight=1.0,
