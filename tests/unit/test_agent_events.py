@@ -43,6 +43,7 @@ SAMPLES: list[ev.AgentEvent] = [
         action="observed",
         findings=[ev.FabricationFindingInfo(kind="uuid", text="x", confidence=0.9)],
     ),
+    ev.FabricationBlocked(confidence=0.9, min_confidence=0.8, findings=1, dropped_ops=2, reply="I can't confirm."),
     ev.IntentClassified(verdict="knowledge", mode="observe", knowledge_score=2, action_score=0),
     ev.ToolRoutingDecision(verdict="knowledge", mode="enforce", kept=["a"], dropped=["b"]),
     ev.MessageEnd(message_id="msg_1", stop_reason="end_turn"),
