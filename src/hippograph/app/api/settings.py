@@ -211,6 +211,7 @@ def effective_settings(api: ApiSettings, app: Settings | None = None) -> dict[st
     """What the server runs with, secrets masked: the API's settings (the agent's included)
     and the application's (the connection, the embedder, the model)."""
     served = api.model_dump(mode="json")
+    served["consolidation"] = api.served_consolidation().model_dump(mode="json")  # as the consolidator runs
     for server in served["agent"]["mcp_servers"]:
         server["env"] = dict.fromkeys(server["env"], MASK)
         server["headers"] = dict.fromkeys(server["headers"], MASK)
