@@ -11,7 +11,7 @@ Event order of a turn::
     MessageEnd ToolResult …        after a call that asked for tools; [Activation] per
     MessageStart … Usage           hydrate_context call; then the next model call
     [FabricationDetected]          (revise: MessageEnd, then the revision's call;
-    [FabricationBlocked]            refuse: the safe reply's TextDelta follows)
+    [FabricationBlocked]           refuse: the safe reply's TextDelta follows)
     [MemoryExtracted] [ConsolidationScheduled]
     MessageEnd                     always last: the turn is over
 

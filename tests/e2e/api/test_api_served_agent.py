@@ -94,6 +94,7 @@ def served(neo4j_server: tuple[str, str], tmp_path_factory: pytest.TempPathFacto
         server = start_server(neo4j_server, folder, model_factory=_fabricating)
     yield server, org
     server.stop()
+    assert not server.thread.is_alive(), "the nightly task kept the server from shutting down"
 
 
 async def test_admins_read_the_settings_the_server_runs_with(served: tuple[Server, Scope], api_tenant: Tenant) -> None:
