@@ -12,8 +12,8 @@ Populates (once, kept in ``--data-dir``) a local Neo4j exactly as ``agent_bench`
 user scope with ``--memories`` memories (70 % ingested conversation turns with their session
 chains and cues, 30 % semantic facts), embedded with MiniLM. Then alternates rounds between the
 trees: each round is one worker process per tree (``PYTHONPATH=<tree>/src``) running
-``--per-round`` turns (after ``--warmup`` untimed ones) with each tree's default config and
-default embedder, in a fresh chat scope below the user (it sees the user's memories; what its
+``--per-round`` turns (after ``--warmup`` untimed ones) with each tree's default config (quick
+naps off) and default embedder, in a fresh chat scope below the user (it sees the user's memories; what its
 turns write is erased afterwards, so every round sees the same data). Background consolidation
 is drained after each turn, untimed (the idle case). The same messages go to both trees in a
 round; rounds alternate which tree goes first.
@@ -125,7 +125,7 @@ async def worker(uri: str, password: str, root: str, round_no: int, per_round: i
     """One round in the tree on ``sys.path``: per-turn overheads, stages and statements."""
     import hippograph
     from benchmarks.agent_bench import QUESTIONS, REPLY, fill
-    from hippograph.agent import Agent, AgentConfig
+    from hippograph.agent import Agent, AgentConfig, ConsolidationSettings
     from hippograph.llm import ScriptedModel
     from hippograph.memory import Memory
     from hippograph.scope import Scope
@@ -138,7 +138,7 @@ async def worker(uri: str, password: str, root: str, round_no: int, per_round: i
     conn = await Neo4jConnection.connect(uri, password=password)
     memory = Memory(GraphStore(conn), embedder)
     timer = FirstCallTimer(ScriptedModel([REPLY], cycle=True), counter)
-    agent = Agent(memory, timer, AgentConfig())
+    agent = Agent(memory, timer, AgentConfig(consolidation=ConsolidationSettings(quick_naps=False)))  # naps off
     user = Scope.root("org", root).child("user", "u1")
     chat = user.child("chat", f"r{round_no}-{uuid.uuid4().hex[:8]}")
     rng = random.Random(1000 + round_no)

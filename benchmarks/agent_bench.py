@@ -30,7 +30,7 @@ from rich.console import Console
 from rich.table import Table
 
 from benchmarks._server import bench_store
-from hippograph.agent import Agent, AgentConfig, AgentResponse
+from hippograph.agent import Agent, AgentConfig, AgentResponse, ConsolidationSettings
 from hippograph.layers.base import make_node
 from hippograph.llm import ScriptedModel
 from hippograph.memory import ConversationTurn, Memory
@@ -180,6 +180,10 @@ def report(console: Console, title: str, results: list[tuple[AgentResponse, floa
     console.print(f"{len(results)} turns, {errors} error events, {recalled:.1f} nodes activated")
 
 
+NAPS_OFF = AgentConfig(consolidation=ConsolidationSettings(quick_naps=False))
+"""The agent's config here: quick naps off, so the back-to-back phase measures the turn's own
+background work only and its figures compare with the earlier runs of this benchmark."""
+
 PROFILES = {
     "default": RecallConfig(),
     "edges-only": RecallConfig(activation=ActivationConfig(session_seeds=0, cue_seeds=0)),
@@ -204,7 +208,7 @@ async def main(count: int, n_turns: int, warmup: int, profiles: list[str]) -> No
             raise SystemExit(f"only {len(queries)} distinct queries for {per_profile} turns")
         for n, name in enumerate(profiles):
             memory = Memory(store, embedder, recall_config=PROFILES[name])
-            agent = Agent(memory, ScriptedModel([REPLY], cycle=True), AgentConfig())
+            agent = Agent(memory, ScriptedModel([REPLY], cycle=True), NAPS_OFF)
             mine = queries[n * per_profile : (n + 1) * per_profile]
             await turns(agent, scope, mine[:warmup], drain=True)
             isolated = await turns(agent, scope, mine[warmup : warmup + n_turns], drain=True)

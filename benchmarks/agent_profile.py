@@ -1,7 +1,7 @@
 """Where the agent's time before the model goes, in the tree on ``sys.path``.
 
 Uses the server and data that ``agent_ab`` keeps in ``--data-dir`` (run it once first). Runs
-``--turns`` agent turns (default config, background drained after each, untimed) in a fresh
+``--turns`` agent turns (default config with quick naps off, background drained after each, untimed) in a fresh
 chat scope below the seeded user, and reports the overhead before the model (as ``agent_ab``
 defines it), every Cypher statement before the model with its time (by query file), and,
 with ``--cprofile``, the top functions by cumulative time over the pre-model part of the turns.
@@ -31,7 +31,7 @@ from rich.table import Table
 from benchmarks import bench_dir
 from benchmarks.agent_ab import FirstCallTimer, StatementCounter, pct
 from benchmarks.agent_bench import PROFILES, QUESTIONS, REPLY, fill
-from hippograph.agent import Agent, AgentConfig
+from hippograph.agent import Agent, AgentConfig, ConsolidationSettings
 from hippograph.dbms import LocalNeo4j
 from hippograph.embeddings import default_embedder
 from hippograph.llm import ScriptedModel
@@ -75,7 +75,7 @@ async def main(data_dir: Path, n_turns: int, warmup: int, profile: bool, recall:
     conn = await Neo4jConnection.connect(status.uri, password=server.password())
     memory = Memory(GraphStore(conn), embedder, recall_config=PROFILES[recall])
     timer = FirstCallTimer(ScriptedModel([REPLY], cycle=True), counter)
-    agent = Agent(memory, timer, AgentConfig())
+    agent = Agent(memory, timer, AgentConfig(consolidation=ConsolidationSettings(quick_naps=False)))  # naps off
     chat = Scope.root("org", state["root"]).child("user", "u1").child("chat", f"p-{uuid.uuid4().hex[:8]}")
     rng = random.Random(77)
     messages = list(dict.fromkeys(fill(rng.choice(QUESTIONS), rng) for _ in range(40 * (n_turns + warmup))))

@@ -101,6 +101,8 @@ def start_server(uri: str, password: str, port: int, data_dir: str) -> subproces
         "HIPPOGRAPH_NEO4J_PASSWORD": password,
         "HIPPOGRAPH_DATA_DIR": data_dir,
         "HIPPOGRAPH_API_RATE_LIMIT_PER_MINUTE": "100000000",
+        # quick naps off: the load runs' turns measure the turn, and compare with earlier runs
+        "HIPPOGRAPH_API_CONSOLIDATION__TURNS_BETWEEN_NAPS": "0",
     }
     cmd = [sys.executable, "-m", "hippograph.app.cli", "serve", "--port", str(port), "--embedder", "hashing"]
     return subprocess.Popen([*cmd, "--log-level", "warning"], env=env)

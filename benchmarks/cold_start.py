@@ -110,7 +110,7 @@ def questions(seed: int, n: int) -> list[str]:
 async def probe_main(round_no: int, per: int) -> dict[str, Any]:
     """In the tree under test: connect, get ready, then first and steady recalls and turns."""
     from benchmarks.agent_bench import REPLY
-    from hippograph.agent import Agent, AgentConfig
+    from hippograph.agent import Agent, AgentConfig, ConsolidationSettings
     from hippograph.app.runtime import neo4j_target
     from hippograph.app.settings import Settings
     from hippograph.llm import ScriptedModel
@@ -124,7 +124,9 @@ async def probe_main(round_no: int, per: int) -> dict[str, Any]:
     t0 = time.perf_counter()
     memory = await Memory.connect(uri, password=password)
     t_connect = time.perf_counter()
-    agent = Agent(memory, ScriptedModel([REPLY], cycle=True), AgentConfig())
+    agent = Agent(
+        memory, ScriptedModel([REPLY], cycle=True), AgentConfig(consolidation=ConsolidationSettings(quick_naps=False))
+    )  # naps off
     warm = getattr(agent, "warm", None)  # a tree without it: connect's own background planning only
     if warm is not None:
         await warm()

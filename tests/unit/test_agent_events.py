@@ -43,6 +43,7 @@ SAMPLES: list[ev.AgentEvent] = [
         action="observed",
         findings=[ev.FabricationFindingInfo(kind="uuid", text="x", confidence=0.9)],
     ),
+    ev.FabricationBlocked(confidence=0.9, min_confidence=0.8, findings=1, dropped_ops=2, reply="I can't confirm."),
     ev.IntentClassified(verdict="knowledge", mode="observe", knowledge_score=2, action_score=0),
     ev.ToolRoutingDecision(verdict="knowledge", mode="enforce", kept=["a"], dropped=["b"]),
     ev.MessageEnd(message_id="msg_1", stop_reason="end_turn"),
@@ -125,3 +126,14 @@ def test_the_old_error_name_is_a_deprecated_alias_of_stage_failed() -> None:
     assert old is ev.StageFailed
     failed = ev.StageFailed(stage="hydrate", error_type="StoreError", message="down")
     assert failed.type == "stage_failed" and not isinstance(failed, Exception)
+
+
+def test_fabrication_blocked_reaches_graphql_as_its_own_type() -> None:
+    from hippograph.app.api.schema.events import FabricationBlockedEvent, to_graphql
+
+    blocked = ev.FabricationBlocked(confidence=0.9, min_confidence=0.8, findings=2, dropped_ops=1, reply="Sorry.")
+    shown = to_graphql(blocked)
+    assert isinstance(shown, FabricationBlockedEvent)
+    assert (shown.confidence, shown.min_confidence, shown.findings, shown.dropped_ops, shown.reply) == (
+        0.9, 0.8, 2, 1, "Sorry.",
+    )  # fmt: skip

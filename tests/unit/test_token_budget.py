@@ -3,6 +3,7 @@ day, the tenant as the default account, the metered stream's charge and records,
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 
 import pytest
@@ -73,6 +74,50 @@ async def test_a_spent_account_refuses_before_the_first_event() -> None:
     account = TokenBudget(daily_tokens=0).account("org:acme")
     with pytest.raises(BudgetExceededError):
         await anext(aiter(metered(_events(), account=account)))
+
+
+class BrokenLedger:
+    """A ledger whose store is down: its check, its charge or both raise."""
+
+    def __init__(self, *, check: bool = True, charge: bool = True) -> None:
+        self.fail_check, self.fail_charge = check, charge
+        self.spent = 0
+
+    async def tokens_used(self, ledger_id: str) -> int:
+        if self.fail_check:
+            raise ConnectionError("ledger store unreachable")
+        return self.spent
+
+    async def spend_tokens(self, ledger_id: str, scope_key: str, day: str, tokens: int, now: float) -> int:
+        if self.fail_charge:
+            raise ConnectionError("ledger store unreachable")
+        self.spent += tokens
+        return self.spent
+
+
+@pytest.mark.parametrize(("check", "charge"), [(True, True), (True, False), (False, True)])
+async def test_a_failing_ledger_never_blocks_the_stream_and_is_counted(
+    caplog: pytest.LogCaptureFixture, check: bool, charge: bool
+) -> None:
+    ledger = BrokenLedger(check=check, charge=charge)
+    budget = TokenBudget(daily_tokens=1_000, ledger=ledger)
+    with caplog.at_level(logging.DEBUG, logger="hippograph.agent.budget"):
+        seen = [e async for e in metered(_events(), account=budget.account("org:acme"))]
+    assert len(seen) == 4  # every event arrived
+    assert (budget.failures.check, budget.failures.charge) == (int(check), int(charge))
+    assert ledger.spent == (0 if charge else 21)
+    failures = [r for r in caplog.records if "token ledger failed" in r.getMessage()]
+    assert len(failures) == int(check) + int(charge)
+    assert all(r.levelno == logging.WARNING and "org:acme" in r.getMessage() for r in failures)
+    assert all("hi" not in r.getMessage().split() for r in failures)  # the turn's text is never logged
+
+
+async def test_a_spent_account_still_refuses_when_the_ledger_works() -> None:
+    budget = TokenBudget(daily_tokens=10, ledger=BrokenLedger(check=False, charge=False))
+    [_ async for _ in metered(_events(), account=budget.account("org:acme"))]
+    with pytest.raises(BudgetExceededError):
+        await anext(aiter(metered(_events(), account=budget.account("org:acme"))))
+    assert (budget.failures.check, budget.failures.charge) == (0, 0)
 
 
 def test_call_records_keep_their_bounds() -> None:

@@ -10,7 +10,8 @@ Event order of a turn::
     MessageStart … Usage           a model call (ThinkingDelta, TextDelta, ToolCall…)
     MessageEnd ToolResult …        after a call that asked for tools; [Activation] per
     MessageStart … Usage           hydrate_context call; then the next model call
-    [FabricationDetected]          (revise: MessageEnd, then the revision's call)
+    [FabricationDetected]          (revise: MessageEnd, then the revision's call;
+    [FabricationBlocked]           refuse: the safe reply's TextDelta follows)
     [MemoryExtracted] [ConsolidationScheduled]
     MessageEnd                     always last: the turn is over
 
@@ -79,7 +80,11 @@ class Agent:
         model: The model (``AnthropicModel``, ``ScriptedModel`` or any ``ModelProvider``).
         config: Every stage's settings; the defaults when omitted.
         consolidator: Runs quick naps every N turns of a scope (N is the consolidator's
-            ``turns_between_naps``); None: no naps.
+            ``turns_between_naps``, 10 by default), in the background. None (the default): a
+            :class:`~hippograph.consolidation.SleepConsolidator` over the memory's database
+            with the default :class:`~hippograph.consolidation.ConsolidationConfig`. No naps:
+            ``ConsolidationConfig(turns_between_naps=0)`` or ``AgentConfig.consolidation``'s
+            ``quick_naps=False``.
         hooks: Observability callbacks (stage timings, usage, events).
         tools: Tools the model may call, each a spec and an async handler.
         extractor: A separate model that finds memories in each finished exchange, in the
@@ -128,7 +133,12 @@ class Agent:
         budget: TokenBudget | None = None,
         call_records: CallRecords | None = None,
     ) -> None:
-        self.memory, self.model, self.consolidator = memory, model, consolidator
+        if consolidator is None:
+            from hippograph.consolidation import SleepConsolidator
+
+            consolidator = SleepConsolidator.for_store(memory.store)
+        self.memory, self.model = memory, model
+        self.consolidator: SleepConsolidator = consolidator
         self.budget = budget
         self.call_records = call_records if call_records is not None else CallRecords()
         self.config = c = config or AgentConfig()
@@ -147,7 +157,7 @@ class Agent:
             safe_reply=c.fabrication.safe_reply,
         )  # fmt: skip
         self._sections = prompt_sections if prompt_sections is not None else PromptSections()
-        self._persona = PersonaSeeder(c, consolidator.config.soul_schema if consolidator is not None else None)
+        self._persona = PersonaSeeder(c, consolidator.config.soul_schema)
         self._summarizer = TurnSummarizer(model, c.model)
 
     # -- public ---------------------------------------------------------------------------

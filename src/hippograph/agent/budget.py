@@ -6,7 +6,10 @@ scopes does not multiply the budget. A turn checks its account before it starts
 (:class:`BudgetExceededError` when the day's tokens are spent) and is charged after it ends,
 also when the caller stops consuming its stream. The ledger that keeps the spend is a port
 (:class:`TokenLedger`): :class:`InMemoryTokenLedger` for one process, the API's ledger in
-Neo4j for every worker of a deployment.
+Neo4j for every worker of a deployment. A ledger that fails (its check or its charge raises)
+never blocks a turn: the failure is logged at WARNING (the account's key and the error's type,
+no user content), counted in the budget's :class:`LedgerFailures`, and the turn goes on
+(unchecked, or uncharged).
 
 :class:`CallRecords` keeps what each model call of a conversation cost (:class:`CallRecord`),
 the newest ``per_conversation`` calls of at most ``max_conversations`` conversations (least
@@ -24,6 +27,7 @@ Example::
 from __future__ import annotations
 
 import asyncio
+import logging
 import math
 import time
 from collections import OrderedDict, deque
@@ -43,6 +47,7 @@ __all__ = [
     "CallRecord",
     "CallRecords",
     "InMemoryTokenLedger",
+    "LedgerFailures",
     "TokenBudget",
     "TokenLedger",
     "metered",
@@ -50,6 +55,7 @@ __all__ = [
     "usage_tokens",
 ]
 
+log = logging.getLogger(__name__)
 MAX_CONVERSATIONS = 10_000
 CALLS_PER_CONVERSATION = 500
 E = TypeVar("E")
@@ -95,6 +101,15 @@ class InMemoryTokenLedger:
         self._used.clear()
 
 
+@dataclass
+class LedgerFailures:
+    """Ledger errors that turns logged and went on past: ``check`` before a turn (it ran
+    unchecked), ``charge`` after it (its tokens were not added)."""
+
+    check: int = 0
+    charge: int = 0
+
+
 @dataclass(frozen=True, slots=True)
 class BudgetAccount:
     """The daily token ledger of one account."""
@@ -103,6 +118,8 @@ class BudgetAccount:
     scope_key: str
     limit: int
     clock: Callable[[], float] = time.time
+    failures: LedgerFailures = field(default_factory=LedgerFailures)
+    """Where a turn counts a failure of this ledger (its budget's counter)."""
 
     def _day(self) -> tuple[str, str]:
         day = datetime.fromtimestamp(self.clock(), UTC).strftime("%Y-%m-%d")
@@ -134,12 +151,15 @@ class TokenBudget:
         charge_to: Charge a turn to the root of its scope (the tenant, the default) or to
             the turn's own scope.
         clock: Seconds since the epoch (for tests).
+        failures: The ledger's failures that turns went on past, counted (the API exposes
+            them as ``hippograph_budget_ledger_failures_total``).
     """
 
     daily_tokens: int
     ledger: TokenLedger = field(default_factory=InMemoryTokenLedger)
     charge_to: Literal["root", "scope"] = "root"
     clock: Callable[[], float] = time.time
+    failures: LedgerFailures = field(default_factory=LedgerFailures, compare=False)
 
     def __post_init__(self) -> None:
         if isinstance(self.daily_tokens, bool) or not isinstance(self.daily_tokens, int) or self.daily_tokens < 0:
@@ -151,7 +171,7 @@ class TokenBudget:
 
     def account(self, key: str) -> BudgetAccount:
         """The account named ``key`` (a scope key, usually)."""
-        return BudgetAccount(self.ledger, key, self.daily_tokens, self.clock)
+        return BudgetAccount(self.ledger, key, self.daily_tokens, self.clock, self.failures)
 
     def for_scope(self, scope: Scope) -> BudgetAccount:
         """The account a turn of ``scope`` is charged to (see ``charge_to``)."""
@@ -251,12 +271,13 @@ async def metered(
     ``account`` when the stream ends (also when the consumer stops early, and shielded from
     its cancellation) and, with ``records``, kept as a :class:`CallRecord` of the
     ``conversation`` (read when the usage arrives, so a session opened by the turn itself is
-    named). ``events`` is closed when this stream ends."""
+    named). ``events`` is closed when this stream ends. A ledger that fails to check or to
+    charge is logged and counted (``account.failures``), never raised: the turn goes on."""
     spent = 0
     model: str | None = None
     try:
         if account is not None:
-            await account.check()
+            await _check(account)
         async for event in events:
             if isinstance(event, MessageStart):
                 model = event.model
@@ -278,7 +299,33 @@ async def metered(
         if close is not None:
             await close()
         if spent and account is not None:
-            await asyncio.shield(account.spend(spent))
+            await asyncio.shield(_charge(account, spent))
+
+
+async def _check(account: BudgetAccount) -> None:
+    """``account.check()``; a failing ledger is logged and counted, and the turn runs unchecked."""
+    try:
+        await account.check()
+    except BudgetExceededError:
+        raise
+    except Exception as exc:
+        account.failures.check += 1
+        log.warning(
+            "the token ledger failed to check %s (%s); the turn goes on unchecked",
+            account.scope_key, type(exc).__name__, exc_info=True,
+        )  # fmt: skip
+
+
+async def _charge(account: BudgetAccount, tokens: int) -> None:
+    """``account.spend(tokens)``; a failing ledger is logged and counted, the tokens not charged."""
+    try:
+        await account.spend(tokens)
+    except Exception as exc:
+        account.failures.charge += 1
+        log.warning(
+            "the token ledger failed to charge %s tokens to %s (%s); they are not counted",
+            tokens, account.scope_key, type(exc).__name__, exc_info=True,
+        )  # fmt: skip
 
 
 def seconds_to_midnight(now: float | None = None) -> int:

@@ -3,8 +3,8 @@
 Defaults: triage off, full prompt, 2,000-token memory context of
 the top 5 memories, fabrication check off (opt-in), extraction on, skills stored as drafts,
 thinking kept 24 h (≤ 500 characters), 10,000 sessions per tenant with the oldest 10 %
-evicted. Quick naps run every ``ConsolidationConfig.turns_between_naps`` turns of a scope
-(the consolidator's own counter; 0 there means never).
+evicted. Quick naps run in the background every ``ConsolidationConfig.turns_between_naps``
+turns of a scope (the consolidator's own counter: 10 by default; 0 there means never).
 
 The library never reads the environment: build an :class:`AgentConfig` at the application
 edge (``AgentConfig.model_validate(settings_dict)`` works for nested dicts too).
@@ -159,7 +159,9 @@ class ConsolidationSettings(_Settings):
     """The agent's tool calls of a turn as an episodic ``action`` event (phase 12 learns
     draft skills from recurring ones)."""
     quick_naps: bool = True
-    """Run the consolidator's quick nap when its per-scope turn counter says one is due."""
+    """Run the consolidator's quick nap when its per-scope turn counter says one is due
+    (every ``ConsolidationConfig.turns_between_naps`` turns of a scope, 10 by default); False:
+    never."""
 
     def record_policy(self) -> RecordPolicy:
         """What the memory capability's ``record`` stores, in its own terms."""

@@ -39,6 +39,7 @@ __all__ = [
     "ActivationPath",
     "AgentEvent",
     "ConsolidationScheduled",
+    "FabricationBlocked",
     "FabricationDetected",
     "FabricationFindingInfo",
     "IntentClassified",
@@ -172,6 +173,23 @@ class FabricationDetected(_Event):
             FabricationFindingInfo(kind=f.kind.value, text=f.text, confidence=f.confidence) for f in report.findings
         ]
         return cls(mode=report.mode.value, action=report.action, findings=findings)
+
+
+class FabricationBlocked(_Event):
+    """The fabrication policy refused the draft (mode ``refuse``, a finding at or above
+    ``min_confidence``): the user is shown ``reply`` (the safe reply) instead, and the draft's
+    memory ops are dropped. It follows the ``FabricationDetected`` event of the same draft."""
+
+    type: Literal["fabrication_blocked"] = "fabrication_blocked"
+    confidence: float = Field(ge=0.0, le=1.0)
+    """The strongest finding's confidence."""
+    min_confidence: float = Field(ge=0.0, le=1.0)
+    """The policy's threshold (``FabricationSettings.refuse_min_confidence``)."""
+    findings: int = Field(ge=0)
+    dropped_ops: int = Field(ge=0)
+    """Memory ops of the draft that are not applied."""
+    reply: str
+    """What the user is shown instead of the draft."""
 
 
 class IntentClassified(_Event):
@@ -308,6 +326,7 @@ AgentEvent = Annotated[
     | MemoryExtracted
     | ConsolidationScheduled
     | FabricationDetected
+    | FabricationBlocked
     | IntentClassified
     | ToolRoutingDecision
     | TriggerFired

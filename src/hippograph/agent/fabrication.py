@@ -12,8 +12,9 @@ finding reaches ``refuse_min_confidence`` (default 0.8), and otherwise observes.
 The fabrication stage of a turn (:func:`check_draft`) checks the model stage's draft (its
 last reply, memory block stripped) and observes, revises or refuses; then releases the reply's
 held text. ``revise`` asks the model once more with the findings and streams the rewrite;
-``refuse`` replaces the reply with the safe one and drops the draft's memory ops. With the
-check off the stage only settles the reply.
+``refuse`` replaces the reply with the safe one and drops the draft's memory ops (a
+``FabricationBlocked`` event after the ``FabricationDetected`` one says so). With the check off
+the stage only settles the reply.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from hippograph.agent.events import AgentEvent, FabricationDetected
+from hippograph.agent.events import AgentEvent, FabricationBlocked, FabricationDetected
 from hippograph.agent.extracted import ExtractionResult
 from hippograph.agent.extraction import parse_reply
 from hippograph.agent.findings import (
@@ -263,6 +264,10 @@ async def check_draft(
         if report.action == "refused":
             refused, reply = True, report.reply
             released = [TextDelta(index=_text_index(last), text=reply)]
+            yield FabricationBlocked(
+                confidence=max(f.confidence for f in report.findings), min_confidence=checker.refuse_min_confidence,
+                findings=len(report.findings), dropped_ops=len(extraction.ops), reply=reply,
+            )  # fmt: skip
         elif report.action == "revise" and report.revision_instructions:
             yield last.end  # the draft's text is never shown; its message is closed
             revision = [

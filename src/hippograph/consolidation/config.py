@@ -8,6 +8,9 @@ from hippograph.layers.procedural import MERGE_SIMILARITY
 from hippograph.models import Layer
 
 DAY = 86_400.0
+DEFAULT_TURNS_BETWEEN_NAPS = 10
+"""A quick nap (phases 1, 5 and 10, the light ones) every 10 turns of a scope: a conversation's
+memories are strengthened and its old events folded while it goes on."""
 DEFAULT_RISK_TERMS = (
     "risk",
     "danger",
@@ -57,9 +60,12 @@ class ConsolidationConfig(BaseModel):
     memory grows fast with relationship writes: 5,000 edges per transaction already overflow a
     512 MB ``dbms.memory.transaction.total.max``; 2,000 is also the fastest measured here."""
     nightly_enabled: bool = False
-    """``nightly_nap`` runs only when this is True (the operator schedules it)."""
-    turns_between_naps: int = Field(default=0, ge=0)
-    """``note_turn`` answers True every this many turns of a scope; 0 turns it off."""
+    """``nightly_nap`` runs only when this is True (the operator schedules it, or
+    ``hippograph serve`` with a nightly schedule)."""
+    turns_between_naps: int = Field(default=DEFAULT_TURNS_BETWEEN_NAPS, ge=0)
+    """``note_turn`` answers True every this many turns of a scope (10 by default), when the
+    agent (or a memory capability) runs a quick nap of that scope in the background; 0 turns
+    naps off."""
     lease_ttl: float = Field(default=600.0, gt=0)
     """A lease not renewed for this long is free again (a crashed run cannot block forever)."""
     lease_poll: float = Field(default=0.25, gt=0)

@@ -17,6 +17,7 @@ from pydantic import SecretStr
 from hippograph.app.access.keys import Role, create_key
 from hippograph.app.access.repository import KeyRepository
 from hippograph.app.api.app import create_app
+from hippograph.app.api.lifespan import ModelFactory
 from hippograph.app.api.settings import ApiSettings
 from hippograph.app.settings import Settings
 from hippograph.scope import Scope
@@ -43,11 +44,13 @@ class Server:
         self.thread.join(timeout=30)
 
 
-def start_server(neo4j_server: tuple[str, str], data_dir: Path, **api: Any) -> Server:
+def start_server(
+    neo4j_server: tuple[str, str], data_dir: Path, *, model_factory: ModelFactory | None = None, **api: Any
+) -> Server:
     uri, password = neo4j_server
     settings = Settings(neo4j_uri=uri, neo4j_password=SecretStr(password), data_dir=data_dir)
     port = free_port()
-    app = create_app(settings, ApiSettings(port=port, embedder="hashing", **api))
+    app = create_app(settings, ApiSettings(port=port, embedder="hashing", **api), model_factory=model_factory)
     config = uvicorn.Config(
         app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio", lifespan="on"
     )

@@ -144,3 +144,21 @@ def test_graphml_export_imports_back_to_the_same_records(neo4j_server: tuple[str
     refused = run(["import", str(bad)], env)
     assert refused.returncode == 1 and "GraphML" in refused.stderr + refused.stdout
     run(["forget", "--scope", org, "--yes"], env)
+
+
+def test_serve_refuses_a_bad_setting_naming_it(neo4j_server: tuple[str, str], tmp_path: Path) -> None:
+    env = env_for(neo4j_server, tmp_path)
+    bad_env = run(["serve", "--embedder", "hashing"], {**env, "HIPPOGRAPH_API_AGENT__FABRICATION__MODE": "bogus"})
+    assert bad_env.returncode == 2 and "Traceback" not in bad_env.stderr
+    assert "invalid setting agent.fabrication.mode" in bad_env.stderr
+    assert "HIPPOGRAPH_API_AGENT__FABRICATION__MODE" in bad_env.stderr and "'bogus'" in bad_env.stderr
+
+    config = tmp_path / "served.toml"
+    config.write_text("[consolidation]\nturns_between_nap = 5\n", encoding="utf-8")
+    bad_file = run(["serve", "--config", str(config)], env)
+    assert bad_file.returncode == 2 and "Traceback" not in bad_file.stderr
+    assert "invalid setting consolidation.turns_between_nap" in bad_file.stderr
+    assert "[consolidation]" in bad_file.stderr
+
+    missing = run(["serve"], {**env, "HIPPOGRAPH_API_CONFIG_FILE": str(tmp_path / "nowhere.toml")})
+    assert missing.returncode == 2 and "nowhere.toml" in missing.stderr and "Traceback" not in missing.stderr

@@ -60,28 +60,51 @@ def _run(work: Callable[[Any], Awaitable[T]]) -> T:
 
 
 def serve(
-    host: str = typer.Option("127.0.0.1", help="Address to bind (development mode: 127.0.0.1 only)."),
-    port: int = typer.Option(8000, help="Port."),
+    host: str | None = typer.Option(
+        None, help="Address to bind (default 127.0.0.1; development mode: 127.0.0.1 only)."
+    ),
+    port: int | None = typer.Option(None, help="Port (default 8000)."),
     dev: bool = typer.Option(False, "--dev", help="No API keys: every request is an admin of every scope."),
-    embedder: str = typer.Option("minilm", help="minilm (real) or hashing (tiny stand-in, tests only)."),
+    embedder: str | None = typer.Option(
+        None, help="minilm (real, the default) or hashing (tiny stand-in, tests only)."
+    ),
+    config: Path | None = typer.Option(
+        None,
+        "--config",
+        help="A TOML (or .json) file of the API's settings, the served agent's included "
+        "(also HIPPOGRAPH_API_CONFIG_FILE); the environment and these options win over it.",
+    ),
     log_level: str = typer.Option("info", help="uvicorn log level."),
 ) -> None:
-    """Serve the GraphQL API (GraphiQL at /graphql) beside the local or configured Neo4j."""
+    """Serve the GraphQL API (GraphiQL at /graphql) beside the local or configured Neo4j.
+
+    The served agent, its naps (every 10 turns of a scope by default), the nightly schedule and
+    the budgets come from HIPPOGRAPH_API_* variables and the config file; a bad setting stops
+    the start with a message naming it.
+    """
     import uvicorn
+    from pydantic import ValidationError
+    from rich.markup import escape
 
     from hippograph.app.api.app import create_app
-    from hippograph.app.api.settings import ApiSettings
+    from hippograph.app.api.settings import ApiSettings, describe_errors
 
-    try:
-        api = ApiSettings(host=host, port=port, dev_mode=dev, embedder=embedder)  # type: ignore[arg-type]
+    given: dict[str, Any] = {"host": host, "port": port, "embedder": embedder, "config_file": config}
+    if dev:
+        given["dev_mode"] = True
+    try:  # only the options given: the environment and the config file fill in the rest
+        api = ApiSettings(**{k: v for k, v in given.items() if v is not None})
         app = create_app(api=api)
+    except ValidationError as exc:
+        err.print(f"[red]error:[/red] {escape(describe_errors(exc))}", highlight=False)
+        raise typer.Exit(2) from None
     except (HippographError, ValueError) as exc:
-        err.print(f"[red]error:[/red] {exc}")
+        err.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False)
         raise typer.Exit(2) from None
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    if dev:
+    if api.dev_mode:
         err.print("[yellow]development mode: no API keys, bound to 127.0.0.1[/yellow]")
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets-sansio")
+    uvicorn.run(app, host=api.host, port=api.port, log_level=log_level, ws="websockets-sansio")
 
 
 @keys_app.command("create")

@@ -1,5 +1,8 @@
-"""The app's lifespan: it owns the Neo4j connection, the memory, the consolidator and the agent,
-built once at start-up into :class:`ApiServices` and closed at shutdown."""
+"""The app's lifespan: it owns the Neo4j connection, the memory, the consolidator, the agent
+(configured by the API's settings: ``agent``, ``consolidation``, the daily token budget) and
+the nightly consolidation task when a schedule is set, built once at start-up into
+:class:`ApiServices` and closed (the task cancelled, the agent drained, its MCP sessions
+closed) at shutdown."""
 
 from __future__ import annotations
 
@@ -10,9 +13,10 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 from fastapi import FastAPI
 
-from hippograph.agent import Agent, AgentConfig, demo_model
+from hippograph.agent import Agent, demo_model
 from hippograph.app.access.limits import token_budget
 from hippograph.app.api.metrics import ApiMetrics, CountingConnection
+from hippograph.app.api.nightly import NightlyRunner
 from hippograph.app.api.repository import ApiRepository
 from hippograph.app.api.services import ApiServices
 from hippograph.app.api.settings import ApiSettings
@@ -70,6 +74,7 @@ def lifespan(settings: Settings, api: ApiSettings, metrics: ApiMetrics, model_fa
         memory: Memory | None = None
         agent: Agent | None = None
         warming: asyncio.Task[object] | None = None
+        nightly: asyncio.Task[None] | None = None
         try:
             embedder = _embedder(api)  # refused when the database's vectors come from another one
             record = await check_embedder(conn, model_id_of(embedder), embedder.dimensions)
@@ -78,10 +83,14 @@ def lifespan(settings: Settings, api: ApiSettings, metrics: ApiMetrics, model_fa
             await repo.apply_schema()
             memory = Memory(GraphStore(conn), embedder)
             memory.engine.use_vectors(embedder, record.slot)
-            consolidator = SleepConsolidator(conn, model=consolidation_model(settings))
+            consolidator = SleepConsolidator(conn, api.served_consolidation(), model=consolidation_model(settings))
             budget = token_budget(repo.keys, api.daily_token_budget)
-            agent = Agent(memory, model_factory(settings), AgentConfig(), consolidator=consolidator, budget=budget)
-            services = ApiServices(memory, consolidator, agent, repo, api, metrics)
+            metrics.ledger_failures.budget = budget
+            agent = Agent(memory, model_factory(settings), api.agent, consolidator=consolidator, budget=budget)
+            services = ApiServices(memory, consolidator, agent, repo, api, metrics, app_settings=settings)
+            if api.nightly.enabled:
+                runner = services.nightly = NightlyRunner(consolidator, repo.scopes, api.nightly)
+                nightly = asyncio.create_task(runner.forever(), name="hippograph-api-nightly")
             # the first users would wait for the embedder and the server's plans otherwise;
             # /healthz answers meanwhile, /readyz says ready once this is done
             warming = services.warming = asyncio.create_task(agent.warm(), name="hippograph-api-warm-up")
@@ -90,14 +99,19 @@ def lifespan(settings: Settings, api: ApiSettings, metrics: ApiMetrics, model_fa
             freeze_startup_objects()
             yield
         finally:
-            if warming is not None:
-                warming.cancel()
-                await asyncio.gather(warming, return_exceptions=True)
+            for task in (warming, nightly):
+                if task is not None:
+                    task.cancel()
+                    await asyncio.gather(task, return_exceptions=True)
             if agent is not None:
                 try:
                     await agent.drain()
                 except Exception:
                     log.warning("background work failed at shutdown", exc_info=True)
+                try:
+                    await agent.aclose()
+                except Exception:
+                    log.warning("closing the MCP sessions failed at shutdown", exc_info=True)
             if memory is not None:
                 await memory.close()
             else:

@@ -1,5 +1,6 @@
-"""Prometheus metrics (requests, latencies, recall stages, Cypher calls per request) and the
-connection that counts Cypher calls for the request it runs in."""
+"""Prometheus metrics (requests, latencies, recall stages, Cypher calls per request, the store's
+transient faults, the token ledger's failures) and the connection that counts Cypher calls for
+the request it runs in."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from prometheus_client.registry import Collector
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from hippograph.agent.budget import TokenBudget
 from hippograph.retrieval.types import RecallTimings
 from hippograph.store.connection import Neo4jConnection
 
@@ -71,13 +73,35 @@ class StoreFaults(Collector):
         yield family
 
 
+class LedgerFaults(Collector):
+    """``hippograph_budget_ledger_failures_total{step}``: the token ledger's errors that turns
+    logged and went on past (``check``: the turn ran unchecked; ``charge``: its tokens were
+    not added), read from the agent's :class:`~hippograph.agent.TokenBudget` at each scrape."""
+
+    def __init__(self) -> None:
+        self.budget: TokenBudget | None = None
+
+    def collect(self) -> Iterator[Metric]:
+        family = CounterMetricFamily(
+            "hippograph_budget_ledger_failures",
+            "Token ledger errors that turns logged and went on past, by step",
+            labels=["step"],
+        )
+        if self.budget is not None:
+            family.add_metric(["check"], self.budget.failures.check)
+            family.add_metric(["charge"], self.budget.failures.charge)
+        yield family
+
+
 @dataclass
 class ApiMetrics:
     registry: CollectorRegistry = field(default_factory=CollectorRegistry)
     store_faults: StoreFaults = field(default_factory=StoreFaults)
+    ledger_failures: LedgerFaults = field(default_factory=LedgerFaults)
 
     def __post_init__(self) -> None:
         self.registry.register(self.store_faults)
+        self.registry.register(self.ledger_failures)
         self.requests = Counter(
             "hippograph_api_requests", "HTTP requests", ["route", "method", "status"], registry=self.registry
         )

@@ -31,6 +31,7 @@ class ApiQuery(CypherQuery):
     GET_SCOPE = auto()
     SEARCH_SCOPE_CHILDREN = auto()
     SEARCH_SCOPES = auto()
+    SEARCH_ROOT_SCOPES = auto()
     GET_SCOPE_COUNTS = auto()
     GET_SCOPE_GROWTH = auto()
     GET_PENDING_LINK_COUNT = auto()

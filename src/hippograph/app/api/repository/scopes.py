@@ -34,6 +34,11 @@ class ScopeRepository:
         )
         return [r.scope for r in rows]
 
+    async def roots(self, after: str | None, limit: int) -> list[ScopeRow]:
+        """The root scopes (tenants), in key order."""
+        rows = await self.conn.read_as(ApiQuery.SEARCH_ROOT_SCOPES, ScopeRecord, after=after, limit=limit)
+        return [r.scope for r in rows]
+
     async def counts(self, scopes: Sequence[ScopeCountKey]) -> dict[ScopeCountKey, list[LayerCount]]:
         rows = await self.conn.read_as(
             ApiQuery.GET_SCOPE_COUNTS, ScopeCountsRow, scopes=[{"key": k, "prefix": p} for k, p in scopes]

@@ -122,6 +122,18 @@ class FabricationDetectedEvent:
     findings: list[FabricationFinding]
 
 
+@strawberry.type(
+    description="The fabrication policy refused the draft: the user is shown `reply` (the safe reply) "
+    "instead, and the draft's memory ops are dropped."
+)
+class FabricationBlockedEvent:
+    confidence: float = strawberry.field(description="The strongest finding's confidence.")
+    min_confidence: float = strawberry.field(description="The policy's threshold.")
+    findings: int
+    dropped_ops: int
+    reply: str
+
+
 @strawberry.type
 class IntentClassifiedEvent:
     verdict: str
@@ -194,6 +206,7 @@ TurnEvent = Annotated[
     | MemoryExtractedEvent
     | ConsolidationScheduledEvent
     | FabricationDetectedEvent
+    | FabricationBlockedEvent
     | IntentClassifiedEvent
     | ToolRoutingDecisionEvent
     | MessageEndEvent
@@ -245,6 +258,7 @@ _PLAIN: dict[str, Any] = {
     "tool_result": ToolResultEvent,
     "usage": UsageEvent,
     "consolidation_scheduled": ConsolidationScheduledEvent,
+    "fabrication_blocked": FabricationBlockedEvent,
     "intent_classified": IntentClassifiedEvent,
     "tool_routing_decision": ToolRoutingDecisionEvent,
     "message_end": MessageEndEvent,

@@ -1,6 +1,7 @@
 # mypy: disable-error-code="untyped-decorator"
 """The read side: the scope tree, memory listings, detail, graph views, recall with its
-explanation, context assembly, procedures, triggers, consolidation runs and stats."""
+explanation, context assembly, procedures, triggers, consolidation runs and stats; for admin
+keys, the settings the server runs with."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from enum import Enum
 from typing import Annotated
 
 import strawberry
+from strawberry.scalars import JSON
 
+from hippograph.app.access.keys import PermissionDeniedError, Role
 from hippograph.app.access.reach import Listing as _Listing
 from hippograph.app.access.reach import Reach
 from hippograph.app.api.repository import MemoryFilter as _MemoryFilter
@@ -34,6 +37,7 @@ from hippograph.app.api.schema.types import (
     ScopeStats,
 )
 from hippograph.app.api.schema.viewer import Viewer
+from hippograph.app.api.settings import effective_settings
 from hippograph.errors import InvalidInputError
 from hippograph.models import Layer as _Layer
 from hippograph.models import check_id
@@ -258,3 +262,13 @@ class Query:
         return ScopeStats(
             scope_key=target.key, counts=ScopeCounts.of(counts), pending_links=pending, prefix=target.subtree_prefix
         )
+
+    @strawberry.field(
+        description="The settings the server runs with, the served agent's included (`api.agent`, "
+        "`api.consolidation`, `api.nightly`), secrets masked. Admin keys only."
+    )
+    def server_settings(self, info: strawberry.Info) -> JSON:
+        context = ctx(info)
+        if context.principal.role is not Role.ADMIN:
+            raise PermissionDeniedError(f"a {context.principal.role.value} key cannot read the server's settings")
+        return JSON(effective_settings(context.services.settings, context.services.app_settings))
