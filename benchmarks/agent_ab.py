@@ -23,6 +23,15 @@ query file).
 
     python -m benchmarks.agent_ab --before ../before-tree --after . --memories 10000 --rounds 6 --per-round 30
     python -m benchmarks.agent_ab ... --stop        # stop the kept server afterwards
+    python -m benchmarks.agent_ab --shape realtext --data locomo-dev.json --before B --after . --memories 10000
+    python -m benchmarks.agent_ab --shape realtext --corpus chitchat --before B --after . --memories 100000
+
+``--shape realtext`` serves the real-text shape instead (:mod:`benchmarks.realtext`: an org of
+20 leaf scopes holding ``--memories`` real conversation turns in all, ingested with the default
+embedder; ``--corpus locomo``, the LoCoMo dev samples with their speakers' names recurring
+through every session, or ``chitchat``, a corpus of about 130,000 distinct turns for the larger
+sizes). Each turn goes to a fresh chat scope below one of the leaves, the leaves in turn, and
+its message is one of that leaf's real questions.
 
 With ``--before-data-dir`` (a copy of ``--data-dir``) each tree serves its own copy with its own
 launcher and JVM flags, both servers up through the rounds: what a change of the server's
@@ -121,8 +130,31 @@ def tree_embedder() -> Any:
         return SentenceTransformerEmbeddings()
 
 
-async def worker(uri: str, password: str, root: str, round_no: int, per_round: int, warmup: int) -> dict[str, Any]:
-    """One round in the tree on ``sys.path``: per-turn overheads, stages and statements."""
+def realtext_messages(state: dict[str, Any], round_no: int, count: int) -> list[tuple[Any, str]]:
+    """``count`` distinct (leaf, question) pairs of the real-text shape: the leaves in turn, each
+    leaf's questions from an offset of the round's own."""
+    from benchmarks.realtext import realtext_tree
+
+    leaves = realtext_tree(state["root"])
+    out: list[tuple[Any, str]] = []
+    seen: set[str] = set()
+    for j in range(count * 50):
+        leaf = leaves[j % len(leaves)]
+        asked = state["questions"][leaf.key]
+        question = asked[(round_no * 7 + j // len(leaves)) % len(asked)]
+        if question not in seen:
+            seen.add(question)
+            out.append((leaf, question))
+        if len(out) == count:
+            break
+    return out
+
+
+async def worker(
+    uri: str, password: str, root: str, round_no: int, per_round: int, warmup: int, realtext: Path | None = None
+) -> dict[str, Any]:
+    """One round in the tree on ``sys.path``: per-turn overheads, stages and statements.
+    ``realtext``: the real-text shape's state file (its leaves and their questions)."""
     import hippograph
     from benchmarks.agent_bench import QUESTIONS, REPLY, fill
     from hippograph.agent import Agent, AgentConfig, ConsolidationSettings
@@ -139,16 +171,20 @@ async def worker(uri: str, password: str, root: str, round_no: int, per_round: i
     memory = Memory(GraphStore(conn), embedder)
     timer = FirstCallTimer(ScriptedModel([REPLY], cycle=True), counter)
     agent = Agent(memory, timer, AgentConfig(consolidation=ConsolidationSettings(quick_naps=False)))  # naps off
-    user = Scope.root("org", root).child("user", "u1")
-    chat = user.child("chat", f"r{round_no}-{uuid.uuid4().hex[:8]}")
-    rng = random.Random(1000 + round_no)
-    messages = list(dict.fromkeys(fill(rng.choice(QUESTIONS), rng) for _ in range(20 * (per_round + warmup))))
-    messages = messages[: per_round + warmup]
+    chat_id = f"r{round_no}-{uuid.uuid4().hex[:8]}"
+    if realtext is not None:
+        turns = [(leaf.child("chat", chat_id), q) for leaf, q in
+                 realtext_messages(json.loads(realtext.read_text()), round_no, per_round + warmup)]  # fmt: skip
+    else:
+        rng = random.Random(1000 + round_no)
+        chat = Scope.root("org", root).child("user", "u1").child("chat", chat_id)
+        messages = list(dict.fromkeys(fill(rng.choice(QUESTIONS), rng) for _ in range(20 * (per_round + warmup))))
+        turns = [(chat, m) for m in messages[: per_round + warmup]]
     sessions = [uuid.uuid4().hex for _ in range(4)]
     out: dict[str, Any] = {"tree": hippograph.__file__, "turns": []}
     per_query: collections.Counter[str] = collections.Counter()
     try:
-        for i, message in enumerate(messages):
+        for i, (chat, message) in enumerate(turns):
             timer.first = None
             mark = len(counter.log)
             t0 = time.perf_counter()
@@ -176,19 +212,42 @@ async def worker(uri: str, password: str, root: str, round_no: int, per_round: i
         out["per_query"] = {k: v / max(1, per_round) for k, v in per_query.items()}
     finally:
         await agent.drain()
-        await memory.forget(chat)
+        for chat in dict.fromkeys(chat for chat, _ in turns):
+            await memory.forget(chat)
         await conn.close()
     return out
 
 
-def run_worker(tree_dir: Path, uri: str, password: str, root: str, round_no: int, per: int, warmup: int) -> Any:
+def run_worker(
+    tree_dir: Path, uri: str, password: str, root: str, round_no: int, per: int, warmup: int,
+    realtext: Path | None = None,
+) -> Any:  # fmt: skip
     env = {**os.environ, "PYTHONPATH": f"{tree_dir / 'src'}{os.pathsep}{HERE}", PASSWORD_ENV: password}
     args = [sys.executable, "-m", "benchmarks.agent_ab", "--worker", uri, root]
     args += ["--round", str(round_no), "--per-round", str(per), "--warmup", str(warmup)]
+    if realtext is not None:
+        args += ["--realtext-state", str(realtext)]
     done = subprocess.run(args, env=env, cwd=HERE, capture_output=True, text=True, check=False)
     if done.returncode:
         raise RuntimeError(f"worker in {tree_dir} failed:\n{done.stderr[-3000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+REALTEXT_STATE = "realtext_state.json"
+
+
+async def serve_realtext(
+    data_dir: Path, memories: int, corpus: str, data: str | None, console: Console
+) -> tuple[str, str, str]:
+    """The kept server of the real-text shape (started, and seeded once) and its root id."""
+    from benchmarks.realtext import TEAMS, USERS, open_realtext_store
+
+    data_dir.mkdir(parents=True, exist_ok=True)
+    server, store, _, state = await open_realtext_store(
+        data_dir, memories // (TEAMS * USERS), console, heap="2g", pagecache_mb=1024, data=data, corpus=corpus
+    )
+    await store.conn.close()
+    return str(server.status().uri), server.password(), str(state["root"])
 
 
 async def serve(data_dir: Path, memories: int, console: Console) -> tuple[str, str, str]:
@@ -247,11 +306,11 @@ def report(console: Console, title: str, runs: dict[str, list[dict[str, Any]]]) 
     console.print(table)
 
 
-def serve_in(tree_dir: Path, data_dir: Path, memories: int) -> tuple[str, str, str]:
+def serve_in(tree_dir: Path, data_dir: Path, memories: int, shape_args: list[str]) -> tuple[str, str, str]:
     """:func:`serve` run by ``tree_dir``'s own package (its launcher and JVM flags, its migrations)."""
     env = {**os.environ, "PYTHONPATH": f"{tree_dir / 'src'}{os.pathsep}{HERE}"}
     args = [sys.executable, "-m", "benchmarks.agent_ab", "--serve", "--memories", str(memories)]
-    args += ["--data-dir", str(data_dir)]
+    args += ["--data-dir", str(data_dir), *shape_args]
     done = subprocess.run(args, env=env, cwd=HERE, capture_output=True, text=True, check=False)
     if done.returncode:
         raise RuntimeError(f"serving {data_dir} from {tree_dir} failed:\n{done.stderr[-3000:]}")
@@ -259,9 +318,16 @@ def serve_in(tree_dir: Path, data_dir: Path, memories: int) -> tuple[str, str, s
     return uri, password, root
 
 
+def serve_shape(args: argparse.Namespace, data_dir: Path, console: Console) -> tuple[str, str, str]:
+    """The kept server of ``--shape`` in ``data_dir``."""
+    if args.shape == "realtext":
+        return asyncio.run(serve_realtext(data_dir, args.memories, args.corpus, args.data, console))
+    return asyncio.run(serve(data_dir, args.memories, console))
+
+
 def main(args: argparse.Namespace) -> None:
     console = Console()
-    uri, password, root = asyncio.run(serve(args.data_dir, args.memories, console))
+    uri, password, root = serve_shape(args, args.data_dir, console)
     if args.stop:
         from hippograph.dbms import LocalNeo4j
 
@@ -272,19 +338,26 @@ def main(args: argparse.Namespace) -> None:
     servers = {"after": (uri, password, root)}
     servers["before"] = servers["after"]
     if args.before_data_dir:
-        servers["before"] = serve_in(args.before.resolve(), args.before_data_dir, args.memories)
+        shape_args = ["--shape", args.shape, "--corpus", args.corpus] + (["--data", args.data] if args.data else [])
+        servers["before"] = serve_in(args.before.resolve(), args.before_data_dir, args.memories, shape_args)
+    states = {
+        "after": args.data_dir / REALTEXT_STATE,
+        "before": (args.before_data_dir or args.data_dir) / REALTEXT_STATE,
+    }
     runs: dict[str, list[dict[str, Any]]] = {"before": [], "after": []}
     per_query: dict[str, collections.Counter[str]] = {"before": collections.Counter(), "after": collections.Counter()}
     trees = [("before", args.before.resolve()), ("after", args.after.resolve())]
     for r in range(args.rounds):
         for name, tree_dir in trees if r % 2 == 0 else trees[::-1]:
-            out = run_worker(tree_dir, *servers[name], r, args.per_round, args.warmup)
+            state = states[name] if args.shape == "realtext" else None
+            out = run_worker(tree_dir, *servers[name], r, args.per_round, args.warmup, state)
             runs[name] += out["turns"]
             per_query[name].update({k: v / args.rounds for k, v in out["per_query"].items()})
             xs = [t["before_model_ms"] for t in out["turns"]]
             console.print(f"round {r + 1}/{args.rounds} {name}: before the model p50 {statistics.median(xs):.1f} ms")
-    report(console, f"agent turn at {args.memories:,} memories, default config, {args.rounds} alternating rounds "
-                    f"× {args.per_round} turns, "
+    shape = f"real text ({args.corpus}, 20 leaves)" if args.shape == "realtext" else "synthetic"
+    report(console, f"agent turn at {args.memories:,} memories, {shape}, default config, {args.rounds} alternating "
+                    f"rounds × {args.per_round} turns, "
                     f"{'each tree its own server' if args.before_data_dir else 'same server'}", runs)  # fmt: skip
     for name in ("before", "after"):
         top = ", ".join(f"{k} ×{v:.2f}" for k, v in per_query[name].most_common())
@@ -301,7 +374,11 @@ if __name__ == "__main__":
     ap.add_argument("--per-round", type=int, default=30)
     ap.add_argument("--warmup", type=int, default=8)
     ap.add_argument("--round", type=int, default=0)
-    ap.add_argument("--data-dir", type=Path, default=bench_dir("agent-ab"))
+    ap.add_argument("--data-dir", type=Path, default=None, help="the kept server's folder (default: per shape)")
+    ap.add_argument("--shape", choices=("synthetic", "realtext"), default="synthetic", help="the data (see above)")
+    ap.add_argument("--corpus", choices=("locomo", "chitchat"), default="locomo", help="--shape realtext: the turns")
+    ap.add_argument("--data", default=None, help="the LoCoMo file (--corpus locomo; default $HIPPOGRAPH_LOCOMO_DATA)")
+    ap.add_argument("--realtext-state", type=Path, default=None, help="(internal) the real-text shape's state file")
     ap.add_argument("--stop", action="store_true", help="stop the kept server and exit")
     ap.add_argument("--serve", action="store_true", help="(internal) start and seed, print uri/password/root")
     ap.add_argument(
@@ -309,11 +386,15 @@ if __name__ == "__main__":
         help="the before tree serves this copy of --data-dir itself (its launcher, its JVM flags)",
     )  # fmt: skip
     a = ap.parse_args()
+    if a.data_dir is None:
+        a.data_dir = bench_dir("agent-ab" if a.shape == "synthetic" else f"agent-ab-{a.corpus}-{a.memories}")
     if a.worker:
         uri, root = a.worker
-        print(json.dumps(asyncio.run(worker(uri, os.environ[PASSWORD_ENV], root, a.round, a.per_round, a.warmup))))
+        password = os.environ[PASSWORD_ENV]
+        turns = worker(uri, password, root, a.round, a.per_round, a.warmup, a.realtext_state)
+        print(json.dumps(asyncio.run(turns)))
     elif a.serve:
-        print(json.dumps(asyncio.run(serve(a.data_dir, a.memories, Console(stderr=True)))))
+        print(json.dumps(serve_shape(a, a.data_dir, Console(stderr=True))))
     elif a.stop or a.before is not None:
         main(a)
     else:

@@ -94,7 +94,10 @@ async def hammer(
     return latencies, time.perf_counter() - started, calls
 
 
-def start_server(uri: str, password: str, port: int, data_dir: str) -> subprocess.Popen[bytes]:
+def start_server(
+    uri: str, password: str, port: int, data_dir: str, embedder: str = "hashing"
+) -> subprocess.Popen[bytes]:
+    """``hippograph serve`` on 127.0.0.1:``port`` with ``embedder`` (``hashing``, or ``minilm``: the default)."""
     env = {
         **os.environ,
         "HIPPOGRAPH_NEO4J_URI": uri,
@@ -104,7 +107,7 @@ def start_server(uri: str, password: str, port: int, data_dir: str) -> subproces
         # quick naps off: the load runs' turns measure the turn, and compare with earlier runs
         "HIPPOGRAPH_API_CONSOLIDATION__TURNS_BETWEEN_NAPS": "0",
     }
-    cmd = [sys.executable, "-m", "hippograph.app.cli", "serve", "--port", str(port), "--embedder", "hashing"]
+    cmd = [sys.executable, "-m", "hippograph.app.cli", "serve", "--port", str(port), "--embedder", embedder]
     return subprocess.Popen([*cmd, "--log-level", "warning"], env=env)
 
 

@@ -1,15 +1,18 @@
 """The pieces of the open-loop load test that need neither Locust nor a server: the request mix
 and its order, the per-user timetable that makes a fixed number of Locust users issue requests at
-a constant arrival rate, the step search for the highest rate held, and the report built from
-every request's record and the memory samples. ``benchmarks.load_open_loop`` runs them;
+a constant arrival rate, the step search for the highest rate held, the report built from
+every request's record and the memory samples, the real-text shape's request variables, and
+the summary of a py-spy profile of the server. ``benchmarks.load_open_loop`` runs them;
 ``tests/unit/test_open_loop.py`` checks them.
 """
 
 from __future__ import annotations
 
 import math
+import re
 import statistics
-from collections.abc import Iterable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -217,3 +220,78 @@ def _mib(value: float) -> float:
 
 def _in_mib(sample: MemorySample) -> dict[str, float | None]:
     return {k: (v if k == "t" or v is None else _mib(v)) for k, v in asdict(sample).items()}
+
+
+Variables = Callable[[str, str, int], dict[str, Any]]
+"""An operation's GraphQL variables from its name, the scope it goes to and its number."""
+
+
+def realtext_variables(questions: Mapping[str, Sequence[str]], turns: Mapping[str, Sequence[str]]) -> Variables:
+    """The real-text shape's variables: recalls ask, and turns say, the scope's own questions
+    (in turn, from different offsets); remember writes one of the scope's real turns, labelled
+    with its first words; a listing needs only the scope."""
+
+    def variables(name: str, scope: str, i: int) -> dict[str, Any]:
+        asked, said = questions[scope], turns[scope]
+        if name == "recall":
+            return {"s": scope, "q": asked[i % len(asked)]}
+        if name == "turn":
+            return {"s": scope, "m": asked[(i + len(asked) // 2) % len(asked)]}
+        if name == "remember":
+            text = said[i % len(said)]
+            return {"s": scope, "i": {"layer": "SEMANTIC", "label": " ".join(text.split()[:6])[:80], "content": text}}
+        return {"s": scope}
+
+    return variables
+
+
+_PACKAGE = re.compile(r"[\\/](?:site|dist)-packages[\\/]([A-Za-z0-9_]+)")
+
+
+def area_of(file: str) -> str:
+    """Whose code a frame's file is: ``hippograph``, an installed package's import name, or
+    ``python`` (the standard library and anything else)."""
+    if "/hippograph/" in file.replace("\\", "/"):
+        return "hippograph"
+    found = _PACKAGE.search(file)
+    return found.group(1) if found else "python"
+
+
+def speedscope_summary(doc: Mapping[str, Any], top: int = 15) -> dict[str, Any]:
+    """Where a py-spy profile's time went: the seconds each thread was active (py-spy leaves idle
+    time out), then over every thread the share of that time whose innermost frame is each
+    area's code (``self_pct_by_area``, see :func:`area_of`), the functions most often innermost,
+    and hippograph's functions most often on the stack (``total_pct``: itself or what it called)."""
+    frames = doc["shared"]["frames"]
+    names = [f"{f['name']} ({f.get('file', '?')}:{f.get('line', '?')})" for f in frames]
+    areas = [area_of(str(f.get("file", ""))) for f in frames]
+    own: Counter[int] = Counter()
+    total: Counter[int] = Counter()
+    threads: Counter[str] = Counter()
+    for profile in doc["profiles"]:
+        weights = profile.get("weights") or [1] * len(profile["samples"])
+        for stack, weight in zip(profile["samples"], weights, strict=True):
+            if not stack:
+                continue
+            threads[str(profile.get("name", "?"))] += weight
+            own[stack[-1]] += weight
+            for index in set(stack):
+                total[index] += weight
+    active = sum(threads.values())
+    if not active:
+        return {"active_seconds": 0}
+    by_area: Counter[str] = Counter()
+    for index, n in own.items():
+        by_area[areas[index]] += n
+    ours = [(i, n) for i, n in total.most_common() if areas[i] == "hippograph"]
+
+    def pct(n: float) -> float:
+        return round(100 * n / active, 1)
+
+    return {
+        "active_seconds": round(active, 2),
+        "active_seconds_by_thread": {name: round(n, 2) for name, n in threads.most_common(top)},
+        "self_pct_by_area": {area: pct(n) for area, n in by_area.most_common()},
+        "self_pct_top": {names[i]: pct(n) for i, n in own.most_common(top)},
+        "total_pct_top_hippograph": {names[i]: pct(n) for i, n in ours[:top]},
+    }

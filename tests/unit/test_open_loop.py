@@ -1,10 +1,12 @@
 """The open-loop load test's own pieces (``benchmarks/open_loop.py``), without Locust or a server:
-the mix's order, the timetable's arrivals, the report, the pass rule and the step search. The
-run itself is a benchmark (``python -m benchmarks.load_open_loop``)."""
+the mix's order, the timetable's arrivals, the report, the pass rule, the step search, the
+real-text shape's variables and the py-spy profile's summary. The run itself is a benchmark
+(``python -m benchmarks.load_open_loop``)."""
 
 from __future__ import annotations
 
 import itertools
+import re
 from collections import Counter
 
 import pytest
@@ -19,8 +21,11 @@ from benchmarks.open_loop import (
     memory_summary,
     passes,
     percentiles,
+    realtext_variables,
+    speedscope_summary,
     timetable,
 )
+from tests.support.load import OPERATIONS
 
 
 def test_every_window_of_the_mix_holds_it_exactly() -> None:
@@ -135,3 +140,41 @@ def test_the_step_search_gives_up_below_its_floor() -> None:
     search = _search(capacity=0.1, start=4.0)
     assert search.held is None
     assert min(rate for rate, _ in search.steps) >= search.floor
+
+
+def test_the_realtext_shape_sends_each_scopes_own_real_text() -> None:
+    variables = realtext_variables(
+        {"org:a": ["Where did Ana go?", "Who painted it?"], "org:b": ["What did Bo buy?"]},
+        {"org:a": ["I went to Lisbon with my sister last week.", "Painting again!"], "org:b": ["A new bike."]},
+    )
+    assert variables("recall", "org:a", 1) == {"s": "org:a", "q": "Who painted it?"}
+    assert variables("turn", "org:b", 5) == {"s": "org:b", "m": "What did Bo buy?"}
+    fact = variables("remember", "org:a", 0)["i"]
+    assert fact == {"layer": "SEMANTIC", "label": "I went to Lisbon with my", "content": fact["content"]}
+    assert fact["content"] == "I went to Lisbon with my sister last week."
+    assert variables("memories", "org:b", 3) == {"s": "org:b"}
+    for name in MIX:  # every operation of the mix gets the variables its document declares
+        declared = set(re.findall(r"\$(\w+):", OPERATIONS[name][0]))
+        assert set(variables(name, "org:a", 2)) == declared
+
+
+def test_the_profile_summary_splits_samples_by_whose_code_ran() -> None:
+    frames = [
+        {"name": "run", "file": "/x/lib/python3.11/asyncio/base_events.py", "line": 1},
+        {"name": "recall", "file": "/w/src/hippograph/memory/facade.py", "line": 2},
+        {"name": "run", "file": "/v/lib/python3.11/site-packages/neo4j/_async/work.py", "line": 3},
+        {"name": "validate", "file": "/v/lib/python3.11/site-packages/pydantic/main.py", "line": 4},
+    ]
+    doc = {
+        "shared": {"frames": frames},
+        "profiles": [
+            {"name": "main", "samples": [[0, 1, 2], [0, 1, 2], [0, 1], []], "weights": [0.5, 0.5, 0.5, 0.5]},
+            {"name": "worker", "samples": [[0, 3]], "weights": [0.5]},
+        ],
+    }
+    summary = speedscope_summary(doc)
+    assert summary["active_seconds"] == 2.0
+    assert summary["active_seconds_by_thread"] == {"main": 1.5, "worker": 0.5}
+    assert summary["self_pct_by_area"] == {"neo4j": 50.0, "hippograph": 25.0, "pydantic": 25.0}
+    assert list(summary["total_pct_top_hippograph"].values()) == [75.0]
+    assert speedscope_summary({"shared": {"frames": []}, "profiles": []}) == {"active_seconds": 0}
