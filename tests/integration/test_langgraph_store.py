@@ -308,7 +308,9 @@ async def test_the_guide_example_runs(hippograph_neo4j: Neo4jTarget, hippograph_
         b for b in re.findall(r"^```python\n(.*?)^```", GUIDE.read_text("utf-8"), re.S | re.M) if "def main" in b
     ]
     tenant = f"lgguide-{uuid.uuid4().hex[:12]}"
-    code = block.replace('Scope.root("org", "acme")', f'Scope.root("org", "{tenant}")') + "\nasyncio.run(main())\n"
+    code = block.replace('Scope.root("org", "acme")', f'Scope.root("org", "{tenant}")')
+    if "asyncio.run(main())" not in code:
+        code += "\nasyncio.run(main())\n"
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(GUIDE.parents[2] / "src"), os.environ.get("PYTHONPATH", "")]),

