@@ -226,7 +226,7 @@ class RecallRepository:
         for stage in recall_stages(lts=lts):
             fragment = stage.fragment
             if fragment.part is not None and fragment.part in {d.part for d in degraded}:
-                env.update({o.name: o.stand_in(env, params) for o in fragment.outputs})
+                env.update(fragment.stand_ins(env, params))
                 continue
             try:
                 with span("hippograph.recall.fragment", {"hippograph.recall.fragment": fragment.name}):
@@ -240,7 +240,7 @@ class RecallRepository:
                 log.warning("recall: fragment %s failed: %s", fragment.name, type(exc).__name__)
                 if fragment.part not in {d.part for d in degraded}:
                     degraded.append(Degradation.of(fragment.part, exc))
-                env.update({o.name: o.stand_in(env, params) for o in fragment.outputs})
+                env.update(fragment.stand_ins(env, params))
         failed = {d.part for d in degraded}
         if {"fulltext", "vector"} <= failed:
             first = next(d for d in degraded if d.part in ("fulltext", "vector"))

@@ -75,6 +75,10 @@ class Fragment:
     outputs: tuple[Output, ...]
     body: str
 
+    def stand_ins(self, env: Mapping[str, Any], params: Mapping[str, Any]) -> dict[str, Any]:
+        """What replaces every output of this fragment when it failed or was skipped."""
+        return {o.name: o.stand_in(env, params) for o in self.outputs}
+
 
 @dataclass(frozen=True, slots=True)
 class Stage:
