@@ -1,0 +1,52 @@
+"""Run the facts check on the real engine.
+
+    python -m benchmarks.facts_check            # MiniLM on torch, as the LoCoMo harness
+    python -m benchmarks.facts_check --embedder default
+
+Talks to ``HIPPOGRAPH_NEO4J_URI`` when set, else to a fresh local Neo4j it starts and stops.
+Each user's story goes into its own scope under a root of this run, erased at the end.
+Consolidation does not run (see :mod:`benchmarks.facts_check.check`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import uuid
+
+from rich.console import Console
+
+from benchmarks._server import bench_store
+from benchmarks.facts_check.check import StoryClock, load_story, report, run_user
+from hippograph.embeddings import EmbeddingProvider, SentenceTransformerEmbeddings, default_embedder
+from hippograph.memory import Memory
+from hippograph.scope import Scope
+
+
+def make_embedder(name: str) -> EmbeddingProvider:
+    return SentenceTransformerEmbeddings() if name == "torch" else default_embedder()
+
+
+async def main(embedder_name: str, misses: bool) -> None:
+    console = Console()
+    story = load_story()
+    clock = StoryClock(story.now)
+    root = Scope.root("bench", f"facts-{uuid.uuid4().hex[:8]}")
+    outcomes = []
+    async with bench_store() as (store, _pid):
+        memory = Memory(store, make_embedder(embedder_name), clock=clock)
+        try:
+            for user in story.users:
+                outcomes += await run_user(memory, clock, root.child("user", user.id), user, story.now)
+        finally:
+            await memory.engine.drain()
+            await memory.forget(root)
+    report(outcomes, lambda line: console.print(line, soft_wrap=True, markup=False), misses=misses)
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--embedder", choices=("torch", "default"), default="torch", help="MiniLM's runtime")
+    ap.add_argument("--quiet", action="store_true", help="the summary only, not each question missed")
+    a = ap.parse_args()
+    asyncio.run(main(a.embedder, not a.quiet))
