@@ -33,12 +33,16 @@ def item(n: MemoryNode, score: float, channels: dict[Channel, int] | None = None
     return RecallItem(node=n, score=score, parts=ScoreParts(relevance=score), channels=channels or {})
 
 
-def test_a_turn_that_asks_is_weak_evidence_an_exchange_or_a_statement_is_not() -> None:
-    asks = turn("t1", "Walking is good for a new city. What kind of dog is Rex? ")
-    says = turn("t2", "Rex is a beagle.")
-    exchange = turn("t3", "User: Who is Rex? | Agent: Your dog. Anything else?", speaker=None)
+def test_what_a_turn_asks_is_weak_evidence_what_it_says_is_not() -> None:
+    asks = turn("t1", "What kind of dog is Rex? Is he new? ")
+    both = turn("t2", "Rex is a beagle. Is he yours?")  # 16 characters say, 12 ask
+    says = turn("t3", "Rex is a beagle.")
+    exchange = turn("t4", "User: Who is Rex? | Agent: Your dog. Anything else?", speaker=None)
     fact_node = fact("f", "Rex?", "Is Rex a dog?")
-    assert [scoring.answer_weight(n, 0.5) for n in (asks, says, exchange, fact_node)] == [0.5, 1.0, 1.0, 1.0]
+    assert scoring.answer_weight(asks, 0.5) == 0.5
+    assert scoring.answer_weight(both, 0.5) == pytest.approx(1 - 0.5 * 12 / 28)
+    assert [scoring.answer_weight(n, 0.5) for n in (says, exchange, fact_node)] == [1.0, 1.0, 1.0]
+    assert scoring.answer_weight(asks, 1.0) == 1.0
 
 
 def test_importance_keeps_a_default_fact_as_it_scores_and_weighs_a_turn_less() -> None:

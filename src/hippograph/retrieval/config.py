@@ -116,8 +116,9 @@ class RecallConfig(BaseModel):
     fact stands alone, so without this, chatter that merely names a person outranks the fact
     about them that the query asks for. False ranks facts on activation alone."""
     question_turn_factor: float = Field(default=0.5, ge=0, le=1)
-    """A conversation turn that asks a question (its text ends with "?") is weak evidence for an
-    answer: its score is multiplied by this. 1 turns the rule off."""
+    """What a conversation turn asks is weak evidence for an answer: a turn of one speaker is
+    multiplied by 1 − (1 − this) × the share of its text in sentences ending with "?" (this for
+    a turn that only asks). 1 turns the rule off."""
     facts_above_turns: bool = True
     """A current fact that a channel found ranks just above the conversation turns it restates
     (turns that share at least two content words with it) that the same recall found, when both

@@ -54,23 +54,27 @@ def is_current_fact(node: MemoryNode, now: float) -> bool:
     return node.layer is Layer.SEMANTIC and currency(node, now) == 1.0
 
 
-def asks_a_question(node: MemoryNode) -> bool:
-    """A conversation turn of one speaker (an ingested turn) whose text ends with "?". An
-    exchange the agent recorded holds both speakers' words, and is never one."""
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def question_share(node: MemoryNode) -> float:
+    """The share of a one-speaker conversation turn's text (an ingested turn) in sentences that
+    end with "?"; 0 for anything else. An exchange the agent recorded holds both speakers' words
+    and counts as none."""
     props = node.properties
-    return (
-        node.layer is Layer.EPISODIC
-        and props.get("kind") == "turn"
-        and isinstance(props.get("speaker"), str)
-        and node.content.rstrip().endswith("?")
-    )
+    if node.layer is not Layer.EPISODIC or props.get("kind") != "turn" or not isinstance(props.get("speaker"), str):
+        return 0.0
+    sentences = [p for p in _SENTENCE_END.split(node.content.strip()) if p]
+    total = sum(len(p) for p in sentences)
+    return sum(len(p) for p in sentences if p.endswith("?")) / total if total else 0.0
 
 
 def answer_weight(node: MemoryNode, question_turn_factor: float) -> float:
-    """``question_turn_factor`` for a turn that asks a question (:func:`asks_a_question`): a
-    question names what the query names ("What kind of dog is Pixel?") without answering it;
-    1 otherwise."""
-    return question_turn_factor if asks_a_question(node) else 1.0
+    """1 − (1 − ``question_turn_factor``) × :func:`question_share`: what a turn asks names what
+    the query names ("What kind of dog is Pixel?") without answering it, so a turn that only
+    asks weighs ``question_turn_factor`` and one that says something and then asks weighs by
+    how much of it says."""
+    return 1.0 - (1.0 - question_turn_factor) * question_share(node)
 
 
 @dataclass(frozen=True)

@@ -53,8 +53,8 @@ class ScoreParts(BaseModel):
     currency: float = 1.0
     """1.0 for a current fact; below 1 for a superseded or expired one."""
     answer: float = 1.0
-    """Below 1 for a conversation turn that asks a question (``RecallConfig.question_turn_factor``):
-    weak evidence for an answer."""
+    """Below 1 for a conversation turn that asks (``RecallConfig.question_turn_factor``): what it
+    asks is weak evidence for an answer."""
     importance: float = 1.0
     """(importance / 5) ** ``RecallConfig.importance_weight``: 1 for a fact of default importance,
     0.6 for a conversation turn."""
@@ -100,7 +100,7 @@ class RecallItem(BaseModel):
             + (f"topic {p.topic:+.2f}, " if p.topic else "")
             + f"edges {p.edges:.2f}, session {p.session:.2f}, cues {p.cues:.2f}) × scope {p.scope_weight:.2f}"
             f" × time {p.time_match:.2f} × current {p.currency:.2f}"
-            + (f" × answer {p.answer:.2f} (asks a question)" if p.answer != 1 else "")
+            + (f" × answer {p.answer:.2f} (it asks)" if p.answer != 1 else "")
             + (f" × importance {p.importance:.2f}" if p.importance != 1 else "")
             + f"; found by {found}"
             + (f"; through key {p.key!r}" if p.key else "")
