@@ -163,22 +163,44 @@ def outcome(user: str, question: Question, items: Sequence[RecallItem], kept: Ke
     )
 
 
-async def run_user(
-    memory: Memory,
-    clock: StoryClock,
-    scope: Scope,
-    user: User,
-    now: float,
-    config: RecallConfig | None = None,
-) -> list[Outcome]:
-    """Store one user's story in ``scope`` and ask every question of it."""
-    kept = await store_user(memory, clock, scope, user)
-    cfg = config or RecallConfig(top_k=TOP_K, track_access=False)
+RULES_OFF: dict[str, object] = {
+    "fact_evidence": False,
+    "importance_weight": 0.0,
+    "question_turn_factor": 1.0,
+    "facts_above_turns": False,
+    "superseded_below_current": False,
+}
+ABLATION: dict[str, dict[str, object]] = {
+    "all rules off": RULES_OFF,
+    "only fact_evidence": {**RULES_OFF, "fact_evidence": True},
+    "only importance_weight": {**RULES_OFF, "importance_weight": 1.0},
+    "default without fact_evidence": {"fact_evidence": False},
+    "default without importance_weight": {"importance_weight": 0.0},
+    "default without the question weight": {"question_turn_factor": 1.0},
+    "default without facts_above_turns": {"facts_above_turns": False},
+    "default without superseded_below_current": {"superseded_below_current": False},
+}
+"""The kept-fact rules of recall's final scoring switched off, or one on, at a time."""
+
+
+def check_config(**changes: object) -> RecallConfig:
+    """The check's recall config: the default with the top ``TOP_K``, no access tracking."""
+    return RecallConfig.model_validate({"top_k": TOP_K, "track_access": False, **changes})
+
+
+async def ask(memory: Memory, scope: Scope, user: User, kept: Kept, now: float, config: RecallConfig) -> list[Outcome]:
+    """Every question of ``user``, asked of its stored story in ``scope``."""
     out = []
     for q in user.questions:
-        result = await memory.recall(scope, q.question, config=cfg, now=now)
+        result = await memory.recall(scope, q.question, config=config, now=now)
         out.append(outcome(user.id, q, result.items, kept))
     return out
+
+
+async def run_user(memory: Memory, clock: StoryClock, scope: Scope, user: User, now: float) -> list[Outcome]:
+    """Store one user's story in ``scope`` and ask every question of it."""
+    kept = await store_user(memory, clock, scope, user)
+    return await ask(memory, scope, user, kept, now, check_config())
 
 
 @dataclass(frozen=True)
