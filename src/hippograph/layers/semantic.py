@@ -6,7 +6,9 @@ another subject ``key`` (a keyed write merged into an unkeyed duplicate gives it
 the key's first version, so the key's history lists what the write returned). Facts change by
 supersession, never by overwrite: a fact with the same subject ``key`` (or an explicit
 ``supersedes``) becomes current and the old one keeps its text with ``superseded_by`` and
-``valid_until`` — recall prefers the current one.
+``valid_until`` — recall prefers the current one. The same fact again (the same text under its
+key, or a duplicate merged) confirms it: its ``updated_at`` moves to now, from which recall's
+recency counts.
 """
 
 from __future__ import annotations
@@ -109,12 +111,14 @@ class SemanticMemory(MemoryLayer):
             then write — nothing another writer does can land in between."""
             previous = await tx.current_fact(key) if key and not supersedes else None
             if previous is not None and _same_fact(previous, node):
-                return previous  # the same fact again: nothing changes
+                return await tx.update_node(previous, {"updated_at": now})  # the same fact again: confirmed
             if previous is None and supersedes is None and dedup:
                 duplicate = await self._duplicate_in(tx, scope, node)
                 if duplicate is not None:  # a keyed write names its duplicate's subject: its first version
                     adopt = {"key": key} if key and duplicate.key is None else {}
-                    return await tx.update_node(duplicate, {**_merge_updates(duplicate, node), **adopt})
+                    return await tx.update_node(
+                        duplicate, {**_merge_updates(duplicate, node), **adopt, "updated_at": now}
+                    )
             stored = await tx.add_node(node, cues)
             old = supersedes or (previous.id if previous else None)
             if old is not None:

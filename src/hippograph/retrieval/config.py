@@ -109,6 +109,31 @@ class RecallConfig(BaseModel):
     ``session_prior`` × that score. Unlike session spreading it reaches every session a channel
     found, and only candidates."""
     time_aware: bool = True
+    fact_evidence: bool = True
+    """A current kept fact also ranks on its own evidence: its relevance is the larger of its
+    activation against the best candidate's and its channel evidence against the best
+    candidate's. A conversation turn gathers activation from its neighbours and its session; a
+    fact stands alone, so without this, chatter that merely names a person outranks the fact
+    about them that the query asks for. False ranks facts on activation alone."""
+    question_turn_factor: float = Field(default=0.5, ge=0, le=1)
+    """What a conversation turn asks is weak evidence for an answer: a turn of one speaker is
+    multiplied by 1 − (1 − this) × the share of its text in sentences ending with "?" (this for
+    a turn that only asks). 1 turns the rule off."""
+    facts_above_turns: bool = True
+    """A current fact that a channel found ranks just above the conversation turns it restates
+    (turns that share at least two content words with it) that the same recall found, when both
+    match (``fact_turn_ratio``): the fact is what was kept of them, and kept current. False
+    leaves the scores as they are."""
+    fact_turn_ratio: float = Field(default=0.5, ge=0, le=1)
+    """Both match when the fact's own score is at least this share of the turn's."""
+    importance_weight: float = Field(default=1.0, ge=0, le=4)
+    """The score is multiplied by (importance / 5) ** importance_weight: a memory kept as more
+    important ranks above an equally relevant one kept as less. 5 is a fact's default, so a
+    fact stays as it scores and a conversation turn (3) takes 0.6 of its score: among turns
+    alone nothing moves, but a kept fact outranks chatter that matches as well. 0 turns it off."""
+    superseded_below_current: bool = True
+    """A superseded version ranks just below the current version of its fact when both are
+    found, whatever else lifted it."""
     activation: ActivationConfig = ActivationConfig()
     token_budget: int = Field(default=2000, ge=50)
     track_access: bool = True

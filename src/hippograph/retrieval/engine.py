@@ -8,8 +8,11 @@
    memory edges (``NEXT``, ``MENTIONS`` …), then from the best sessions to their members,
    then from the best memories through shared keyword / name cues, weighted by rarity.
 4. Score: the four signals (relevance, recency, frequency, proximity) times
-   the scope-distance, time-window and currency multipliers; gates; an answer drawn from
-   memory just below its sources (:mod:`~hippograph.retrieval.derived`); per-layer rules.
+   the scope-distance, time-window, currency and answer multipliers (a current fact also on
+   its own evidence; a turn that asks a question weighs less); gates; a current fact above
+   the turns it restates and a superseded version below its current one
+   (:mod:`~hippograph.retrieval.fact_rules`); an answer drawn from memory just below its
+   sources (:mod:`~hippograph.retrieval.derived`); per-layer rules.
 
 Every item carries its channels, its score parts and the path that reached it.
 
@@ -44,6 +47,7 @@ from hippograph.retrieval.activation import association_arrivals, edge_arrivals
 from hippograph.retrieval.checks import check_request
 from hippograph.retrieval.config import RecallConfig
 from hippograph.retrieval.derived import demote_derived
+from hippograph.retrieval.fact_rules import rank_facts
 from hippograph.retrieval.layer_rules import apply_layer_rules
 from hippograph.retrieval.lucene import build_query
 from hippograph.retrieval.recall_state import (
@@ -182,7 +186,7 @@ class RecallEngine:
             if about_person and found.nodes is not None:  # the statement read the memories of its own ranking
                 unread = [i for i in ranked if i not in nodes]
                 nodes = {**nodes, **await self.repo.recalled(ids=unread, visible=found.visible)} if unread else nodes
-            items = self._score(scope, query, ranked, nodes, found.hits, found.evidence, state, cfg, now)
+            items = self._score(scope, query, ranked, nodes, found.hits, found.evidence, found.named, state, cfg, now)
             items = apply_layer_rules(scope, items, cfg)[:k]
             scored.set_attributes({"hippograph.recall.ranked": len(ranked), "hippograph.recall.hits": len(items)})
         t_end = time.perf_counter()
@@ -303,13 +307,15 @@ class RecallEngine:
         nodes: dict[str, MemoryNode],
         hits: Hits,
         evidence: dict[str, ScoreParts],
+        named: list[str],
         state: ActivationState,
         cfg: RecallConfig,
         now: float,
     ) -> list[RecallItem]:
         window = time_window(query, now) if cfg.time_aware else None
         levels_up = scope.ancestor_distances()  # Scope.distance_to, once per recall
-        best = max((state.total.get(i, 0.0) for i in ranked), default=0.0) or 1.0
+        scored = {i: nodes[i] for i in ranked if i in nodes}
+        on = scoring.footing(state.total, state.base, scored, evidence, named, cfg, now)
         items = []
         for nid in ranked:
             node = nodes.get(nid)
@@ -328,7 +334,9 @@ class RecallEngine:
             distance = levels_up.get(node.scope_key, 0)
             parts = evidence.get(nid, ScoreParts()).model_copy(
                 update={
-                    "relevance": state.total.get(nid, 0.0) / best,
+                    "relevance": scoring.relevance(
+                        node, cfg, on, now=now, total=state.total.get(nid, 0.0), evidence=state.base.get(nid, 0.0)
+                    ),
                     "cosine": cosine,
                     "bm25": hits.bm25.get(nid),
                     "edges": state.edges.get(nid, 0.0),
@@ -343,7 +351,7 @@ class RecallEngine:
                 RecallItem(node=node, score=score, parts=parts, channels=channels, path=path, scope_distance=distance)
             )
         items.sort(key=lambda i: (-i.score, i.node.id))
-        return demote_derived(items)
+        return demote_derived(rank_facts(items, cfg, now))
 
     async def _about_person(self, query: str, found: Retrieved, cfg: RecallConfig, degraded: list[Degradation]) -> bool:
         """Person-centred evidence (:mod:`~hippograph.retrieval.person_topic`) for the

@@ -1,13 +1,15 @@
 """The four signals and the multipliers hippograph adds (scope distance,
-time match, currency), the evidence each candidate seeds activation with, and the final
+time match, currency, answer, importance), the evidence each candidate seeds activation with, and the final
 score — all pure functions; the recall engine only gathers their inputs."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 
-from hippograph.models import MemoryNode
+from hippograph.models import Layer, MemoryNode
 from hippograph.retrieval.config import RecallConfig, ScoreWeights
 from hippograph.retrieval.timeparse import asks_about_recent
 from hippograph.retrieval.types import Channel, ScoreParts
@@ -16,10 +18,14 @@ from hippograph.scope import scope_weight
 DAY = 86_400.0
 SUPERSEDED_FACTOR = 0.5
 OUT_OF_WINDOW_FACTOR = 0.6
+DEFAULT_IMPORTANCE = 5.0
+"""A fact's importance unless told otherwise; the importance multiplier is 1 there."""
 
 
 def recency(node: MemoryNode, now: float, half_life_days: float) -> float:
-    """2^(−age / half-life); age from when it happened (episodes) or was last updated."""
+    """2^(−age / half-life); age from when it happened (episodes) or was last written or
+    confirmed (facts: remembering the same content again confirms it, see
+    :meth:`~hippograph.layers.semantic.SemanticMemory.store_fact`)."""
     when = node.occurred_at if node.occurred_at is not None else node.updated_at
     age = max(0.0, now - when)
     return float(2.0 ** (-age / (half_life_days * DAY)))
@@ -41,6 +47,101 @@ def currency(node: MemoryNode, now: float) -> float:
     if node.superseded_by or (node.valid_until is not None and node.valid_until <= now):
         return SUPERSEDED_FACTOR
     return 1.0
+
+
+def is_current_fact(node: MemoryNode, now: float) -> bool:
+    """A semantic memory that is neither superseded nor past its ``valid_until``."""
+    return node.layer is Layer.SEMANTIC and currency(node, now) == 1.0
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def question_share(node: MemoryNode) -> float:
+    """The share of a one-speaker conversation turn's text (an ingested turn) in sentences that
+    end with "?"; 0 for anything else. An exchange the agent recorded holds both speakers' words
+    and counts as none."""
+    props = node.properties
+    if node.layer is not Layer.EPISODIC or props.get("kind") != "turn" or not isinstance(props.get("speaker"), str):
+        return 0.0
+    sentences = [p for p in _SENTENCE_END.split(node.content.strip()) if p]
+    total = sum(len(p) for p in sentences)
+    return sum(len(p) for p in sentences if p.endswith("?")) / total if total else 0.0
+
+
+def answer_weight(node: MemoryNode, question_turn_factor: float) -> float:
+    """1 − (1 − ``question_turn_factor``) × :func:`question_share`: what a turn asks names what
+    the query names ("What kind of dog is Pixel?") without answering it, so a turn that only
+    asks weighs ``question_turn_factor`` and one that says something and then asks weighs by
+    how much of it says."""
+    return 1.0 - (1.0 - question_turn_factor) * question_share(node)
+
+
+@dataclass(frozen=True)
+class Footing:
+    """What one recall's relevance is measured against (:func:`footing`, once per recall)."""
+
+    best_total: float
+    """The most activation among the memories scored (1 when none has any)."""
+    best_evidence: float
+    """The most evidence (:func:`fact_evidence` for facts, channel evidence for the rest)."""
+    person: str | None
+    """The one person the query names, when it names one the scope has heard from."""
+    person_evidence: float
+    """The person bonus in activation units."""
+
+
+def footing(
+    total: Mapping[str, float],
+    base: Mapping[str, float],
+    nodes: Mapping[str, MemoryNode],
+    evidence: Mapping[str, ScoreParts],
+    named: Sequence[str],
+    config: RecallConfig,
+    now: float,
+) -> Footing:
+    """The footing of a recall that scores ``nodes``."""
+    scale = evidence_scale(evidence, config.vector_weight, config.fulltext_weight)
+    on = Footing(
+        best_total=max((total.get(i, 0.0) for i in nodes), default=0.0) or 1.0,
+        best_evidence=0.0,
+        person=named[0] if len(named) == 1 else None,
+        person_evidence=config.person_bonus * scale,
+    )
+    best = max((fact_evidence(n, on, base.get(i, 0.0), now) for i, n in nodes.items()), default=0.0)
+    return replace(on, best_evidence=best)
+
+
+def names_person(node: MemoryNode, person: str) -> bool:
+    """Whether the memory's label or text names ``person`` (as a whole word, any case)."""
+    return re.search(rf"\b{re.escape(person)}\b", f"{node.label} {node.content}", re.IGNORECASE) is not None
+
+
+def fact_evidence(node: MemoryNode, on: Footing, evidence: float, now: float) -> float:
+    """A current fact's channel evidence plus the person bonus when it names the one person the
+    query names (as a turn said by them has it); other memories' channel evidence as it is."""
+    if on.person and is_current_fact(node, now) and names_person(node, on.person):
+        return evidence + on.person_evidence
+    return evidence
+
+
+def importance_factor(node: MemoryNode, weight: float) -> float:
+    """(importance / ``DEFAULT_IMPORTANCE``) ** ``weight``: 1 for a fact of default importance."""
+    return float((node.importance / DEFAULT_IMPORTANCE) ** weight)
+
+
+def relevance(
+    node: MemoryNode, config: RecallConfig, on: Footing, *, now: float, total: float, evidence: float
+) -> float:
+    """A memory's activation against the best one's. A current fact (with ``fact_evidence``)
+    takes the larger of that and its evidence against the best (:func:`fact_evidence`). A
+    turn gathers activation from the turns around it and from its session, and is said by
+    someone; a fact stands alone, and would otherwise lose to turns that merely name the
+    person it is about."""
+    rel = total / on.best_total
+    if not config.fact_evidence or on.best_evidence <= 0 or not is_current_fact(node, now):
+        return rel
+    return max(rel, fact_evidence(node, on, evidence, now) / on.best_evidence)
 
 
 def time_match(node: MemoryNode, window: tuple[float, float] | None) -> float:
@@ -123,7 +224,7 @@ def signals(
     distance: int,
     window: tuple[float, float] | None,
 ) -> dict[str, float]:
-    """Recency, frequency, proximity and the three multipliers of one memory (ScoreParts names)."""
+    """Recency, frequency, proximity and the five multipliers of one memory (ScoreParts names)."""
     return {
         "recency": recency(node, now, config.recency_half_life_days),
         "frequency": frequency(node, config.frequency_saturation),
@@ -133,10 +234,13 @@ def signals(
         else 1.0,
         "time_match": time_match(node, window),
         "currency": currency(node, now),
+        "answer": answer_weight(node, config.question_turn_factor),
+        "importance": importance_factor(node, config.importance_weight),
     }
 
 
 def final_score(config: RecallConfig, parts: ScoreParts) -> float:
-    """The four signals combined (:func:`combine`) times scope weight, time match and currency."""
+    """The four signals combined (:func:`combine`) times scope weight, time match, currency,
+    answer weight and importance."""
     base = combine(config, parts.relevance, parts.recency, parts.frequency, parts.proximity)
-    return base * parts.scope_weight * parts.time_match * parts.currency
+    return base * parts.scope_weight * parts.time_match * parts.currency * parts.answer * parts.importance

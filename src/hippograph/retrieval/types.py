@@ -52,6 +52,12 @@ class ScoreParts(BaseModel):
     time_match: float = 1.0
     currency: float = 1.0
     """1.0 for a current fact; below 1 for a superseded or expired one."""
+    answer: float = 1.0
+    """Below 1 for a conversation turn that asks (``RecallConfig.question_turn_factor``): what it
+    asks is weak evidence for an answer."""
+    importance: float = 1.0
+    """(importance / 5) ** ``RecallConfig.importance_weight``: 1 for a fact of default importance,
+    0.6 for a conversation turn."""
     key: str | None = None
     """The key (an index entry enrichment wrote for this memory) through which a channel found
     it, when that key scored higher than the memory's own text; None otherwise."""
@@ -76,7 +82,11 @@ class RecallItem(BaseModel):
     scope_distance: int = 0
     below: list[str] = Field(default_factory=list)
     """For a memory drawn from others (an agent's answer from memory): the ids of its sources
-    this recall found, which it is ranked below."""
+    this recall found, which it is ranked below. For a superseded fact: the current version
+    it is ranked below."""
+    above: list[str] = Field(default_factory=list)
+    """For a current fact: the ids of the conversation turns it restates that this recall
+    found, which it is ranked above."""
 
     def explain(self) -> str:
         found = ", ".join(f"{c.value} #{r}" for c, r in sorted(self.channels.items()))
@@ -89,11 +99,18 @@ class RecallItem(BaseModel):
             f"prox {p.proximity:.2f} (z vec {p.z_vector:+.2f}, z text {p.z_fulltext:+.2f}, person {p.person:.2f}, "
             + (f"topic {p.topic:+.2f}, " if p.topic else "")
             + f"edges {p.edges:.2f}, session {p.session:.2f}, cues {p.cues:.2f}) × scope {p.scope_weight:.2f}"
-            f" × time {p.time_match:.2f} × current {p.currency:.2f}; found by {found}"
+            f" × time {p.time_match:.2f} × current {p.currency:.2f}"
+            + (f" × answer {p.answer:.2f} (it asks)" if p.answer != 1 else "")
+            + (f" × importance {p.importance:.2f}" if p.importance != 1 else "")
+            + f"; found by {found}"
             + (f"; through key {p.key!r}" if p.key else "")
             + (f"; path {route}" if route else "")
-            + (f"; below its sources {', '.join(s[:8] for s in self.below)}" if self.below else "")
+            + (f"; below {self._below_what()} {', '.join(s[:8] for s in self.below)}" if self.below else "")
+            + (f"; above the turns it restates {', '.join(s[:8] for s in self.above)}" if self.above else "")
         )
+
+    def _below_what(self) -> str:
+        return "the current version" if self.node.superseded_by else "its sources"
 
 
 class ActivatedNode(BaseModel):

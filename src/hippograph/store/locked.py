@@ -104,7 +104,7 @@ class LockedTx:
         return node
 
     async def update_node(self, current: MemoryNode, updates: Mapping[str, Any]) -> MemoryNode:
-        merged = MemoryNode.model_validate({**current.model_dump(), **updates, "updated_at": now()})
+        merged = MemoryNode.model_validate({**current.model_dump(), "updated_at": now(), **updates})
         props = node_to_props(merged, Scope.parse(current.scope_key))
         changed = {k: v for k, v in props.items() if k in updates or k in ("updated_at", "search_text", "scope_tag")}
         for key in updates:  # explicit None clears a property, as GraphStore.update_node does

@@ -10,7 +10,7 @@ from hippograph.errors import InvalidInputError
 from hippograph.memory import Memory
 from hippograph.retrieval.scoring import SUPERSEDED_FACTOR
 from hippograph.scope import Scope
-from tests.integration.memory.helpers import edges_of, raw_memories
+from tests.integration.memory.helpers import TickingClock, edges_of, raw_memories
 
 
 async def test_a_keyed_fact_is_superseded_by_its_new_value(memory: Memory, tenant: Scope) -> None:
@@ -47,6 +47,13 @@ async def test_the_same_value_again_changes_nothing(memory: Memory, tenant: Scop
     again = await memory.remember(tenant, "  bob LIVES in porto ", key="bob.city")
     assert again.id == first.id
     assert len(await memory.semantic.history(tenant, "bob.city")) == 1
+
+
+async def test_the_same_value_again_confirms_it(memory: Memory, tenant: Scope, clock: TickingClock) -> None:
+    first = await memory.remember(tenant, "Bob lives in Porto", key="bob.city")
+    again = await memory.remember(tenant, "Bob lives in Porto", key="bob.city")
+    assert again.id == first.id and again.content == first.content
+    assert first.updated_at < again.updated_at == clock.last  # recall's recency counts from here
 
 
 async def test_keys_are_per_scope(memory: Memory, tenant: Scope) -> None:
