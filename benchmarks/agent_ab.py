@@ -80,6 +80,13 @@ class StatementCounter:
             for p in catalog_files()
         }
         self.log: list[str] = []
+        try:  # recall rendered from its fragments (a tree from before that has one file for it)
+            from hippograph.retrieval.statement import recall_stages, recall_statement
+        except ImportError:
+            return
+        for lts in (False, True):
+            for query in (recall_statement(lts=lts), *(s.query for s in recall_stages(lts=lts))):
+                self.names[query.text.strip()] = query.path
 
     def install(self) -> None:
         import neo4j
