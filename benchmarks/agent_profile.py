@@ -2,7 +2,8 @@
 
 Uses the server and data that ``agent_ab`` keeps in ``--data-dir`` (run it once first). Runs
 ``--turns`` agent turns (default config with quick naps off, background drained after each, untimed) in a fresh
-chat scope below the seeded user, and reports the overhead before the model (as ``agent_ab``
+chat scope below the seeded user (in ``agent_ab --shape realtext``'s folder: a fresh chat below
+each leaf in turn, asking that leaf's questions), and reports the overhead before the model (as ``agent_ab``
 defines it), every Cypher statement before the model with its time (by query file), and,
 with ``--cprofile``, the top functions by cumulative time over the pre-model part of the turns.
 
@@ -29,7 +30,7 @@ from rich.console import Console
 from rich.table import Table
 
 from benchmarks import bench_dir
-from benchmarks.agent_ab import FirstCallTimer, StatementCounter, pct
+from benchmarks.agent_ab import FirstCallTimer, StatementCounter, pct, realtext_messages
 from benchmarks.agent_bench import PROFILES, QUESTIONS, REPLY, fill
 from hippograph.agent import Agent, AgentConfig, ConsolidationSettings
 from hippograph.dbms import LocalNeo4j
@@ -62,7 +63,8 @@ class TimedStatements:
 
 async def main(data_dir: Path, n_turns: int, warmup: int, profile: bool, recall: str) -> None:
     console = Console()
-    state = json.loads((data_dir / "agent_ab_state.json").read_text())
+    realtext = data_dir / "realtext_state.json"
+    state = json.loads((realtext if realtext.exists() else data_dir / "agent_ab_state.json").read_text())
     server = LocalNeo4j(data_dir)
     status = server.start(timeout=300)
     assert status.uri
@@ -76,15 +78,20 @@ async def main(data_dir: Path, n_turns: int, warmup: int, profile: bool, recall:
     memory = Memory(GraphStore(conn), embedder, recall_config=PROFILES[recall])
     timer = FirstCallTimer(ScriptedModel([REPLY], cycle=True), counter)
     agent = Agent(memory, timer, AgentConfig(consolidation=ConsolidationSettings(quick_naps=False)))  # naps off
-    chat = Scope.root("org", state["root"]).child("user", "u1").child("chat", f"p-{uuid.uuid4().hex[:8]}")
-    rng = random.Random(77)
-    messages = list(dict.fromkeys(fill(rng.choice(QUESTIONS), rng) for _ in range(40 * (n_turns + warmup))))
+    chat_id = f"p-{uuid.uuid4().hex[:8]}"
+    if realtext.exists():  # agent_ab --shape realtext's folder: each turn below a leaf, its own question
+        turns = [(leaf.child("chat", chat_id), q) for leaf, q in realtext_messages(state, 0, n_turns + warmup)]
+    else:
+        chat = Scope.root("org", state["root"]).child("user", "u1").child("chat", chat_id)
+        rng = random.Random(77)
+        messages = list(dict.fromkeys(fill(rng.choice(QUESTIONS), rng) for _ in range(40 * (n_turns + warmup))))
+        turns = [(chat, m) for m in messages[: n_turns + warmup]]
     sessions = [uuid.uuid4().hex for _ in range(4)]
     before: list[float] = []
     by_query: dict[str, list[float]] = collections.defaultdict(list)
     profiler = cProfile.Profile()
     try:
-        for i, message in enumerate(messages[: n_turns + warmup]):
+        for i, (chat, message) in enumerate(turns):
             timer.first = None
             mark = len(timed.calls)
             t0 = time.perf_counter()
@@ -102,9 +109,11 @@ async def main(data_dir: Path, n_turns: int, warmup: int, profile: bool, recall:
                     by_query[name].append(ms)
     finally:
         await agent.drain()
-        await memory.forget(chat)
+        for chat in dict.fromkeys(c for c, _ in turns):
+            await memory.forget(chat)
         await conn.close()
-    title = f"{n_turns} turns at {state['memories']:,} memories, recall {recall}: before the model, by statement"
+    where = "real text" if realtext.exists() else f"{state['memories']:,} memories"
+    title = f"{n_turns} turns at {where}, recall {recall}: before the model, by statement"
     table = Table(title=title)
     for col in ("what", "per turn", "p50 ms", "p95 ms", "mean ms"):
         table.add_column(col)
