@@ -1,6 +1,6 @@
 """The facts check: does recall put the current kept fact first?
 
-A memory shaped like the product's: for each of a few users (one scope each), sessions of
+A memory shaped like the product's: for each of five users (one scope each), sessions of
 small talk between the user and the assistant, both speakers' turns ingested as episodic
 memories, and after each session the facts an agent would have kept, remembered with a key
 (``memory.remember(scope, label, content, key=...)``) at the session's time — so a later
@@ -14,6 +14,12 @@ config except ``track_access=False`` (a question's recall would otherwise raise 
 counts of what it returned, and the next question's ranking would depend on the order they
 are asked in). Consolidation does not run: the library ``Memory`` has no nap cadence, only the
 agent naps.
+
+The users differ in shape: keys kept once and never touched, keys confirmed by the same content
+later, chains of two and three versions (a home that moves twice, a job that changes three
+times), people reached through another ("Diego's mum", "Grace's son"), and a last session that
+keeps nothing. Questions ask in other words than the facts ("boss" for manager, "leg" for knee),
+some about the present ("now", "these days", "still").
 """
 
 from __future__ import annotations
@@ -169,6 +175,7 @@ RULES_OFF: dict[str, object] = {
     "question_turn_factor": 1.0,
     "facts_above_turns": False,
     "superseded_below_current": False,
+    "current_facts_timeless": False,
 }
 ABLATION: dict[str, dict[str, object]] = {
     "all rules off": RULES_OFF,
@@ -179,6 +186,7 @@ ABLATION: dict[str, dict[str, object]] = {
     "default without the question weight": {"question_turn_factor": 1.0},
     "default without facts_above_turns": {"facts_above_turns": False},
     "default without superseded_below_current": {"superseded_below_current": False},
+    "default without current_facts_timeless": {"current_facts_timeless": False},
 }
 """The kept-fact rules of recall's final scoring switched off, or one on, at a time."""
 
@@ -233,6 +241,9 @@ def report(outcomes: Sequence[Outcome], show: Callable[[str], None], *, misses: 
                 where = f"rank {o.rank}" if o.rank else f"not in the top {TOP_K}"
                 flag = " [superseded above]" if o.superseded_above else ""
                 show(f"{o.user}: {o.question!r} ({o.key}) → {where}{flag}; first: {o.first}")
+    for user in dict.fromkeys(o.user for o in outcomes):
+        u = summarise([o for o in outcomes if o.user == user])
+        show(f"{user}: first {u.first} of {u.questions}, top 5 {u.top5}, superseded above {u.superseded_above}")
     show(
         f"{s.questions} questions: current fact first {s.first} ({100 * s.first_share:.1f} %), "
         f"in the top 5 {s.top5} ({100 * s.top5 / max(1, s.questions):.1f} %), "

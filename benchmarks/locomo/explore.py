@@ -105,6 +105,7 @@ VARIANTS: dict[str, tuple[str, Callable[[], RecallConfig]]] = {
     "no-fulltext": ("plain", lambda: base(fulltext_weight=0.0)),
     "no-vector": ("plain", lambda: base(vector_weight=0.0)),
     "no-person-bonus": ("plain", lambda: base(person_bonus=0.0)),
+    "facts-dated": ("plain", lambda: base(current_facts_timeless=False)),  # current facts age like turns
     "topic": ("plain", lambda: base(topic_weight=1.0, topic_head_weight=0.5)),
     "topic-rest-only": ("plain", lambda: base(topic_weight=1.0)),
     # neighbour turns: spreading two hops along the session's NEXT chain (±2 turns) instead of one

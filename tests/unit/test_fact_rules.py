@@ -129,3 +129,32 @@ def test_expired_facts_are_not_current() -> None:
     gone = MemoryNode(id="g", layer=Layer.SEMANTIC, label="l", content="c", valid_until=NOW - 1)
     assert not scoring.is_current_fact(gone, NOW) and scoring.is_current_fact(fact("f", "l", "c"), NOW)
     assert not scoring.is_current_fact(turn("t", "c"), NOW)
+
+
+def test_a_current_fact_is_not_made_old_by_its_age() -> None:
+    year = 365 * scoring.DAY
+    kept = fact("f", "Maya's job", "Maya is a nurse.").model_copy(update={"updated_at": NOW - year})
+    replaced = fact("o", "Maya's job", "Maya is a cook.", superseded_by="f").model_copy(
+        update={"updated_at": NOW - year}
+    )
+    said = turn("t", "Say hi to Maya!").model_copy(update={"occurred_at": NOW - scoring.DAY, "importance": 5.0})
+    cfg = RecallConfig()
+    dated = cfg.model_copy(update={"current_facts_timeless": False})
+
+    def parts(n: MemoryNode, config: RecallConfig) -> ScoreParts:
+        return ScoreParts(relevance=1.0, **scoring.signals(n, config, now=NOW, hops=0, distance=0, window=None))
+
+    assert parts(kept, cfg).recency == 1.0 and parts(kept, cfg).timeless  # kept a year ago, still current
+    assert parts(replaced, cfg).recency == pytest.approx(2 ** (-365 / 7))  # a superseded version ages
+    assert parts(said, cfg).recency == pytest.approx(2 ** (-1 / 7))  # and so does what was said
+    assert parts(kept, dated).recency == pytest.approx(2 ** (-365 / 7)) and not parts(kept, dated).timeless
+    # asked about "now" (recency weighs), the year-old current fact outranks yesterday's equally
+    # relevant and important turn; dated, it loses to it
+    asked, asked_dated = (scoring.for_query(c, "What does Maya do now?") for c in (cfg, dated))
+    assert asked.weights.recency > 0
+    assert scoring.final_score(asked, parts(kept, asked)) > scoring.final_score(asked, parts(said, asked))
+    assert scoring.final_score(asked_dated, parts(kept, asked_dated)) < scoring.final_score(
+        asked_dated, parts(said, asked_dated)
+    )
+    assert "rec 1.00 (a current fact)" in RecallItem(node=kept, score=1.0, parts=parts(kept, cfg)).explain()
+    assert "(a current fact)" not in RecallItem(node=said, score=1.0, parts=parts(said, cfg)).explain()

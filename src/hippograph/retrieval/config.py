@@ -131,6 +131,12 @@ class RecallConfig(BaseModel):
     important ranks above an equally relevant one kept as less. 5 is a fact's default, so a
     fact stays as it scores and a conversation turn (3) takes 0.6 of its score: among turns
     alone nothing moves, but a kept fact outranks chatter that matches as well. 0 turns it off."""
+    current_facts_timeless: bool = True
+    """A current kept fact is not made old by its age: when recency weighs (the query asks about
+    the recent), its recency is 1, as for what was said last. Being current is what a question
+    about "now" asks of a fact, and currency already sets a superseded or expired version apart;
+    an age would let this week's small talk outrank the fact that still holds. False dates a
+    fact from when it was last written or confirmed."""
     superseded_below_current: bool = True
     """A superseded version ranks just below the current version of its fact when both are
     found, whatever else lifted it."""

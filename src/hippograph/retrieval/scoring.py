@@ -224,9 +224,12 @@ def signals(
     distance: int,
     window: tuple[float, float] | None,
 ) -> dict[str, float]:
-    """Recency, frequency, proximity and the five multipliers of one memory (ScoreParts names)."""
+    """Recency (1 for a current fact with ``current_facts_timeless``), frequency, proximity and
+    the five multipliers of one memory (ScoreParts names)."""
+    timeless = config.current_facts_timeless and is_current_fact(node, now)
     return {
-        "recency": recency(node, now, config.recency_half_life_days),
+        "recency": 1.0 if timeless else recency(node, now, config.recency_half_life_days),
+        "timeless": timeless,
         "frequency": frequency(node, config.frequency_saturation),
         "proximity": proximity(hops),
         "scope_weight": scope_weight(distance, floor=config.scope_floor, half_life=config.scope_half_life)

@@ -44,6 +44,9 @@ class ScoreParts(BaseModel):
     cues: float = 0.0
     recency: float = 0.0
     recency_counted: bool = True
+    timeless: bool = False
+    """True when ``recency`` is 1 because the memory is a current kept fact
+    (``RecallConfig.current_facts_timeless``)."""
     """False when recency did not weigh in this recall (the query did not ask about the
     recent, ``RecallConfig.recency_when_asked``): ``recency`` is shown, its weight went to relevance."""
     frequency: float = 0.0
@@ -94,6 +97,7 @@ class RecallItem(BaseModel):
         p = self.parts
         return (
             f"{self.score:.3f} = rel {p.relevance:.2f}, rec {p.recency:.2f}"
+            + (" (a current fact)" if p.timeless else "")
             + ("" if p.recency_counted else " (not weighed in this recall)")
             + f", freq {p.frequency:.2f}, "
             f"prox {p.proximity:.2f} (z vec {p.z_vector:+.2f}, z text {p.z_fulltext:+.2f}, person {p.person:.2f}, "
