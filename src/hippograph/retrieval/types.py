@@ -44,11 +44,11 @@ class ScoreParts(BaseModel):
     cues: float = 0.0
     recency: float = 0.0
     recency_counted: bool = True
+    """False when recency did not weigh in this recall (the query did not ask about the
+    recent, ``RecallConfig.recency_when_asked``): ``recency`` is shown, its weight went to relevance."""
     timeless: bool = False
     """True when ``recency`` is 1 because the memory is a current kept fact
     (``RecallConfig.current_facts_timeless``)."""
-    """False when recency did not weigh in this recall (the query did not ask about the
-    recent, ``RecallConfig.recency_when_asked``): ``recency`` is shown, its weight went to relevance."""
     frequency: float = 0.0
     proximity: float = 0.0
     scope_weight: float = 1.0

@@ -344,11 +344,21 @@ class ScoreParts:
         description="False when recency had no weight in this recall"
         " (by default: the query did not ask about the recent)."
     )
+    timeless: bool = strawberry.field(
+        description="True when recency is 1 because the memory is a current kept fact"
+        " (RecallConfig.current_facts_timeless)."
+    )
     frequency: float
     proximity: float
     scope_weight: float
     time_match: float
-    currency: float
+    currency: float = strawberry.field(description="1 for a current fact; below 1 for a superseded or expired one.")
+    answer: float = strawberry.field(
+        description="Below 1 for a conversation turn that asks (RecallConfig.question_turn_factor)."
+    )
+    importance: float = strawberry.field(
+        description="(importance / 5) ** RecallConfig.importance_weight: 1 for a fact of default importance."
+    )
     key: str | None = strawberry.field(
         default=None,
         description="The key (an index entry enrichment wrote for this memory) through which a channel"
