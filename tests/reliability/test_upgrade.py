@@ -42,8 +42,19 @@ from tests.e2e.api.harness import Client, Server, start_server
 from tests.reliability.dump import canonical_dump, graph_rows, index_ids
 
 OLD_RELEASE = "0128b1b"
-"""The release whose database is upgraded (its recall ranks today's way on the same data, so the
-answers must match exactly)."""
+"""The release whose database is upgraded. Its recall ranks today's way with the kept-fact rules
+added since turned off (:data:`RELEASE_RANKING`), so on the same data the answers must match
+exactly."""
+RELEASE_RANKING = RecallConfig(
+    track_access=False,
+    fact_evidence=False,
+    question_turn_factor=1.0,
+    facts_above_turns=False,
+    importance_weight=0.0,
+    current_facts_timeless=False,
+    superseded_below_current=False,
+)
+"""Today's recall with the ranking rules the release did not have turned off."""
 OLD_SCHEMA_VERSION = 4
 ROOT = Path(__file__).resolve().parents[2]
 WRITER = Path(__file__).with_name("upgrade_writer.py")
@@ -279,10 +290,10 @@ async def test_memories_keep_their_cues(upgrade: Upgrade) -> None:
 
 
 async def test_recall_answers_as_the_release_did(upgrade: Upgrade) -> None:
-    quiet = RecallConfig(track_access=False)
     at = upgrade.written["now"]
     for asked in upgrade.written["recalls"]:
-        result = await upgrade.memory.recall(Scope.parse(asked["scope"]), asked["query"], config=quiet, now=at)
+        scope = Scope.parse(asked["scope"])
+        result = await upgrade.memory.recall(scope, asked["query"], config=RELEASE_RANKING, now=at)
         assert [i.node.id for i in result.items] == asked["ids"], asked["query"]
 
 
