@@ -147,7 +147,6 @@ CONFIGS = {
     "session prior, no spreading": RecallConfig(
         track_access=False, session_prior=0.2, activation=ActivationConfig(max_nodes=0)
     ),
-    "pseudo-relevance feedback": RecallConfig(track_access=False, feedback_weight=1.0, feedback_seeds=2),
     "inverse cue rarity": RecallConfig(track_access=False, activation=ActivationConfig(cue_rarity="inverse")),
     "person-centred (topic)": RecallConfig(track_access=False, topic_weight=1.0, topic_head_weight=0.5),
     "relevance only": RecallConfig(
