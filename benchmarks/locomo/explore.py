@@ -123,6 +123,12 @@ VARIANTS: dict[str, tuple[str, Callable[[], RecallConfig]]] = {
     # HippoRAG 2's seed weighting: a cue passes 1 / degree (not ln(1 + N/degree) / ln(1 + N))
     "rarity-inverse": ("plain", lambda: base(activation=act(cue_rarity="inverse"))),
     "rarity-inverse-strong": ("plain", lambda: base(activation=act(cue_rarity="inverse", cue_decay=0.5))),
+    # the second and third piece of evidence: pseudo-relevance feedback in the vector channel,
+    # diversity across sessions in the final order (person-centred recall: "topic" above)
+    "feedback-0.5": ("plain", lambda: base(feedback_weight=0.5)),
+    "feedback-1": ("plain", lambda: base(feedback_weight=1.0)),
+    "diversity-0.2": ("plain", lambda: base(session_diversity=0.2)),
+    "diversity-0.4": ("plain", lambda: base(session_diversity=0.4)),
     "links": ("links", lambda: base()),
     "links relevance-only": ("links", lambda: base(weights=RELEVANCE_ONLY)),
     "keys": ("keys", lambda: base()),

@@ -66,7 +66,7 @@ def test_a_failing_part_has_stand_ins_and_the_rest_fail_loudly() -> None:
         else:
             assert all(o.fallback is not None for o in f.outputs), f.name
     assert {s.fragment.part for s in recall_stages(lts=False)} == {
-        None, "population", "vector", "keys", "fulltext", "people", "activation"
+        None, "population", "vector", "feedback", "keys", "fulltext", "people", "activation"
     }  # fmt: skip
 
 

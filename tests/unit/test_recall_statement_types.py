@@ -68,6 +68,7 @@ async def test_every_recall_sends_one_mix_of_types_and_size_buckets() -> None:
             "fulltext_weight": 2,
             "person_bonus": 0,
             "session_prior": 1,
+            "feedback_weight": 1,
             "activation": ActivationConfig(max_hops=2, cue_rarity="inverse"),
         },
     ]

@@ -108,6 +108,17 @@ class RecallConfig(BaseModel):
     evidence (activation units, [0, 1]), and every candidate of that session gains
     ``session_prior`` × that score. Unlike session spreading it reaches every session a channel
     found, and only candidates."""
+    session_diversity: float = Field(default=0.0, ge=0, lt=1)
+    """Diversity across sessions in the final order, off by default
+    (:mod:`~hippograph.retrieval.diversity`): the ranking is rebuilt greedily, each item's score
+    taken × (1 − this) per item of its session already placed. The scores stay as they were."""
+    feedback_weight: float = Field(default=0.0, ge=0, le=4)
+    """Pseudo-relevance feedback in the vector channel, off by default: the query's vector plus
+    this × the mean of the ``feedback_seeds`` best vector hits' vectors searches again (an exact
+    scan of the visible memories), and the channel's hits and cosines are those of the expanded
+    query. Finds what the first hits resemble but the question does not."""
+    feedback_seeds: int = Field(default=3, ge=1, le=20)
+    """How many of the vector channel's first hits feed the expanded query."""
     time_aware: bool = True
     fact_evidence: bool = True
     """A current kept fact also ranks on its own evidence: its relevance is the larger of its

@@ -47,6 +47,7 @@ from hippograph.retrieval.activation import association_arrivals, edge_arrivals
 from hippograph.retrieval.checks import check_request
 from hippograph.retrieval.config import RecallConfig
 from hippograph.retrieval.derived import demote_derived
+from hippograph.retrieval.diversity import diversify
 from hippograph.retrieval.fact_rules import rank_facts
 from hippograph.retrieval.layer_rules import apply_layer_rules
 from hippograph.retrieval.lucene import build_query
@@ -187,7 +188,7 @@ class RecallEngine:
                 unread = [i for i in ranked if i not in nodes]
                 nodes = {**nodes, **await self.repo.recalled(ids=unread, visible=found.visible)} if unread else nodes
             items = self._score(scope, query, ranked, nodes, found.hits, found.evidence, found.named, state, cfg, now)
-            items = apply_layer_rules(scope, items, cfg)[:k]
+            items = diversify(apply_layer_rules(scope, items, cfg), cfg.session_diversity)[:k]
             scored.set_attributes({"hippograph.recall.ranked": len(ranked), "hippograph.recall.hits": len(items)})
         t_end = time.perf_counter()
 
@@ -278,6 +279,8 @@ class RecallEngine:
             fulltext_weight=cfg.fulltext_weight,
             person_bonus=cfg.person_bonus,
             session_prior=cfg.session_prior,
+            feedback_weight=cfg.feedback_weight,
+            feedback_seeds=cfg.feedback_seeds,
             activation=cfg.activation,
             rank_n=rank_depth(k),
             # person-centred evidence may re-rank the candidates after the statement

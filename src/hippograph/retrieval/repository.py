@@ -267,6 +267,8 @@ class RecallRepository:
         dimensions: int = 0,
         all_arrivals: bool = False,
         session_prior: float = 0.0,
+        feedback_weight: float = 0.0,
+        feedback_seeds: int = 3,
     ) -> dict[str, Any]:
         """The recall statement's parameters: ``vector`` None leaves the vector channel out,
         ``population`` None counts the visible memories, ``lucene`` None leaves the fulltext
@@ -274,7 +276,8 @@ class RecallRepository:
         ``all_arrivals``: return every spreading arrival, not only those the ranking, the
         activation log and the pending links read (:class:`RecallRow`) — for a caller that
         re-ranks the candidates after the statement. ``session_prior``:
-        :attr:`~hippograph.retrieval.config.RecallConfig.session_prior`."""
+        :attr:`~hippograph.retrieval.config.RecallConfig.session_prior`, ``feedback_weight`` and
+        ``feedback_seeds`` likewise."""
         return {
             **recall_statement_params(
                 vector=vector,
@@ -304,6 +307,8 @@ class RecallRepository:
             "cue_budget": activation.cue_budget,
             "inverse_rarity": activation.cue_rarity == "inverse",
             "session_prior": float(session_prior),
+            "feedback_weight": float(feedback_weight),
+            "feedback_seeds": feedback_seeds,
             "assoc_limit": ASSOCIATION_LIMIT,
             "rank_n": rank_n,
             "log_n": max(activation.max_nodes, activation.cue_seeds),

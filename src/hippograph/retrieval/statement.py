@@ -1,10 +1,10 @@
 """Recall's one statement, from its fragments (``cypher/retrieval/recall/``).
 
 The fragments, in the order they run: the visible keys, the population, both channels over the
-memories and over their keys, the key credit, the named persons, the evidence, four hops of
-spreading over memory edges (one block, rendered per hop), what they added up to, the
-association seeds, the
-associations through sessions and cues, the ranking, and the one row returned. The one
+memories and over their keys, the vector channel's feedback (off by default), the key credit,
+the named persons, the evidence, four hops of spreading over memory edges (one block, rendered
+per hop), what they added up to, the association seeds, the associations through sessions and
+cues, the ranking, and the one row returned. The one
 statement (:func:`recall_statement`) is what every recall runs; the same fragments one by one
 (:func:`recall_stages`) are its degrade path, each failing on its own
 (:class:`~hippograph.store.fragments.Output` stand-ins).
@@ -24,6 +24,7 @@ ORDER = (
     "vector",
     "key_vector",
     "vector_exact",
+    "feedback",
     "fulltext",
     "key_fulltext",
     "key_fusion",
