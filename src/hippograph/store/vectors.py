@@ -69,16 +69,16 @@ def check_vector_options(dimensions: int, similarity: str) -> tuple[int, str]:
 @dataclass(frozen=True, slots=True)
 class VectorSlot:
     """Where recall finds the vectors: the node property and the vector index over it (the
-    scoped index on Neo4j 2026.x, the unfiltered one on 5.26)."""
+    index filtered by scope chain on Neo4j 2026.x, the unfiltered one on 5.26)."""
 
     property: str
     index: str
     index_lts: str
 
 
-MAIN = VectorSlot("embedding", "memory_embedding_scoped", "memory_embedding")
+MAIN = VectorSlot("embedding", "memory_embedding_chain", "memory_embedding")
 """The memories' own vectors: what every write path sets."""
-NEXT = VectorSlot("_embedding_next", "memory_embedding_next_scoped", "memory_embedding_next")
+NEXT = VectorSlot("_embedding_next", "memory_embedding_next_chain", "memory_embedding_next")
 """A re-embedding's new vectors, beside the old ones (the leading underscore keeps them out of
 the memories' fields)."""
 SLOTS = {MAIN.property: MAIN, NEXT.property: NEXT}
@@ -93,7 +93,7 @@ def slot_query(query: Statement, slot: VectorSlot) -> Statement:
     property too. The catalogued query itself for :data:`MAIN`."""
     if slot == MAIN:
         return query
-    text = re.sub(r"\bmemory_embedding_scoped\b", slot.index, query.text)
+    text = re.sub(r"\bmemory_embedding_chain\b", slot.index, query.text)
     text = re.sub(r"\bmemory_embedding\b", slot.index_lts, text)
     text = re.sub(r"\b(\w+)\.embedding\b", rf"\1.{slot.property}", text)
     text = re.sub(r"\bembedding: null\b", rf"embedding: null, {slot.property}: null", text)
