@@ -82,6 +82,9 @@ NEXT = VectorSlot("_embedding_next", "memory_embedding_next_chain", "memory_embe
 """A re-embedding's new vectors, beside the old ones (the leading underscore keeps them out of
 the memories' fields)."""
 SLOTS = {MAIN.property: MAIN, NEXT.property: NEXT}
+FORMER_INDEXES = ("memory_embedding_scoped",)
+"""Names the memories' vector index had in older schemas (filtered by scope key alone, before
+schema step 8): a database from then still tells its vectors' size by it."""
 READING_SLOT: ContextVar[VectorSlot | None] = ContextVar("hippograph_reading_slot", default=None)
 """The slot the recall under way reads (set for the whole recall when it starts, so that a
 switch in the middle cannot pair one model's query vector with the other's stored ones)."""
@@ -186,7 +189,7 @@ async def index_record(conn: Neo4jConnection) -> EmbeddingRecord | None:
     """What a database made before embedders were recorded holds: the default model at its
     vector index's own dimensions (SHOW INDEXES); None without a vector index."""
     for index in await conn.read(Q.GET_VECTOR_INDEXES):
-        if index["name"] in (MAIN.index, MAIN.index_lts) and index["dimensions"] is not None:
+        if index["name"] in (MAIN.index, MAIN.index_lts, *FORMER_INDEXES) and index["dimensions"] is not None:
             similarity = str(index["similarity"] or "cosine").lower()  # the server says COSINE
             return EmbeddingRecord(DEFAULT_MODEL_ID, int(index["dimensions"]), similarity)
     return None
