@@ -306,8 +306,9 @@ class StagedRetrieval:
             )
             counted.set_attribute("hippograph.recall.population", population)
         with span("hippograph.recall.channels", {"db.system": "neo4j"}) as channels:
+            n = cfg.candidates_per_channel
             hits, named = await asyncio.gather(
-                self._channels(query, vector, visible, scope.chain_points(), wanted, cfg.candidates_per_channel, population, degraded),
+                self._channels(query, vector, visible, scope.chain_points(), wanted, n, population, degraded),
                 degrade("people", self._named_people(query, visible), [], degraded),
             )
             channels.set_attributes(
