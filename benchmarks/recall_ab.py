@@ -16,7 +16,7 @@ turns over 20 leaves, MiniLM vectors, the samples' questions as queries; ``--siz
 all, ``--data`` the LoCoMo file) and recalls with the default configuration (``track_access``
 off, so every round sees the same data). Beside every recall, on either shape, one raw
 vector-index query (k = 50) and the tree's own vector channel over the leaf's whole scope chain
-(``search_vector_candidates`` as recall's stages run it: the default 100 candidates, 400 fetched;
+(``search_vector_candidates``, the index path of recall's vector channel: 100 candidates, 400 fetched;
 one in-index search per visible scope key before the chain interval, one per chain after) are
 timed too.
 
