@@ -15,8 +15,10 @@ both alike.
 turns over 20 leaves, MiniLM vectors, the samples' questions as queries; ``--size`` turns in
 all, ``--data`` the LoCoMo file) and recalls with the default configuration (``track_access``
 off, so every round sees the same data). Beside every recall, on either shape, one raw
-vector-index query and one in-index filtered search of the leaf (Cypher 25 ``SEARCH … WHERE
-scope_key = leaf``, k = 50) are timed too.
+vector-index query (k = 50) and the tree's own vector channel over the leaf's whole scope chain
+(``search_vector_candidates``, the index path of recall's vector channel: 100 candidates, 400 fetched;
+one in-index search per visible scope key before the chain interval, one per chain after) are
+timed too.
 
 With ``--before-data-dir`` each tree serves its own copy of the data with its own launcher
 (e.g. the before tree's Neo4j 5.26 on one folder, the after tree's 2026 on a copy of it), both
@@ -91,11 +93,12 @@ async def worker(
     uri: str, password: str, root: str, size: int, round_no: int, per_round: int, now: float,
     state_file: Path | None = None,
 ) -> dict[str, Any]:  # fmt: skip
-    """One round in the tree on ``sys.path``: recall, raw and filtered latencies in ms (the
+    """One round in the tree on ``sys.path``: recall, raw and vector-channel latencies in ms (the
     real-text shape when ``state_file`` is its state)."""
     import hippograph
-    from benchmarks._cypher import run_file
     from hippograph.retrieval.engine import RecallEngine
+    from hippograph.retrieval.queries import RetrievalQuery
+    from hippograph.retrieval.recall_state import SEARCH_PER_KEY
     from hippograph.store import GraphStore, Neo4jConnection
     from hippograph.store.queries import MemoryQuery
 
@@ -108,14 +111,26 @@ async def worker(
     engine = RecallEngine(store, embedder, cfg)
     all_keys = sorted({k for leaf in leaves for k in leaf.ancestor_keys()})
     work = [(leaf, text, await embedder.embed(text)) for leaf, text in queries]
+    n = cfg.candidates_per_channel
+    channel = conn.capabilities.pick(
+        RetrievalQuery.SEARCH_VECTOR_CANDIDATES, RetrievalQuery.SEARCH_VECTOR_CANDIDATES_LTS
+    )
+
+    async def chain_channel(leaf: Any, vec: list[float]) -> None:
+        chain = leaf.chain_points() if hasattr(leaf, "chain_points") else []  # a tree from before it
+        await conn.read(
+            channel, vector=vec, visible=leaf.ancestor_keys(), chain=chain, layers=None, k=n,
+            fetch_k=max(store.vector_fetch_k, SEARCH_PER_KEY * n),
+        )  # fmt: skip
+
     for leaf, text, _vec in work[:3]:  # warm-up: driver pool, plans
         await engine.recall(leaf, text, now=now)
-        await run_file(conn, "search_vector_leaf", vector=_vec, key=leaf.key, k=50)
-    out: dict[str, Any] = {"recall": [], "raw": [], "filtered": [], "tree": hippograph.__file__, "items": []}
+        await chain_channel(leaf, _vec)
+    out: dict[str, Any] = {"recall": [], "raw": [], "channel": [], "tree": hippograph.__file__, "items": []}
     for leaf, text, vec in work:
         t = time.perf_counter()
-        await run_file(conn, "search_vector_leaf", vector=vec, key=leaf.key, k=50)
-        out["filtered"].append((time.perf_counter() - t) * 1000)
+        await chain_channel(leaf, vec)
+        out["channel"].append((time.perf_counter() - t) * 1000)
         t = time.perf_counter()
         await store.conn.read(
             MemoryQuery.SEARCH_VECTOR_INDEX,
@@ -257,7 +272,7 @@ def _compare(
     servers.setdefault("before", servers["after"])
     if rounds == 0:
         return
-    kinds = ("raw", "filtered", "recall")
+    kinds = ("raw", "channel", "recall")
     lat: dict[str, dict[str, list[float]]] = {name: {kind: [] for kind in kinds} for name in ("before", "after")}
     differ = 0
     now = time.time()  # one clock for every worker: recency must not differ between the trees
@@ -276,15 +291,15 @@ def _compare(
             )
     what = "real text, default config" if server_cfg["shape"] == "realtext" else "hops 2"
     table = Table(title=f"recall at {size:,}, {what}, {rounds} alternating rounds × {per} queries, same server")
-    for col in ("what", "p50 ms", "p95 ms", "p95 ÷ raw p95", "p95 ÷ filtered p95 (same tree's run)"):
+    for col in ("what", "p50 ms", "p95 ms", "p95 ÷ raw p95", "p95 ÷ channel p95 (same tree's run)"):
         table.add_column(col)
     for name in ("before", "after"):
-        raw95, filtered95 = pct(lat[name]["raw"], 95), pct(lat[name]["filtered"], 95)
+        raw95, channel95 = pct(lat[name]["raw"], 95), pct(lat[name]["channel"], 95)
         for kind in kinds:
             xs = lat[name][kind]
             p95 = pct(xs, 95)
             table.add_row(f"{name}: {kind}", f"{pct(xs, 50):.1f}", f"{p95:.1f}", f"{p95 / raw95:.2f}",
-                          f"{p95 / filtered95:.2f}")  # fmt: skip
+                          f"{p95 / channel95:.2f}")  # fmt: skip
     b, a = lat["before"]["recall"], lat["after"]["recall"]
     table.add_row("before ÷ after", f"{pct(b, 50) / pct(a, 50):.2f}×", f"{pct(b, 95) / pct(a, 95):.2f}×", "", "")
     table.add_row("recalls whose items or scores differ", f"{differ} / {rounds * per}", "", "", "")

@@ -57,7 +57,10 @@ async def in_parallel(jobs: list[Callable[[], Awaitable[None]]], writers: int) -
 
 async def raw_round(conn: Neo4jConnection, batches: list[tuple[Scope, list[MemoryNode]]], writers: int) -> float:
     async def write(scope: Scope, nodes: list[MemoryNode]) -> None:
-        rows = [{"scope_key": scope.key, "embedding": n.embedding} for n in nodes]
+        rows = [
+            {"scope_key": scope.key, "scope_lo": scope.chain_lo, "scope_hi": scope.chain_hi, "embedding": n.embedding}
+            for n in nodes
+        ]
         await run_file(conn, "create_raw_vectors", rows=rows)
 
     return await in_parallel([functools.partial(write, s, b) for s, b in batches], writers)

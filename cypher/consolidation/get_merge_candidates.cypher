@@ -8,7 +8,7 @@
 // pair carries both scope keys (the caller keeps the shallower fact) and both subject keys (a
 // keyed fact is a version in a key's history: the caller never absorbs one). Also returns the
 // watermark reached and how many facts were probed. $vector_index: the vector index's name on
-// this server (memory_embedding_scoped; memory_embedding on Neo4j 5.26), its global top-k either way.
+// this server (memory_embedding_chain; memory_embedding on Neo4j 5.26), its global top-k either way.
 CYPHER replan=skip
 MATCH (a:Memory:Semantic)
 WHERE a.scope_key STARTS WITH $scope_key AND a.layer = 'semantic'  // the (scope_key, layer) index

@@ -19,7 +19,7 @@ CALL (m, s, turn) {
     ON CREATE SET k.created_at = $now
   SET k.text = row.text, k.search_text = row.text, k.kind = row.kind, k.embedding = row.embedding,
       k.enricher = $enricher, k.memory_id = m.id, k.scope_key = m.scope_key, k.scope_tag = m.scope_tag,
-      k.layer = m.layer
+      k.scope_lo = m.scope_lo, k.scope_hi = m.scope_hi, k.layer = m.layer
   MERGE (k)-[:KEY_OF]->(m)
   MERGE (k)-[:IN_SCOPE]->(s)
   RETURN count(k) AS n

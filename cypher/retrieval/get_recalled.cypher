@@ -4,4 +4,4 @@
 UNWIND $ids AS id
 MATCH (m:Memory {id: id}) USING INDEX SEEK m:Memory(id)
 WHERE m.scope_key IN $visible AND m.superseded_by IS NULL
-RETURN m {.*, embedding: null, search_text: null, scope_tag: null} AS m
+RETURN m {.*, embedding: null, search_text: null, scope_tag: null, scope_lo: null, scope_hi: null} AS m

@@ -1,13 +1,14 @@
-// The keys' vector channel of recall: each visible scope key searched inside the keys' vector
-// index (Cypher 25 SEARCH, $fetch_k hits per key), the best $k keys whose memory is visible,
+// The keys' vector channel of recall: one range search inside the keys' vector index per point
+// of $chain (hippograph.scope.Scope.chain_points: one for the whole scope chain, two in a
+// namespace; Cypher 25 SEARCH, $fetch_k hits each), the best $k keys whose memory is visible,
 // live and of the layers, each memory once with its best key (cosine, then text); with it the
 // memory's session and person cues.
-// Parameters: $vector, $visible, $layers (null: all), $k, $fetch_k.
+// Parameters: $vector, $visible, $chain, $layers (null: all), $k, $fetch_k.
 CYPHER 25
-UNWIND $visible AS key
-CALL (key) {
+UNWIND $chain AS at
+CALL (at) {
   MATCH (k:Key)
-    SEARCH k IN (VECTOR INDEX key_embedding_scoped FOR $vector WHERE k.scope_key = key LIMIT $fetch_k)
+    SEARCH k IN (VECTOR INDEX key_embedding_chain FOR $vector WHERE k.scope_lo <= at AND k.scope_hi > at LIMIT $fetch_k)
     SCORE AS score
   RETURN k, score
 }

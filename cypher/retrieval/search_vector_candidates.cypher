@@ -1,17 +1,19 @@
-// Vector channel of recall (approximate path): each visible scope key searched inside the
-// vector index (Cypher 25 SEARCH, $fetch_k hits per key), then the layer and retraction
-// filters and the best $k; with each hit its session and person cues for the evidence step.
-// Parameters: $vector, $visible, $layers (null: all), $k, $fetch_k.
+// Vector channel of recall (approximate path): one range search inside the vector index per
+// point of $chain (hippograph.scope.Scope.chain_points: one for the whole scope chain, two in a
+// namespace; Cypher 25 SEARCH, $fetch_k hits each), then the visible keys (the caller leaves out
+// those under erasure), layer and retraction filters and the best $k; with each hit its session
+// and person cues for the evidence step.
+// Parameters: $vector, $visible, $chain, $layers (null: all), $k, $fetch_k.
 CYPHER 25
-UNWIND $visible AS key
-CALL (key) {
+UNWIND $chain AS at
+CALL (at) {
   MATCH (m:Memory)
-    SEARCH m IN (VECTOR INDEX memory_embedding_scoped FOR $vector WHERE m.scope_key = key LIMIT $fetch_k)
+    SEARCH m IN (VECTOR INDEX memory_embedding_chain FOR $vector WHERE m.scope_lo <= at AND m.scope_hi > at LIMIT $fetch_k)
     SCORE AS score
   RETURN m AS node, score
 }
 WITH node, score
-WHERE ($layers IS NULL OR node.layer IN $layers) AND NOT coalesce(node.retracted, false)
+WHERE node.scope_key IN $visible AND ($layers IS NULL OR node.layer IN $layers) AND NOT coalesce(node.retracted, false)
 WITH node, score
 ORDER BY score DESC, node.id
 LIMIT $k

@@ -1,5 +1,3 @@
-// Re-embedding: the old vectors' index gives way (recall reads the new index meanwhile) and is
-// built again at the new embedder's size over the copied vectors.
-// Neo4j 2026.x only (5.26 has memory_embedding instead).
-CYPHER 25
+// Schema step 8: the vector index filtered by scope key alone (one search per visible scope)
+// gives way to memory_embedding_chain (one search per scope chain).
 DROP INDEX memory_embedding_scoped IF EXISTS

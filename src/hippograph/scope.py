@@ -11,6 +11,10 @@ ancestors' memories of namespace ns and of no namespace (the shared ones), never
 namespace's. Without a namespace a scope behaves, and keys, exactly as before. In the key
 tree a namespaced scope sits below its path, so whatever covers a path's subtree (erase,
 consolidation, an API key bound to it) covers the namespaces at and below it too.
+
+For a filtered vector index, whose filter takes only equality and ranges joined by AND, the
+same visibility is also written as an interval (:attr:`Scope.chain_lo`, :attr:`Scope.chain_hi`)
+around a point (:meth:`Scope.chain_points`): one range search covers a whole ancestor chain.
 """
 
 from __future__ import annotations
@@ -32,6 +36,11 @@ MAX_NAMESPACE_LENGTH = 64
 _NAMESPACE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")  # MAX_NAMESPACE_LENGTH in all
 _KIND = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 _FORBIDDEN_IN_ID = frozenset(LEVEL_SEPARATOR + KIND_SEPARATOR + "`\\")
+CHAIN_SEPARATOR = "\u0001"
+"""Between a chain interval's levels: below every character a scope's kind, id or namespace
+may hold (those exclude control characters)."""
+CHAIN_END = "\u0002"
+"""Closes a chain interval: the next character after :data:`CHAIN_SEPARATOR`."""
 
 
 class ScopeLevel(NamedTuple):
@@ -202,6 +211,48 @@ class Scope:
     def ancestor_keys(self) -> list[str]:
         """The keys a query here may see: root-first, self included."""
         return [s.key for s in self.ancestors()]
+
+    @property
+    def chain_lo(self) -> str:
+        """The low end of this scope's chain interval ``[chain_lo, chain_hi)``: the levels joined
+        by :data:`CHAIN_SEPARATOR`, led by ``@<namespace>`` and the separator when namespaced.
+        A memory stores it (``scope_lo``) beside its ``scope_key``.
+
+        Claim: a query at P sees a memory at S (``S.key in P.ancestor_keys()``) iff some point
+        x of ``P.chain_points()`` has ``S.chain_lo <= x < S.chain_hi``.
+
+        Proof. Write s = S.chain_lo; S.chain_hi = s + END. In any lexicographic order where SEP <
+        END are the two least characters (code points, UTF-16 units and UTF-8 bytes all order
+        them so) a string x has s <= x < s + END iff x = s or x starts with s + SEP: a longer x
+        that starts with s is below s + END exactly when its next character is below END, a proper
+        prefix of s is below s, and an x that leaves s at some position i lies on the same side
+        of s and s + END, as both compare x[i] with s[i]. Kinds, ids and namespaces hold no control character, so SEP in
+        an encoding only ever separates parts, and "x = s or x starts with s + SEP" means: x's
+        parts begin with all of s's parts. A point is one of P.path.chain_lo (the parts: P's
+        levels) or, in a namespace, P.chain_lo (the parts: ``@ns`` then P's levels). A path
+        level starts with a kind (a lowercase letter), a namespace part with ``@``, so a
+        namespaced s can prefix only the namespaced point, and a plain s only the plain one.
+        Hence s contains a point iff S's levels are a prefix of P's levels and S's namespace is
+        none or P's — exactly the scopes in ``P.ancestors()``. ∎
+        """
+        path = CHAIN_SEPARATOR.join(f"{k}{KIND_SEPARATOR}{i}" for k, i in self.levels)
+        if self.namespace:
+            return f"{NAMESPACE_MARKER}{self.namespace}{CHAIN_SEPARATOR}{path}"
+        return path
+
+    @property
+    def chain_hi(self) -> str:
+        """The high end (excluded) of this scope's chain interval, see :attr:`chain_lo`."""
+        return self.chain_lo + CHAIN_END
+
+    def chain_points(self) -> list[str]:
+        """The points a query here searches (``scope_lo <= x AND scope_hi > x``) to see exactly
+        :meth:`ancestor_keys`' memories: one, and a second in a namespace (the namespace's
+        chain beside the path's). See :attr:`chain_lo`."""
+        points = [self.path.chain_lo]
+        if self.namespace:
+            points.append(self.chain_lo)
+        return points
 
     def ancestor_distances(self) -> dict[str, int]:
         """Each visible key with its distance in levels (0 for this path's own keys)."""

@@ -1,6 +1,8 @@
-"""The vector index filters by scope inside the index (``SEARCH … WHERE m.scope_key = …``):
-a 20-memory scope inside thousands of others, every one nearer the query, gets exactly the
-brute-force top-k from the in-index search alone (no exact fallback); a medium scope gets an
+"""The vector index filters by scope inside the index (one range search over the scope chain,
+``SEARCH … WHERE m.scope_lo <= $at AND m.scope_hi > $at``): a 20-memory scope inside thousands
+of others, every one nearer the query, gets exactly the brute-force top-k from the in-index
+search alone (no exact fallback); so does a small chain of ancestors whose near-miss siblings
+(ids one character longer, other namespaces) crowd the index; a medium scope gets an
 approximation whose overlap with the exact top-k is bounded below."""
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from hippograph.store.queries import MemoryQuery
 
 DIMS = 384
 MEDIUM_RECALL_BOUND = 0.9
-"""Mean share of the exact top 20 that the in-index search (40 per key) finds for a scope of
+"""Mean share of the exact top 20 that the in-index search (40 for the chain) finds for a scope of
 1,500 among 6,000 clustered memories (measured ≈ 1.0 on Neo4j 2026.08.1; the bound leaves room)."""
 
 
@@ -45,6 +47,8 @@ async def _searched(store: GraphStore, scope: Scope, query: np.ndarray, k: int, 
         MemoryQuery.SEARCH_VECTOR_SCOPED,
         vector=query.tolist(),
         visible=scope.ancestor_keys(),
+        chain=scope.chain_points(),
+        floor="",
         layers=None,
         k=k,
         fetch_k=fetch_k,
@@ -72,6 +76,42 @@ async def test_a_small_scope_gets_the_brute_force_top_k_from_the_index_alone(sto
     finally:
         await store.delete_subtree(crowd)
         await store.delete_subtree(small.parent or small)
+
+
+async def test_a_small_chain_gets_the_brute_force_top_k_over_all_its_ancestors(store: GraphStore) -> None:
+    rng = np.random.default_rng(13)
+    queries = unit(rng.normal(size=(10, DIMS)))
+    root = Scope.root("org", f"chain-{uuid.uuid4().hex[:8]}")
+    team = root.child("team", "c.Ω")
+    leaf = team.child("user", "bob-1").in_namespace("ns-a")
+    chain = leaf.ancestors()  # org, org@ns-a, team, team@ns-a, leaf path, leaf
+    near_misses = [
+        root.child("team", "c.Ω-"),  # the team's id and one more character
+        team.child("user", "bob-10"),
+        team.child("user", "bob"),
+        team.in_namespace("ns-b"),
+        leaf.in_namespace("ns-a2"),
+        root.in_namespace("ns"),
+    ]
+    try:
+        for i, near in enumerate(near_misses):
+            crowd = unit(queries[i % len(queries)] + 0.05 * rng.normal(size=(600, DIMS)))
+            await _add(store, near, crowd)
+        mine = unit(rng.normal(size=(5 * len(chain), DIMS)))
+        ids: list[str] = []
+        for n, scope in enumerate(chain):
+            ids += await _add(store, scope, mine[5 * n : 5 * n + 5])
+        for query in queries:
+            cosines = mine @ query
+            order = np.argsort(-cosines)[:10]
+            rows = await _searched(store, leaf, query, k=10, fetch_k=10)
+            assert [r["id"] for r in rows] == [ids[i] for i in order]
+        for query in queries[:3]:  # the path alone sees no namespace
+            rows = await _searched(store, leaf.path, query, k=20, fetch_k=20)
+            path_ids = {i for n, s in enumerate(chain) if s.namespace is None for i in ids[5 * n : 5 * n + 5]}
+            assert {r["id"] for r in rows} == path_ids
+    finally:
+        await store.delete_subtree(root)  # the namespaces and near misses are all below it
 
 
 async def test_a_medium_scope_finds_most_of_the_exact_top_k(store: GraphStore) -> None:

@@ -1,9 +1,14 @@
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
 from hippograph.errors import StoreUnavailableError
-from hippograph.store import SCHEMA_VERSION, Neo4jConnection, migrate, schema_version
+from hippograph.models import Layer, MemoryNode
+from hippograph.scope import Scope
+from hippograph.store import SCHEMA_VERSION, GraphStore, Neo4jConnection, migrate, schema_version
+from hippograph.store.queries import MemoryQuery
 from tests.support.catalog import all_queries, rendered_statements
 
 
@@ -64,16 +69,16 @@ async def test_a_database_made_before_step_3_loses_the_unused_range_indexes(conn
     assert {"memory_scope_key", "memory_scope_layer", "memory_updated_at", "memory_session_id"} <= names
 
 
-async def test_a_database_made_before_step_4_gets_its_vector_index_rebuilt_with_the_scope_key(
+async def test_a_database_made_before_step_4_gets_its_vector_index_rebuilt_with_the_scope_chain(
     conn: Neo4jConnection,
 ) -> None:
     """A 5.26-era store has ``memory_embedding`` without filter properties: migrate drops it and
-    builds ``memory_embedding_scoped`` over the existing vectors, which SEARCH can then filter."""
+    builds ``memory_embedding_chain`` over the existing vectors, which SEARCH can then filter."""
     if not conn.capabilities.supports_search_clause:
         pytest.skip("Neo4j 2026.x only: 5.26 keeps memory_embedding")
     async with conn.driver.session(database=conn.database) as session:
         for ddl in (
-            "DROP INDEX memory_embedding_scoped IF EXISTS",
+            "DROP INDEX memory_embedding_chain IF EXISTS",
             "CREATE VECTOR INDEX memory_embedding IF NOT EXISTS FOR (m:Memory) ON (m.embedding) "
             "OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}}",
         ):
@@ -81,14 +86,81 @@ async def test_a_database_made_before_step_4_gets_its_vector_index_rebuilt_with_
     assert await migrate(conn) == SCHEMA_VERSION >= 4
     indexes = {name: state for name, state in (await _schema_snapshot(conn))[0]}
     assert "memory_embedding" not in indexes
-    assert indexes["memory_embedding_scoped"] == "ONLINE"
+    assert indexes["memory_embedding_chain"] == "ONLINE"
     async with conn.driver.session(database=conn.database) as session:
         rows = await (
             await session.run(
-                "SHOW VECTOR INDEXES YIELD name, properties WHERE name = 'memory_embedding_scoped' RETURN properties"
+                "SHOW VECTOR INDEXES YIELD name, properties WHERE name = 'memory_embedding_chain' RETURN properties"
             )
         ).values()
-    assert rows == [[["embedding", "scope_key"]]]
+    assert rows == [[["embedding", "scope_lo", "scope_hi"]]]
+
+
+async def test_a_database_made_before_step_8_gets_scope_chains_and_the_chain_indexes(store: GraphStore) -> None:
+    """A store whose vector indexes filter by scope key alone, and whose memories and keys carry
+    no chain interval: migrate gives every one its scope's (as the write paths would), drops the
+    scope-key indexes and builds the chain ones, after which one chain search finds them."""
+    conn = store.conn
+    if not conn.capabilities.supports_search_clause:
+        pytest.skip("Neo4j 2026.x only: 5.26 has no filtered vector index")
+    root = Scope.root("org", f"chain-{uuid.uuid4().hex[:8]}")
+    scopes = [root, root.child("team", "t-1.x"), root.child("team", "t-1.x").in_namespace("ns.a")]
+    nodes = [
+        MemoryNode(layer=Layer.SEMANTIC, content=f"fact {i}", embedding=[1.0, i + 1.0] + [0.0] * 382) for i in range(3)
+    ]
+    try:
+        for scope, node in zip(scopes, nodes, strict=True):
+            await store.add_nodes(scope, [node])
+        ids = [n.id for n in nodes]
+        async with conn.driver.session(database=conn.database) as session:
+            for ddl in (
+                "DROP INDEX memory_embedding_chain IF EXISTS",
+                "DROP INDEX key_embedding_chain IF EXISTS",
+                "CYPHER 25 CREATE VECTOR INDEX memory_embedding_scoped IF NOT EXISTS FOR (m:Memory) ON (m.embedding) "
+                "WITH [m.scope_key] "
+                "OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}}",
+                "CYPHER 25 CREATE VECTOR INDEX key_embedding_scoped IF NOT EXISTS FOR (m:Key) ON (m.embedding) "
+                "WITH [m.scope_key] "
+                "OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}}",
+            ):
+                await (await session.run(ddl)).consume()
+            await (
+                await session.run(
+                    "MATCH (m:Memory) WHERE m.id IN $ids REMOVE m.scope_lo, m.scope_hi "
+                    "CREATE (k:Key {id: m.id + ':key', scope_key: m.scope_key, embedding: m.embedding})-[:KEY_OF]->(m)",
+                    ids=ids,
+                )
+            ).consume()
+        assert await migrate(conn) == SCHEMA_VERSION >= 8
+        indexes = {name: state for name, state in (await _schema_snapshot(conn))[0]}
+        assert not {"memory_embedding_scoped", "key_embedding_scoped"} & set(indexes)
+        assert indexes["memory_embedding_chain"] == indexes["key_embedding_chain"] == "ONLINE"
+        async with conn.driver.session(database=conn.database) as session:
+            stored = await (
+                await session.run(
+                    "MATCH (k:Key)-[:KEY_OF]->(m:Memory) WHERE m.id IN $ids "
+                    "RETURN m.scope_key, m.scope_lo, m.scope_hi, k.scope_lo, k.scope_hi",
+                    ids=ids,
+                )
+            ).values()
+            await (
+                await session.run("MATCH (k:Key) WHERE k.id IN $ids DETACH DELETE k", ids=[i + ":key" for i in ids])
+            ).consume()
+        assert sorted(stored) == sorted([s.key, s.chain_lo, s.chain_hi, s.chain_lo, s.chain_hi] for s in scopes)
+        for scope, seen in ((scopes[2], ids), (scopes[1], ids[:2]), (root, ids[:1])):
+            rows = await conn.read(
+                MemoryQuery.SEARCH_VECTOR_SCOPED,
+                vector=[1.0] * 384,
+                visible=scope.ancestor_keys(),
+                chain=scope.chain_points(),
+                floor="",
+                layers=None,
+                k=10,
+                fetch_k=10,
+            )
+            assert {r["id"] for r in rows} == set(seen), scope
+    finally:
+        await store.delete_subtree(root)
 
 
 async def test_the_connection_knows_the_servers_version_and_its_vector_index(conn: Neo4jConnection) -> None:
@@ -98,7 +170,7 @@ async def test_the_connection_knows_the_servers_version_and_its_vector_index(con
         rows = await (await session.run("SHOW VECTOR INDEXES YIELD name, properties RETURN name, properties")).values()
     assert conn.capabilities.version == version
     assert conn.capabilities.supports_search_clause == (not version.startswith("5."))
-    filtered = ["embedding", "scope_key"] if conn.capabilities.supports_search_clause else ["embedding"]
+    filtered = ["embedding", "scope_lo", "scope_hi"] if conn.capabilities.supports_search_clause else ["embedding"]
     assert [conn.capabilities.vector_index, filtered] in rows
 
 

@@ -76,7 +76,15 @@ class OracleRepository(RecallRepository):
         )
 
     async def vector_candidates(
-        self, *, vector: list[float], visible: list[str], layers: list[str], k: int, fetch_k: int, exact_first: bool
+        self,
+        *,
+        vector: list[float],
+        visible: list[str],
+        chain: list[str],
+        layers: list[str],
+        k: int,
+        fetch_k: int,
+        exact_first: bool,
     ) -> list[CandidateRow]:
         rows = await scoped_vector_search(
             self._conn,
@@ -87,6 +95,7 @@ class OracleRepository(RecallRepository):
             fetch_k=fetch_k,
             vector=vector,
             visible=visible,
+            chain=chain,
             layers=layers,
             exact_first=exact_first,
         )
@@ -102,13 +111,14 @@ class OracleRepository(RecallRepository):
         )  # fmt: skip
 
     async def key_vector(
-        self, *, vector: list[float], visible: list[str], layers: list[str], k: int, fetch_k: int
+        self, *, vector: list[float], visible: list[str], chain: list[str], layers: list[str], k: int, fetch_k: int
     ) -> list[CandidateRow]:
         """The memories the ``k`` keys nearest ``vector`` lead to, each with its best key."""
         query = self._conn.capabilities.pick(Q.SEARCH_KEY_VECTOR, Q.SEARCH_KEY_VECTOR_LTS)
         return await self._conn.read_as(
-            self._v(query), CandidateRow, vector=vector, visible=visible, layers=layers, k=k, fetch_k=fetch_k
-        )
+            self._v(query), CandidateRow, vector=vector, visible=visible, chain=chain, layers=layers, k=k,
+            fetch_k=fetch_k,
+        )  # fmt: skip
 
     async def person_cues(self, *, visible: list[str], keys: list[str]) -> list[str]:
         return [r.key for r in await self._conn.read_as(Q.GET_PERSON_CUES, _Key, visible=visible, keys=keys)]
@@ -296,8 +306,9 @@ class StagedRetrieval:
             )
             counted.set_attribute("hippograph.recall.population", population)
         with span("hippograph.recall.channels", {"db.system": "neo4j"}) as channels:
+            n = cfg.candidates_per_channel
             hits, named = await asyncio.gather(
-                self._channels(query, vector, visible, wanted, cfg.candidates_per_channel, population, degraded),
+                self._channels(query, vector, visible, scope.chain_points(), wanted, n, population, degraded),
                 degrade("people", self._named_people(query, visible), [], degraded),
             )
             channels.set_attributes(
@@ -328,6 +339,7 @@ class StagedRetrieval:
         query: str,
         vector: list[float],
         visible: list[str],
+        chain: list[str],
         layers: list[Layer],
         n: int,
         population: int,
@@ -351,6 +363,7 @@ class StagedRetrieval:
             return await self.repo.vector_candidates(
                 vector=vector,
                 visible=visible,
+                chain=chain,
                 layers=layer_values,
                 k=n,
                 fetch_k=max(self.vector_fetch_k, SEARCH_PER_KEY * n),
@@ -369,7 +382,9 @@ class StagedRetrieval:
             if not directed:
                 return []
             fetch_k = max(self.vector_fetch_k, SEARCH_PER_KEY * n)
-            return await self.repo.key_vector(vector=vector, visible=visible, layers=layer_values, k=n, fetch_k=fetch_k)
+            return await self.repo.key_vector(
+                vector=vector, visible=visible, chain=chain, layers=layer_values, k=n, fetch_k=fetch_k
+            )
 
         vec_rows, ft_rows, key_vec_rows, key_ft_rows = await asyncio.gather(
             degrade("vector", vectors(), [], degraded),

@@ -52,10 +52,10 @@ def test_the_side_slot_renames_the_vector_property_and_indexes_everywhere_recall
         assert ".embedding" not in text, query.path
         if ".embedding" in query.text:
             assert "_embedding_next" in text, query.path
-    assert "VECTOR INDEX memory_embedding_next_scoped" in slot_query(current, NEXT).text
+    assert "VECTOR INDEX memory_embedding_next_chain" in slot_query(current, NEXT).text
     assert "'memory_embedding_next'" in slot_query(lts, NEXT).text
-    side = vector_ddl(Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING_SCOPED, 64, "cosine", NEXT).text
-    assert "memory_embedding_next_scoped" in side and "ON (m._embedding_next)" in side
+    side = vector_ddl(Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING_CHAIN, 64, "cosine", NEXT).text
+    assert "memory_embedding_next_chain" in side and "ON (m._embedding_next)" in side
     assert slot_query(current, MAIN) is current
 
 

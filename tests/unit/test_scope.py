@@ -166,3 +166,43 @@ def test_namespaced_key_roundtrip_and_sight(levels: list[str], ns: str | None, o
     for n in range(1, len(s.levels) + 1):
         up = Scope(s.levels[:n], other)
         assert (up.key in s.ancestor_keys()) == s.sees(up) == (other in (None, ns))
+
+
+# ids near each other in order (prefixes, '-', '.', and characters far above ASCII) and any id
+# the validation lets through, so the chain interval is tried against prefix traps
+chain_ids = st.one_of(
+    st.sampled_from(["c", "cc", "c-", "c.", "c_d", "-", ".", "Ω", "c\U0001f600", "\uffee", "é"]),
+    st.text(alphabet=st.characters(exclude_categories=["C", "Z"], exclude_characters="/:`\\"), min_size=1, max_size=6),
+)
+chain_kinds = st.sampled_from(["a", "ab", "b", "z9", "a_"])
+
+
+@st.composite
+def scope_pairs(draw: st.DrawFn) -> tuple[Scope, Scope]:
+    """A query scope and a memory scope, the latter often a near miss of one of its ancestors."""
+    kinds = draw(st.lists(chain_kinds, min_size=1, max_size=4, unique=True))
+    query = Scope.from_path([(k, draw(chain_ids)) for k in kinds], namespace=draw(namespaces))
+    cut = draw(st.integers(1, len(kinds) + 1))
+    levels = list(query.levels[:cut])
+    if draw(st.booleans()):  # change one level: a sibling, a cousin or a prefix of one
+        n = draw(st.integers(0, len(levels) - 1))
+        levels[n] = (levels[n].kind, draw(chain_ids))
+    if draw(st.booleans()):
+        extra = [k for k in ("a", "b", "c") if k not in {lvl[0] for lvl in levels}]
+        levels.append((extra[0], draw(chain_ids)))
+    return query, Scope.from_path(levels, namespace=draw(namespaces))
+
+
+@given(scope_pairs())
+def test_the_chain_interval_holds_exactly_the_visible_scopes(pair: tuple[Scope, Scope]) -> None:
+    query, memory = pair
+    inside = any(memory.chain_lo <= x < memory.chain_hi for x in query.chain_points())
+    assert inside == (memory.key in query.ancestor_keys()) == query.sees(memory)
+
+
+@given(scope_pairs())
+def test_every_ancestor_contains_a_point(pair: tuple[Scope, Scope]) -> None:
+    query, _ = pair
+    for ancestor in query.ancestors():
+        assert any(ancestor.chain_lo <= x < ancestor.chain_hi for x in query.chain_points())
+    assert len(query.chain_points()) == (2 if query.namespace else 1)

@@ -53,7 +53,7 @@ def test_each_server_gets_its_own_statements_and_index() -> None:
     key_vector = (RetrievalQuery.SEARCH_KEY_VECTOR, RetrievalQuery.SEARCH_KEY_VECTOR_LTS)
     assert CURRENT.pick(*key_vector) is RetrievalQuery.SEARCH_KEY_VECTOR
     assert LTS.pick(*key_vector) is RetrievalQuery.SEARCH_KEY_VECTOR_LTS
-    assert (CURRENT.vector_index, LTS.vector_index) == ("memory_embedding_scoped", "memory_embedding")
+    assert (CURRENT.vector_index, LTS.vector_index) == ("memory_embedding_chain", "memory_embedding")
     assert "inside the vector index" in CURRENT.vector_filtering
     assert "after the vector index" in LTS.vector_filtering
     assert ServerCapabilities() == ServerCapabilities(supports_search_clause=True, version="unknown")
@@ -66,11 +66,11 @@ def _twin(query: CypherQuery) -> CypherQuery | None:
 def test_every_cypher_25_statement_has_a_5_26_stand_in() -> None:
     refused = [q for q in all_queries() if not LTS.can_run(q)]
     assert {q.path for q in refused} == {
-        "schema/create_vector_index_memory_embedding_scoped",
-        "schema/drop_index_memory_embedding_scoped",  # re-embedding drops memory_embedding on 5.26
+        "schema/create_vector_index_memory_embedding_chain",
+        "schema/drop_index_memory_embedding_chain",  # re-embedding drops memory_embedding on 5.26
         "retrieval/search_vector_candidates",
         "memory/search_vector_scoped",
-        "schema/create_vector_index_key_embedding_scoped",  # 5.26 scans the visible keys instead
+        "schema/create_vector_index_key_embedding_chain",  # 5.26 scans the visible keys instead
         "retrieval/search_key_vector",
     }
     for query in refused:
@@ -85,7 +85,7 @@ def test_the_5_26_statements_use_no_cypher_25_and_the_unfiltered_index() -> None
     for query in [*twins, SchemaQuery.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING]:
         lines = [line for line in query.text.splitlines() if not line.lstrip().startswith("//")]
         code = "\n".join(lines)
-        assert "CYPHER 25" not in code and "SEARCH " not in code and "_embedding_scoped" not in code, query
+        assert "CYPHER 25" not in code and "SEARCH " not in code and "_embedding_chain" not in code, query
         assert LTS.can_run(query)
     for query in twins:
         if query is RetrievalQuery.SEARCH_KEY_VECTOR_LTS:  # no key vector index on 5.26: an exact scan
@@ -98,7 +98,7 @@ def test_no_statement_5_26_runs_names_the_2026_index() -> None:
     """A statement both servers run takes the index's name as a parameter (``$vector_index``)."""
     for query in all_queries():
         if LTS.can_run(query):
-            assert "memory_embedding_scoped" not in _code(query.text), query
+            assert "memory_embedding_chain" not in _code(query.text), query
 
 
 def _code(text: str) -> str:
@@ -116,8 +116,8 @@ def test_the_5_26_recall_statement_differs_only_in_its_vector_channels() -> None
         if f.body == g.body
     }
     assert varied == {"vector", "key_vector"}
-    assert "SEARCH " not in lts and "_embedding_scoped" not in lts
-    assert "SEARCH m IN (VECTOR INDEX memory_embedding_scoped" in current
+    assert "SEARCH " not in lts and "_embedding_chain" not in lts
+    assert "SEARCH m IN (VECTOR INDEX memory_embedding_chain" in current
     assert "db.index.vector.queryNodes('memory_embedding'" in lts
 
 
@@ -126,11 +126,13 @@ def test_schema_step_4_builds_the_index_this_server_can_have() -> None:
     lts_queries = [q for _, queries in schema_steps(LTS) for q in queries]
     assert SchemaQuery.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING in lts_queries
     assert SchemaQuery.DROP_INDEX_MEMORY_EMBEDDING not in lts_queries  # dropping it would rebuild it each start
-    assert SchemaQuery.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING_SCOPED not in lts_queries
+    assert SchemaQuery.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING_CHAIN not in lts_queries
+    assert SchemaQuery.UPDATE_MEMORY_SCOPE_BOUNDS not in lts_queries  # a move to 2026.x backfills
     assert [v for v, _ in schema_steps(LTS)] == [v for v, _ in SCHEMA_STEPS]
     names = expected_schema_names(LTS)
-    assert "memory_embedding" in names and "memory_embedding_scoped" not in names
-    assert "memory_embedding_scoped" in expected_schema_names(CURRENT) == expected_schema_names()
+    assert "memory_embedding" in names and "memory_embedding_chain" not in names
+    assert "memory_embedding_chain" in expected_schema_names(CURRENT) == expected_schema_names()
+    assert "memory_embedding_scoped" not in expected_schema_names(CURRENT)
 
 
 def test_the_5_26_path_widens_its_fetch_before_the_exact_scan() -> None:

@@ -1,15 +1,16 @@
-// The keys' vector channel: each visible scope searched inside key_embedding_scoped, the best
-// $k keys whose memory is visible and live, each memory once with its best key (cosine, then
-// text). A key's memory is reached from the key with no label: with one, a plan made on fresh
-// statistics may scan the memories' scope-key index and join instead of following KEY_OF.
+// The keys' vector channel: one range search over the whole scope chain per point of $chain
+// inside key_embedding_chain ('' entries are padding; see the vector fragment), the best $k keys
+// whose memory is visible and live, each memory once with its best key (cosine, then text). A
+// key's memory is reached from the key with no label: with one, a plan made on fresh statistics
+// may scan the memories' scope-key index and join instead of following KEY_OF.
 // part: keys
 // in: visible, keyed
 // out: key_vector = []
 CALL (visible, keyed) {
-  UNWIND CASE WHEN $directed AND keyed THEN visible ELSE [] END AS key
-  CALL (key) {
+  UNWIND CASE WHEN $directed AND keyed THEN [at IN $chain WHERE at <> ''] ELSE [] END AS at
+  CALL (at) {
     MATCH (k:Key)
-      SEARCH k IN (VECTOR INDEX key_embedding_scoped FOR $vector WHERE k.scope_key = key LIMIT $fetch_k)
+      SEARCH k IN (VECTOR INDEX key_embedding_chain FOR $vector WHERE k.scope_lo <= at AND k.scope_hi > at LIMIT $fetch_k)
       SCORE AS score
     RETURN k, score
   }

@@ -47,7 +47,7 @@ CALL (visible, a, reps, assoc, capped4) {
     UNWIND [x IN totals WHERE cut IS NULL OR x.total >= cut | x.id] AS id
     MATCH (m:Memory {id: id}) USING INDEX SEEK m:Memory(id)
     WHERE m.scope_key IN visible AND m.superseded_by IS NULL
-    RETURN collect(m {.*, embedding: null, search_text: null, scope_tag: null}) AS nodes
+    RETURN collect(m {.*, embedding: null, search_text: null, scope_tag: null, scope_lo: null, scope_hi: null}) AS nodes
   }
   WITH totals, cut, nodes, capped4,
        [x IN totals WHERE x.reached | x.total - x.evidence] AS added,

@@ -73,6 +73,8 @@ class LayerRepository:
             fetch_k=max(self.store.vector_fetch_k, 4 * k),
             vector=[float(x) for x in vector],
             visible=[scope.key],
+            chain=[scope.chain_lo],
+            floor=scope.chain_lo,  # this scope alone, not its ancestors
             layers=[layer.value],
         )
         return {r["id"]: cosine_from_index(float(r["score"])) for r in rows}

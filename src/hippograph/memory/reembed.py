@@ -133,7 +133,7 @@ async def reembed(
             cursor = rows[-1]["id"]
             await job.state(model, dims, phase, cursor)
         await job.stragglers(Q.UPDATE_NEXT_VECTORS, "vectors", total)
-        create = caps.pick(Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING_SCOPED, Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING)
+        create = caps.pick(Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING_CHAIN, Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING)
         await conn.run_autocommit(vector_ddl(create, dims, similarity, NEXT))
         await conn.run_autocommit(Q.AWAIT_INDEXES, seconds=await_seconds)
         await job.stragglers(Q.UPDATE_NEXT_VECTORS, "vectors", total)
@@ -143,7 +143,7 @@ async def reembed(
         await job.state(model, dims, phase, cursor)
         await _switched(on_switch, NEXT)
     if phase == "copy":
-        drop = caps.pick(Q.DROP_INDEX_MEMORY_EMBEDDING_SCOPED, Q.DROP_INDEX_MEMORY_EMBEDDING)
+        drop = caps.pick(Q.DROP_INDEX_MEMORY_EMBEDDING_CHAIN, Q.DROP_INDEX_MEMORY_EMBEDDING)
         await conn.run_autocommit(drop)
         done = 0
         while True:
@@ -154,7 +154,7 @@ async def reembed(
             await job.state(model, dims, phase, cursor)
             job.tell("copy", done, 0)
         await job.stragglers(Q.UPDATE_REEMBEDDED_VECTORS, "copy", 0)
-        create = caps.pick(Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING_SCOPED, Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING)
+        create = caps.pick(Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING_CHAIN, Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING)
         await conn.run_autocommit(vector_ddl(create, dims, similarity, MAIN))
         await conn.run_autocommit(Q.AWAIT_INDEXES, seconds=await_seconds)
         await job.stragglers(Q.UPDATE_REEMBEDDED_VECTORS, "copy", 0)
@@ -163,7 +163,7 @@ async def reembed(
         await job.state(model, dims, phase, cursor)
         await _switched(on_switch, MAIN)
     if phase == "cleanup":
-        drop = caps.pick(Q.DROP_INDEX_MEMORY_EMBEDDING_SCOPED, Q.DROP_INDEX_MEMORY_EMBEDDING)
+        drop = caps.pick(Q.DROP_INDEX_MEMORY_EMBEDDING_CHAIN, Q.DROP_INDEX_MEMORY_EMBEDDING)
         await conn.run_autocommit(slot_query(drop, NEXT))
         done = 0
         while True:

@@ -220,7 +220,7 @@ class RecallEngine:
         await self._after_warming()
         key: PopulationKey = (scope.key, tuple(layer.value for layer in wanted))
         population = self._populations.get(key)
-        params = self._params(query, vector, visible, lucene, key[1], cfg, k, population)
+        params = self._params(query, vector, visible, scope.chain_points(), lucene, key[1], cfg, k, population)
         try:
             with span("hippograph.recall.statement", {"db.system": "neo4j"}) as statement:
                 row = await self._search(params)
@@ -256,6 +256,7 @@ class RecallEngine:
         query: str,
         vector: list[float],
         visible: list[str],
+        chain: list[str],
         lucene: str | None,
         layers: tuple[str, ...],
         cfg: RecallConfig,
@@ -269,6 +270,7 @@ class RecallEngine:
             dimensions=len(vector),
             lucene=lucene,
             visible=visible,
+            chain=chain,
             layers=list(layers),
             k=n,
             fetch_k=max(self.store.vector_fetch_k, SEARCH_PER_KEY * n),

@@ -22,8 +22,9 @@ EXACT_SCAN_BELOW = 5000
 """Scopes that see fewer memories than this are scanned exactly: cheaper than asking the
 index (whose global top-k would mostly belong to other scopes) and exact by construction."""
 SEARCH_PER_KEY = 4
-"""Above the threshold each visible scope key is searched inside the vector index for this many
-times the candidates wanted: at 1M (a 1 % scope) 2× found 0.67 of the exact top 100, 4× 0.84,
+"""Above the threshold the scope chain is searched inside the vector index (one range search,
+two in a namespace) for this many times the candidates wanted (per visible scope key before the
+chain search): at 1M (a 1 % scope) 2× found 0.67 of the exact top 100, 4× 0.84,
 at the same latency."""
 
 PopulationKey = tuple[str, tuple[str, ...]]

@@ -69,6 +69,7 @@ def recall_statement_params(
     layers: Sequence[str],
     keys: Sequence[str],
     population: int | None,
+    chain: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The recall statement's parameters whose value would otherwise change their type or size
     bucket, as sent: never null, lists padded to :data:`LIST_FLOOR`, the fulltext query to
@@ -79,6 +80,7 @@ def recall_statement_params(
         "directed": vector is not None,
         "lucene": (lucene or "").ljust(LUCENE_FLOOR),
         "visible": padded(visible),
+        "chain": padded(chain),
         "layers": padded(layers),
         "keys": padded(keys),
         "population": -1 if population is None else population,
@@ -269,6 +271,7 @@ class RecallRepository:
         session_prior: float = 0.0,
         feedback_weight: float = 0.0,
         feedback_seeds: int = 3,
+        chain: Sequence[str] = (),
     ) -> dict[str, Any]:
         """The recall statement's parameters: ``vector`` None leaves the vector channel out,
         ``population`` None counts the visible memories, ``lucene`` None leaves the fulltext
@@ -277,7 +280,9 @@ class RecallRepository:
         activation log and the pending links read (:class:`RecallRow`) — for a caller that
         re-ranks the candidates after the statement. ``session_prior``:
         :attr:`~hippograph.retrieval.config.RecallConfig.session_prior`, ``feedback_weight`` and
-        ``feedback_seeds`` likewise."""
+        ``feedback_seeds`` likewise. ``chain``: the scope's
+        :meth:`~hippograph.scope.Scope.chain_points`, what the vector channels search (none: no
+        vector search, the exact scan answers)."""
         return {
             **recall_statement_params(
                 vector=vector,
@@ -287,6 +292,7 @@ class RecallRepository:
                 layers=layers,
                 keys=keys,
                 population=population,
+                chain=chain,
             ),
             "k": k,
             "fetch_k": fetch_k,

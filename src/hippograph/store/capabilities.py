@@ -2,7 +2,8 @@
 
 hippograph runs on Neo4j 2026.x and on the 5.26 LTS line. They differ in one thing the queries
 use: 2026.01 brought Cypher 25's ``SEARCH`` clause, whose vector search filters by scope *inside*
-the index (``memory_embedding_scoped``, with ``scope_key`` as a filter property). 5.26 has only
+the index (``memory_embedding_chain``, whose filter properties put a whole scope chain in one
+range search, see :attr:`hippograph.scope.Scope.chain_lo`). 5.26 has only
 ``db.index.vector.queryNodes``, which returns the index's global top-k; there the vector index
 (``memory_embedding``) carries no filter property, each search over-fetches from the whole index
 and filters by the visible scope keys afterwards, and an exact scan answers when too few survive
@@ -31,7 +32,7 @@ MIN_NEO4J_VERSION = (5, 26)
 and fulltext indexes, ``vector.similarity.cosine``)."""
 SEARCH_CLAUSE_SINCE = (2026, 1)
 """The first Neo4j with Cypher 25's ``SEARCH`` clause and vector indexes with filter properties."""
-VECTOR_INDEX = "memory_embedding_scoped"
+VECTOR_INDEX = "memory_embedding_chain"
 VECTOR_INDEX_LTS = "memory_embedding"
 
 Q = TypeVar("Q")
@@ -91,7 +92,7 @@ class ServerCapabilities:
     def vector_filtering(self) -> str:
         """How vector search keeps to the visible scopes here, in a sentence."""
         if self.supports_search_clause:
-            return "inside the vector index (Cypher 25 SEARCH with scope_key as a filter property)"
+            return "inside the vector index (Cypher 25 SEARCH, one range filter over the scope chain)"
         return (
             "after the vector index (5.26: over-fetched global top-k, then the scope filter; "
             "an exact scan when too few survive)"

@@ -422,6 +422,8 @@ class GraphStore:
             fetch_k=max(self.vector_fetch_k, 4 * top_k),
             vector=[float(x) for x in vector],
             visible=scope.ancestor_keys(),
+            chain=scope.chain_points(),
+            floor="",
             layers=[layer.value for layer in layers] if layers else None,
         )
         return [VectorHit(r["id"], float(r["score"])) for r in rows]

@@ -12,7 +12,7 @@ from hippograph.models import Layer, MemoryEdge, MemoryNode
 from hippograph.scope import Scope
 
 _JSON_FIELDS = ("properties", "retraction")
-_INTERNAL = ("scope_depth", "search_text", "scope_tag")
+_INTERNAL = ("scope_depth", "search_text", "scope_tag", "scope_lo", "scope_hi")
 
 
 def scope_tag(scope_key: str) -> str:
@@ -21,7 +21,8 @@ def scope_tag(scope_key: str) -> str:
 
 
 def node_to_props(node: MemoryNode, scope: Scope) -> dict[str, Any]:
-    """A flat property map for Neo4j: JSON-encoded maps, scope fields, fulltext text."""
+    """A flat property map for Neo4j: JSON-encoded maps, scope fields (the key, depth, fulltext
+    tag and chain interval), fulltext text."""
     data = node.model_dump(mode="json", exclude={"embedding"})  # a list of floats already: not copied
     data["embedding"] = node.embedding
     for key in _JSON_FIELDS:
@@ -30,6 +31,8 @@ def node_to_props(node: MemoryNode, scope: Scope) -> dict[str, Any]:
     data["scope_depth"] = scope.depth
     data["search_text"] = node.search_text
     data["scope_tag"] = scope_tag(scope.key)
+    data["scope_lo"] = scope.chain_lo  # the vector indexes' filter: one range search per chain
+    data["scope_hi"] = scope.chain_hi
     if not has_direction(data.get("embedding")):
         data["embedding"] = None  # a zero vector would fail every cosine over it (see has_direction)
     return {k: v for k, v in data.items() if v is not None}

@@ -7,17 +7,20 @@ it that is idempotent and runs only while that constraint is missing. :func:`mig
 waits for the indexes to come online and records the version on a ``HippographSchema`` node.
 Running it twice changes nothing the second time.
 
-On Neo4j 5.26 LTS step 4 builds the vector index without filter properties
-(``memory_embedding``, see :mod:`hippograph.store.capabilities`) and drops nothing; on 2026.x it
-drops that index, if there, and builds ``memory_embedding_scoped`` — so a database moved from
-5.26 to 2026.x gets the scoped index the next time hippograph connects.
+On Neo4j 5.26 LTS the vector index is built without filter properties (``memory_embedding``,
+see :mod:`hippograph.store.capabilities`) and nothing is dropped; on 2026.x step 4 drops that
+index, if there, and step 8 gives every memory and key its scope chain interval and builds
+``memory_embedding_chain`` and ``key_embedding_chain`` over it — so a database moved from 5.26 to
+2026.x gets the filtered indexes the next time hippograph connects.
 """
 
 from __future__ import annotations
 
 import re
 import time
+from typing import Any
 
+from hippograph.scope import CHAIN_END, CHAIN_SEPARATOR
 from hippograph.store.capabilities import ServerCapabilities
 from hippograph.store.connection import Neo4jConnection
 from hippograph.store.queries import SchemaQuery as Q
@@ -57,13 +60,9 @@ SCHEMA_STEPS: tuple[tuple[int, tuple[Q, ...]], ...] = (
         ),
     ),
     (
-        4,  # the vector index filters by scope inside the index (Neo4j 2026.x, Cypher 25);
-        # an older database's index is dropped first and built again over its data (minutes at 1M);
-        # on 5.26 the unfiltered index instead (LTS_STEPS)
-        (
-            Q.DROP_INDEX_MEMORY_EMBEDDING,
-            Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING_SCOPED,
-        ),
+        4,  # the unfiltered vector index gives way to a filtered one (step 8; Neo4j 2026.x);
+        # on 5.26 it stays (LTS_STEPS)
+        (Q.DROP_INDEX_MEMORY_EMBEDDING,),
     ),
     (
         5,  # one Cue per (scope, kind, key) under concurrency: an older database's duplicate cues
@@ -81,7 +80,6 @@ SCHEMA_STEPS: tuple[tuple[int, tuple[Q, ...]], ...] = (
             Q.CREATE_CONSTRAINT_KEY_ID,
             Q.CREATE_INDEX_KEY_SCOPE_KEY,
             Q.CREATE_FULLTEXT_INDEX_KEY_TEXT,
-            Q.CREATE_VECTOR_INDEX_KEY_EMBEDDING_SCOPED,
         ),
     ),
     (
@@ -89,22 +87,48 @@ SCHEMA_STEPS: tuple[tuple[int, tuple[Q, ...]], ...] = (
         # instead of reading the label of every fact the scope sees (12,000 db hits a turn at 10k)
         (Q.CREATE_INDEX_MEMORY_SCOPE_LABEL,),
     ),
+    (
+        8,  # one vector search per scope chain instead of one per visible scope key: memories and
+        # keys carry their scope's chain interval (hippograph.scope.Scope.chain_lo), backfilled
+        # before the indexes filtered by it are built over them (on 5.26: memory_embedding)
+        (
+            Q.UPDATE_MEMORY_SCOPE_BOUNDS,
+            Q.DROP_INDEX_MEMORY_EMBEDDING_SCOPED,
+            Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING_CHAIN,
+            Q.UPDATE_KEY_SCOPE_BOUNDS,
+            Q.DROP_INDEX_KEY_EMBEDDING_SCOPED,
+            Q.CREATE_VECTOR_INDEX_KEY_EMBEDDING_CHAIN,
+        ),
+    ),
 )
-UNTIL_CONSTRAINT: dict[Q, str] = {Q.MERGE_DUPLICATE_CUES: "cue_key"}
-"""Data steps that run only while the named constraint is missing: once it exists, what the
-step repairs can no longer occur, and a large store skips the scan on every later start."""
+UNTIL_PRESENT: dict[Q, str] = {
+    Q.MERGE_DUPLICATE_CUES: "cue_key",
+    Q.UPDATE_MEMORY_SCOPE_BOUNDS: "memory_embedding_chain",
+    Q.UPDATE_KEY_SCOPE_BOUNDS: "key_embedding_chain",
+}
+"""Data steps that run only while the named constraint or index is missing: once it exists, what
+the step repairs can no longer occur (every write path keeps it so), and a large store skips the
+scan on every later start."""
+STEP_PARAMETERS: dict[Q, dict[str, Any]] = {
+    Q.UPDATE_MEMORY_SCOPE_BOUNDS: {"separator": CHAIN_SEPARATOR, "end": CHAIN_END},
+}
+"""The parameters of the data steps that take any."""
 LTS_STEPS: dict[Q, tuple[Q, ...]] = {
     Q.DROP_INDEX_MEMORY_EMBEDDING: (),
-    Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING_SCOPED: (Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING,),
-    Q.CREATE_VECTOR_INDEX_KEY_EMBEDDING_SCOPED: (),  # recall scans the visible keys exactly there
+    Q.UPDATE_MEMORY_SCOPE_BOUNDS: (),  # no index filters by it there; a move to 2026.x backfills
+    Q.DROP_INDEX_MEMORY_EMBEDDING_SCOPED: (),
+    Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING_CHAIN: (Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING,),
+    Q.UPDATE_KEY_SCOPE_BOUNDS: (),
+    Q.DROP_INDEX_KEY_EMBEDDING_SCOPED: (),
+    Q.CREATE_VECTOR_INDEX_KEY_EMBEDDING_CHAIN: (),  # recall scans the visible keys exactly there
 }
 """What takes a schema query's place on Neo4j 5.26 (no filtered vector index there)."""
 SCHEMA_VERSION = SCHEMA_STEPS[-1][0]
 VECTOR_DDL = frozenset(
     {
-        Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING_SCOPED,
+        Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING_CHAIN,
         Q.CREATE_VECTOR_INDEX_MEMORY_EMBEDDING,
-        Q.CREATE_VECTOR_INDEX_KEY_EMBEDDING_SCOPED,
+        Q.CREATE_VECTOR_INDEX_KEY_EMBEDDING_CHAIN,
     }
 )
 """The vector indexes' DDL: their size and similarity are the embedder's (written into the text)."""
@@ -149,12 +173,13 @@ async def migrate(
         dimensions = dimensions or (found.dimensions if found else DEFAULT_DIMENSIONS)
         similarity = similarity or (found.similarity if found else "cosine")
     steps = 0
-    constraints = {r["name"] for r in await conn.read(Q.GET_CONSTRAINTS)}
+    present = {r["name"] for r in await conn.read(Q.GET_CONSTRAINTS)}
+    present |= {r["name"] for r in await conn.read(Q.GET_INDEXES)}
     for _version, queries in schema_steps(conn.capabilities):
         for query in queries:
-            if UNTIL_CONSTRAINT.get(query) not in constraints:
+            if UNTIL_PRESENT.get(query) not in present:
                 statement = vector_ddl(query, dimensions, similarity) if query in VECTOR_DDL else query
-                await conn.run_autocommit(statement)
+                await conn.run_autocommit(statement, **STEP_PARAMETERS.get(query, {}))
             steps += 1
     await conn.run_autocommit(Q.AWAIT_INDEXES, seconds=await_seconds)
     current = await schema_version(conn)

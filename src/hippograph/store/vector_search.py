@@ -1,9 +1,11 @@
 """Vector search that stays correct under a scope filter.
 
-A global top-k filtered afterwards starves a small scope. The vector index carries the scope
-key as a filter property (``memory_embedding_scoped``), so each visible scope is searched
-inside the index (Cypher 25 ``SEARCH … WHERE m.scope_key = …``): ``fetch_k`` hits per key,
-then the layer and retraction filters, then the best ``k``. For a scope small enough, Lucene
+A global top-k filtered afterwards starves a small scope. The vector index carries each
+memory's scope chain interval as filter properties (``memory_embedding_chain``, see
+:attr:`hippograph.scope.Scope.chain_lo`), so the whole visible chain is searched inside the
+index at once (Cypher 25 ``SEARCH … WHERE m.scope_lo <= $at AND m.scope_hi > $at``, two such
+searches in a namespace): ``fetch_k`` hits per search, then the visible keys (an erase's
+tombstone), layer and retraction filters, then the best ``k``. For a scope small enough, Lucene
 answers such a filtered search exactly (it scores every matching vector); for a larger one it
 is the index's approximation — oversampled by ``fetch_k`` over ``k``. When fewer than ``k``
 survive (a scope with fewer memories, most of them retracted or of other layers) an exact

@@ -69,19 +69,22 @@ def check_vector_options(dimensions: int, similarity: str) -> tuple[int, str]:
 @dataclass(frozen=True, slots=True)
 class VectorSlot:
     """Where recall finds the vectors: the node property and the vector index over it (the
-    scoped index on Neo4j 2026.x, the unfiltered one on 5.26)."""
+    index filtered by scope chain on Neo4j 2026.x, the unfiltered one on 5.26)."""
 
     property: str
     index: str
     index_lts: str
 
 
-MAIN = VectorSlot("embedding", "memory_embedding_scoped", "memory_embedding")
+MAIN = VectorSlot("embedding", "memory_embedding_chain", "memory_embedding")
 """The memories' own vectors: what every write path sets."""
-NEXT = VectorSlot("_embedding_next", "memory_embedding_next_scoped", "memory_embedding_next")
+NEXT = VectorSlot("_embedding_next", "memory_embedding_next_chain", "memory_embedding_next")
 """A re-embedding's new vectors, beside the old ones (the leading underscore keeps them out of
 the memories' fields)."""
 SLOTS = {MAIN.property: MAIN, NEXT.property: NEXT}
+FORMER_INDEXES = ("memory_embedding_scoped",)
+"""Names the memories' vector index had in older schemas (filtered by scope key alone, before
+schema step 8): a database from then still tells its vectors' size by it."""
 READING_SLOT: ContextVar[VectorSlot | None] = ContextVar("hippograph_reading_slot", default=None)
 """The slot the recall under way reads (set for the whole recall when it starts, so that a
 switch in the middle cannot pair one model's query vector with the other's stored ones)."""
@@ -93,7 +96,7 @@ def slot_query(query: Statement, slot: VectorSlot) -> Statement:
     property too. The catalogued query itself for :data:`MAIN`."""
     if slot == MAIN:
         return query
-    text = re.sub(r"\bmemory_embedding_scoped\b", slot.index, query.text)
+    text = re.sub(r"\bmemory_embedding_chain\b", slot.index, query.text)
     text = re.sub(r"\bmemory_embedding\b", slot.index_lts, text)
     text = re.sub(r"\b(\w+)\.embedding\b", rf"\1.{slot.property}", text)
     text = re.sub(r"\bembedding: null\b", rf"embedding: null, {slot.property}: null", text)
@@ -186,7 +189,7 @@ async def index_record(conn: Neo4jConnection) -> EmbeddingRecord | None:
     """What a database made before embedders were recorded holds: the default model at its
     vector index's own dimensions (SHOW INDEXES); None without a vector index."""
     for index in await conn.read(Q.GET_VECTOR_INDEXES):
-        if index["name"] in (MAIN.index, MAIN.index_lts) and index["dimensions"] is not None:
+        if index["name"] in (MAIN.index, MAIN.index_lts, *FORMER_INDEXES) and index["dimensions"] is not None:
             similarity = str(index["similarity"] or "cosine").lower()  # the server says COSINE
             return EmbeddingRecord(DEFAULT_MODEL_ID, int(index["dimensions"]), similarity)
     return None

@@ -71,7 +71,7 @@ async def restored(conn: Neo4jConnection) -> AsyncIterator[None]:
     now = await stored_record(conn)
     if now is not None and (now.dimensions != size or now.slot != MAIN or now.reembed_phase):
         if now.reembed_phase:  # a failed test's re-embedding: start the way back afresh
-            drop = conn.capabilities.pick(Q.DROP_INDEX_MEMORY_EMBEDDING_SCOPED, Q.DROP_INDEX_MEMORY_EMBEDDING)
+            drop = conn.capabilities.pick(Q.DROP_INDEX_MEMORY_EMBEDDING_CHAIN, Q.DROP_INDEX_MEMORY_EMBEDDING)
             await conn.run_autocommit(slot_query(drop, NEXT))
             await _clear_record(conn)
             await write_record(conn, EmbeddingRecord("restoring", now.dimensions, vector_property=now.vector_property))
