@@ -1,3 +1,4 @@
+// transaction: read
 // Approximate top-k inside the vector index, filtered by scope there (Cypher 25 SEARCH): each
 // visible scope key is searched on its own (the filter takes equality only), $fetch_k hits per
 // key, then the layer and retraction filters, and the best $k of all keys. The caller falls

@@ -1,3 +1,4 @@
+// transaction: read
 // The keys' vector channel of recall: each visible scope key searched inside the keys' vector
 // index (Cypher 25 SEARCH, $fetch_k hits per key), the best $k keys whose memory is visible,
 // live and of the layers, each memory once with its best key (cosine, then text); with it the

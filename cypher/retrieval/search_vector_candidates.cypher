@@ -1,3 +1,4 @@
+// transaction: read
 // Vector channel of recall (approximate path): each visible scope key searched inside the
 // vector index (Cypher 25 SEARCH, $fetch_k hits per key), then the layer and retraction
 // filters and the best $k; with each hit its session and person cues for the evidence step.

@@ -1,3 +1,4 @@
+// transaction: autocommit
 // Schema step 4: the vector index with the scope key as a filter property, so recall searches
 // each visible scope inside the index (SEARCH … WHERE m.scope_key = …, Cypher 25, Neo4j 2026.x)
 // instead of filtering the global top-k afterwards. Replaces memory_embedding (dropped in step 4).
