@@ -1,3 +1,4 @@
+// transaction: write
 // Erase the API keys bound to a scope or below it (with the scope's erase: a key of an erased
 // tenant must not open a scope re-created under the same key). $scope_key, $subtree_prefix.
 MATCH (k:ApiKey)

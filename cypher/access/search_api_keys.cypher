@@ -1,3 +1,4 @@
+// transaction: read
 // API keys, oldest first, never their hash. $prefix: null for all, else keys bound to a scope
 // whose key equals $scope_key or starts with $prefix. $include_revoked: bool.
 MATCH (k:ApiKey)

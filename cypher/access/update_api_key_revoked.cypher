@@ -1,3 +1,4 @@
+// transaction: write
 // Revoke a key by id (kept, so the audit of who used it survives). $id, $now.
 MATCH (k:ApiKey {id: $id})
 SET k.revoked_at = coalesce(k.revoked_at, $now)

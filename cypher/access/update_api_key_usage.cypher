@@ -1,3 +1,4 @@
+// transaction: write
 // Authenticate a request and count it in the key's fixed rate window, in one write.
 // $hash: sha256 of the presented token; $window: the current window's start (seconds);
 // $now. Returns nothing for an unknown or revoked key. Every API worker shares this ledger.

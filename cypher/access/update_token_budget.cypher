@@ -1,3 +1,4 @@
+// transaction: write
 // Add spent tokens to a scope's daily ledger. $id: "<scope_key>|<day>", $scope_key, $day,
 // $tokens, $now. The ledger hangs off its scope when the scope exists (erased with it).
 MERGE (b:TokenBudget {id: $id})

@@ -1,3 +1,4 @@
+// transaction: read
 // Memories by id, only those within reach. $ids; reach: $keys (exact) or $prefix (subtree).
 // Scopes under erasure (at or below an (:Erasure) marker) are out of reach: the erase's tombstone.
 WITH COLLECT { MATCH (e:Erasure) RETURN e.key } AS erasing

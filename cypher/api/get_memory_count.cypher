@@ -1,3 +1,4 @@
+// transaction: read
 // How many memories the same filter as search_memories_* selects (no cursor).
 // $keys: scope keys listed exactly; $prefix: null, or every scope key starting with it.
 // Filters (null or [] = any): $layers, $retracted, $superseded, $session_id, $created_after,

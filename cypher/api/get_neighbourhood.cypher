@@ -1,3 +1,4 @@
+// transaction: read
 // The memories within $hops (1..3) of a memory and the edges between them, all within reach
 // ($keys / $prefix); at most $limit memories besides the centre.
 // Scopes under erasure (at or below an (:Erasure) marker) are out of reach: the erase's tombstone.

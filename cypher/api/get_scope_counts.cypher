@@ -1,3 +1,4 @@
+// transaction: read
 // Memory counts per layer for many scopes at once. $scopes: [{key, prefix}] with prefix null
 // (the scope's own memories) or the scope's subtree prefix (its whole subtree).
 // Scopes under erasure (at or below an (:Erasure) marker) are out of reach: the erase's tombstone.

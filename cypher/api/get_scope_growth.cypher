@@ -1,3 +1,4 @@
+// transaction: read
 // Memories created per UTC day since $since in a scope's subtree ($key exactly or $prefix).
 // Scopes under erasure (at or below an (:Erasure) marker) are out of reach: the erase's tombstone.
 WITH COLLECT { MATCH (e:Erasure) RETURN e.key } AS erasing

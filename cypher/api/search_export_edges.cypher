@@ -1,3 +1,4 @@
+// transaction: read
 // A batch of the edges written in a subtree's scopes, by id ($after_id: last id, or null).
 // Scopes under erasure (at or below an (:Erasure) marker) are out of reach: the erase's tombstone.
 WITH COLLECT { MATCH (e:Erasure) RETURN e.key } AS erasing

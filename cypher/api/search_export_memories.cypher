@@ -1,3 +1,4 @@
+// transaction: read
 // A batch of a subtree's memories for export, by id ($after_id: last id seen, or null).
 // $key / $prefix: the subtree; $with_embedding: include the vectors.
 // Scopes under erasure (at or below an (:Erasure) marker) are out of reach: the erase's tombstone.

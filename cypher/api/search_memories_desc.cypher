@@ -1,3 +1,4 @@
+// transaction: read
 // A page of memories, newest first, keyset-paged by (created_at, id).
 // $keys: scope keys listed exactly; $prefix: null, or every scope key starting with it.
 // Filters (null or [] = any): $layers, $retracted, $superseded, $session_id, $created_after,

@@ -1,3 +1,4 @@
+// transaction: read
 // Audit entries about each memory id, newest first, at most $limit each; only entries of
 // scopes within reach ($keys / $prefix).
 // Scopes under erasure (at or below an (:Erasure) marker) are out of reach: the erase's tombstone.

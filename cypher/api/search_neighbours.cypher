@@ -1,3 +1,4 @@
+// transaction: read
 // The neighbours of many memories at once (one call per page), heaviest edges first, at most
 // $limit each. Both ends and the edge itself must be within reach ($keys / $prefix).
 // Scopes under erasure (at or below an (:Erasure) marker) are out of reach: the erase's tombstone.

@@ -1,3 +1,4 @@
+// transaction: read
 // Shortest paths (at most 6 hops, then cut to $max_hops) between two memories over memories
 // and edges within reach ($keys / $prefix); at most $limit paths.
 // Scopes under erasure (at or below an (:Erasure) marker) are out of reach: the erase's tombstone.

@@ -1,3 +1,4 @@
+// transaction: read
 // The root scopes (tenants: depth 1), by key, keyset-paged ($after: the last key seen, or
 // null): the scopes a nightly consolidation of the whole database runs over.
 // Scopes under erasure (at or below an (:Erasure) marker) are out of reach: the erase's tombstone.

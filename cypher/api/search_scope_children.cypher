@@ -1,3 +1,4 @@
+// transaction: read
 // The child scopes of a scope, by key, keyset-paged ($after: last key seen, or null).
 // Scopes under erasure (at or below an (:Erasure) marker) are out of reach: the erase's tombstone.
 WITH COLLECT { MATCH (e:Erasure) RETURN e.key } AS erasing

@@ -1,3 +1,4 @@
+// transaction: read
 // The scopes a key acts on: the scope $key itself and every scope whose key starts with
 // $prefix ("" in development mode: every scope), in key order, keyset-paged ($after: the
 // last key seen, or null).

@@ -1,3 +1,4 @@
+// transaction: read
 // For each id, every version of the fact linked to it by SUPERSEDES (either way, itself
 // included), oldest first; only versions within reach ($keys / $prefix).
 // Scopes under erasure (at or below an (:Erasure) marker) are out of reach: the erase's tombstone.

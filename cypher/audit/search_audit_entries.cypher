@@ -1,3 +1,4 @@
+// transaction: read
 // Audit entries recorded in a scope and every scope below it, newest first, but for the scopes
 // under erasure (at or below an (:Erasure) marker): the erase's tombstone.
 WITH COLLECT { MATCH (e:Erasure) RETURN e.key } AS erasing

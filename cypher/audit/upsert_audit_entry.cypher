@@ -1,3 +1,4 @@
+// transaction: write
 // Record one decision as an (:AuditEntry) hanging off its scope by IN_SCOPE (so erasing the
 // scope erases it) when the scope exists;
 // idempotent by id, so a retried transaction writes it once. $entry: flat map, detail as JSON.

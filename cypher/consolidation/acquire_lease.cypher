@@ -1,3 +1,4 @@
+// transaction: write
 // Take the consolidation lease of $scope_key for $holder when no other live lease covers it:
 // none on the scope itself, on an ancestor ($ancestor_keys) or on a descendant. Locking the
 // root Scope node first serialises every acquisition in one tenant tree, so two callers

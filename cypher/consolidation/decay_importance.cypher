@@ -1,3 +1,4 @@
+// transaction: autocommit
 // Phase 9 — decay_importance: semantic memories of the subtree idle for more than $idle seconds
 // lose $step importance (not below $floor), at most once per $interval (_decayed_at).
 // Exempt: importance >= $exempt_from, SOUL: and AGENT_IDENTITY memories.

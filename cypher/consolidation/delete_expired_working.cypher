@@ -1,3 +1,4 @@
+// transaction: autocommit
 // Phase 8 — working_ttl: hard-deletes working memory of the subtree whose ttl has passed,
 // transient working memory without a ttl older than $transient_ttl, and expired ones.
 // A deleted memory's keys ((:Key)-[:KEY_OF]->) go with it.

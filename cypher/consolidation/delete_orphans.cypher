@@ -1,3 +1,4 @@
+// transaction: autocommit
 // Phase 3 — prune_orphans (one pass; the caller repeats until a pass deletes nothing).
 // Hard-deletes memories of the subtree that are TTL-expired, and memories of $layers with
 // importance < $importance_below, idle for more than $idle seconds and at most

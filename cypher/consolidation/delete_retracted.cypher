@@ -1,3 +1,4 @@
+// transaction: autocommit
 // Phase 9.5 — prune_retracted: hard-deletes memories of the subtree retracted more than $grace
 // seconds ago (the end of their restore window). Never touches an ancestor's memories.
 // A deleted memory's keys ((:Key)-[:KEY_OF]->) go with it.

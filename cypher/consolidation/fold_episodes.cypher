@@ -1,3 +1,4 @@
+// transaction: autocommit
 // Phase 10 — episodic_summary, the write, $fold_batch chunks per inner transaction (a chunk is
 // folded entirely or not at all). The summary memory is created (its id derives from the
 // chunk), every edge between a folded event and a memory outside the chunk is re-pointed to

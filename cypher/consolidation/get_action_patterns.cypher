@@ -1,3 +1,4 @@
+// transaction: read
 // Phase 12 — procedural_promotion, the read: episodic events (not turns, not summaries) of the
 // subtree from the last $window seconds, grouped by scope and normalised action label
 // (lower-cased, $separators as spaces, number-only words dropped). An action seen at least

@@ -1,3 +1,4 @@
+// transaction: read
 // Phase 1.5 — co-occurrence, the read (set-based). Memories of the subtree (in $layers, not
 // retracted, not META) are sorted by updated_at; each is paired with the next $reach memories in
 // that order that were updated within $window seconds of it and whose scope is on its line (one

@@ -1,3 +1,4 @@
+// transaction: read
 // Phase 10 — episodic_summary, the read: per scope of the subtree holding more than
 // $max_events episodic events (summaries excluded), the oldest events in chunks of $fold_size,
 // as many chunks as it takes to get back to $max_events or fewer (at most $max_folds chunks),

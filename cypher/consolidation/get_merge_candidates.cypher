@@ -1,3 +1,4 @@
+// transaction: read
 // Phase 13 — semantic_merge, the read: semantic facts of the subtree written after the last
 // pass's watermark ($since_at, $since_id), oldest first, at most $max_probes. Each asks the
 // vector index for its $k nearest; when all $k clear the bar the index is crowded (by other

@@ -1,3 +1,4 @@
+// transaction: read
 // Phase 4 — meta_nodes, the read: semantic memories of the subtree grouped by scope and label
 // prefix (the text before ':' or else the first word, lower-cased). META:, SOUL: and
 // AGENT_IDENTITY memories are never clustered. Groups of at least $min_cluster are returned

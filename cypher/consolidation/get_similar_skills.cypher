@@ -1,3 +1,4 @@
+// transaction: read
 // Phase 12 — procedural_promotion, the near-duplicate check: for each candidate ($rows: {i,
 // visible, embedding}, visible = the candidate scope's own and ancestor keys) the skill it
 // duplicates: visible from the candidate's scope (never a sibling's or a descendant's), not

@@ -1,3 +1,4 @@
+// transaction: read
 // Phase 5 — soul_corrections, the read: SOUL:<name> profile memories of the subtree that carry
 // pending corrections in their properties map.
 CYPHER replan=skip

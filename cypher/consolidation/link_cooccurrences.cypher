@@ -1,3 +1,4 @@
+// transaction: autocommit
 // Phase 1.5 — co-occurrence, the write: one CO_OCCURRED edge per pair of $pairs
 // ([id, id, scope key], from get_cooccurrence_pairs), in the given scope, batched. A pair that has
 // its edge by now (written since the read) gets no second one.

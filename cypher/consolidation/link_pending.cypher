@@ -1,3 +1,4 @@
+// transaction: autocommit
 // Phase 2.5 — pending_edges: the inferred links that spreading activation left as
 // (:PendingLink {scope_key, source, target, score, created_at}) in the subtree become INFERRED
 // edges written in the scope where they were inferred, when both ends still exist, are

@@ -1,3 +1,4 @@
+// transaction: autocommit
 // Phase 11 — synthetic_links: per scope of the subtree, its last $recent episodes (summaries
 // excluded: one summary mentions many facts at once, which is no evidence of a link); two
 // semantic facts MENTIONed together by at least $min_episodes of them get a SYNTHETIC_LINK

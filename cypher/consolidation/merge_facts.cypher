@@ -1,3 +1,4 @@
+// transaction: autocommit
 // Phase 13 — semantic_merge, the write: per pair, the absorbed fact is soft-retracted with its
 // explanation ($rows.retraction JSON), the survivor keeps the higher importance (only from a
 // fact of its own scope: a deeper scope's duplicate never changes what the survivor's other

@@ -1,3 +1,4 @@
+// transaction: write
 // Give a lease back; $state (watermarks, last run time) is kept on the lease node.
 MATCH (l:ConsolidationLease {scope_key: $scope_key})
 WHERE l.holder = $holder

@@ -1,3 +1,4 @@
+// transaction: write
 // Extend a held lease by $ttl seconds from now (server clock); 0 rows changed = lease lost.
 MATCH (l:ConsolidationLease {scope_key: $scope_key})
 WHERE l.holder = $holder

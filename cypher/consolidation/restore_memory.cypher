@@ -1,3 +1,4 @@
+// transaction: write
 // Undo a soft retraction of a memory owned by the scope (or below) while its grace period
 // lasts. Returns nothing when the memory does not exist there; otherwise what it was and
 // whether it is restored now. _restored_at tells later phases a person chose to keep it.

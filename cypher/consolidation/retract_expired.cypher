@@ -1,3 +1,4 @@
+// transaction: autocommit
 // Phase 9.2 — expire_durability: soft-retracts memories of the subtree that are marked expired,
 // transient and older than $transient_ttl, or past their valid_until. $retractions maps each
 // rule to its retraction JSON. A memory a person restored is not retracted again. A superseded

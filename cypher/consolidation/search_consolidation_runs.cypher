@@ -1,3 +1,4 @@
+// transaction: read
 // The run history of one scope, newest first; none while the scope is under erasure (at or
 // below an (:Erasure) marker): the erase's tombstone.
 WITH COLLECT { MATCH (e:Erasure) RETURN e.key } AS erasing

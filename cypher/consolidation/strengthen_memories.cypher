@@ -1,3 +1,4 @@
+// transaction: autocommit
 // Phase 1 — strengthen: +$step importance (capped at $max_importance) for every memory of the
 // subtree seen at least $min_seen times since the last strengthen, where seen =
 // access_count + $spreading_factor · spreading_access_count. The seen value is remembered in

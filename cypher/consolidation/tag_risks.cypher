@@ -1,3 +1,4 @@
+// transaction: autocommit
 // Phase 2 — tag_risk: memories of the subtree whose text names a risk word ($pattern, built
 // from the configured words) get "risk": true and "risk_tagged_at" in their properties map
 // ($fields is that JSON fragment). Tagged memories are not tagged again. The substring test

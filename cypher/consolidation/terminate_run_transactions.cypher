@@ -1,3 +1,4 @@
+// transaction: autocommit
 // After a cancelled run: stop its statements still running on the server (a closed socket
 // alone may let a batch job go on), found by the run id every phase query carries.
 SHOW TRANSACTIONS YIELD transactionId, parameters

@@ -1,3 +1,4 @@
+// transaction: write
 // Phase 12 — procedural_promotion, the merge: a recurring action that duplicates an existing
 // DRAFT of the same scope joins it — new properties (union of steps and evidence, occurrences),
 // DERIVED_FROM its new events — and leaves an audit entry (actor consolidation). A draft that

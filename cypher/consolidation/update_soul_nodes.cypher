@@ -1,3 +1,4 @@
+// transaction: write
 // Phase 5 — soul_corrections, the write: the corrected properties map of each profile.
 // $rows: {id, properties (JSON), expected (the JSON read)}; a profile changed in between is
 // left for the next run.

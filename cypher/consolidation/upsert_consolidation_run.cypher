@@ -1,3 +1,4 @@
+// transaction: write
 // Persist one consolidation report as (:ConsolidationRun)-[:RAN_IN]->(:Scope); idempotent by id.
 // $run: flat map (phases and counts as JSON strings).
 MATCH (s:Scope {key: $run.scope_key})

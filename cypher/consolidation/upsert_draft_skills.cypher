@@ -1,3 +1,4 @@
+// transaction: write
 // Phase 12 — procedural_promotion, the write: each candidate becomes a DRAFT procedural memory
 // (status draft, active false — a person approves it or not) whose id derives from scope and
 // action, DERIVED_FROM the events that showed the pattern. $rows: {id, scope_key, props,

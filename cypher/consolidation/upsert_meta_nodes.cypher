@@ -1,3 +1,4 @@
+// transaction: write
 // Phase 4 — meta_nodes, the write: one META:<prefix> memory per cluster (id derived from scope
 // and prefix, so a cluster is made once), linked by CLUSTERS to its members until it has
 // $max_edges of them. $rows: {id, scope_key, props, member_ids}.

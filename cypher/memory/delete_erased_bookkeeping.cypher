@@ -1,3 +1,4 @@
+// transaction: write
 // Erase, step 2c: the ancestors' bookkeeping that names the erased subtree ($scope_key and
 // below) or one of its memories: audit entries about them, pending links to them, and a
 // consolidation lease's merge watermark pointing at one (reset to the start of its second).

@@ -1,3 +1,4 @@
+// transaction: write
 // Erase, step 4: the subtree's Scope nodes (nothing hangs off them any more) and the
 // erase's marker.
 OPTIONAL MATCH (root:Scope {key: $scope_key})

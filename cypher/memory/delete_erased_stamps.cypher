@@ -1,3 +1,4 @@
+// transaction: autocommit
 // Erase, step 2a: relationships written on behalf of the erased subtree ($scope_key and below)
 // between memories of its ancestors ($ancestor_keys: the keys strictly above it) — inferred,
 // co-occurrence, synthetic links, moved edges — in batches of $batch. Edges that touch an

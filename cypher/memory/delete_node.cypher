@@ -1,3 +1,4 @@
+// transaction: write
 // Deletes an owned memory (scope or subtree). Without $cascade a memory that still has
 // memory edges is kept and reported, so nothing is half-deleted.
 // A deleted memory's keys ((:Key)-[:KEY_OF]->) go with it.

@@ -1,3 +1,4 @@
+// transaction: write
 // Clear one layer of exactly this scope (optionally one session).
 // A deleted memory's keys ((:Key)-[:KEY_OF]->) go with it.
 MATCH (m:Memory) USING INDEX SEEK m:Memory(scope_key, layer)

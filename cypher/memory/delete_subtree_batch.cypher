@@ -1,3 +1,4 @@
+// transaction: write
 // Erase, step 3: at most $batch of the nodes hanging off the subtree's scopes (memories with
 // their edges and cue links, cues, pending links, leases, runs, audit entries) in one
 // transaction; the caller repeats until nothing is left, so no transaction outgrows the

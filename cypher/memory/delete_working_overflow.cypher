@@ -1,3 +1,4 @@
+// transaction: write
 // Keep the newest $keep working memories of one session ($session_id; null: the entries
 // without a session) of exactly this scope (a FIFO per session); delete the rest.
 // A deleted memory's keys ((:Key)-[:KEY_OF]->) go with it.

@@ -1,3 +1,4 @@
+// transaction: read
 // The current (not superseded, not retracted) fact of a subject key in exactly this scope.
 MATCH (m:Memory)
 WHERE m.scope_key = $scope_key AND m.layer = 'semantic' AND m.key = $key

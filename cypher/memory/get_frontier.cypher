@@ -1,3 +1,4 @@
+// transaction: read
 // One breadth-first step: the visible, not yet seen neighbours of $frontier.
 // Visible keys under erasure (at or below an (:Erasure) marker) are left out: the erase's tombstone.
 WITH COLLECT { MATCH (e:Erasure) RETURN e.key } AS erasing

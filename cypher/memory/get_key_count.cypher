@@ -1,3 +1,4 @@
+// transaction: read
 // How many keys the memories of exactly $scope_key have (what enrichment wrote there).
 // Parameters: $scope_key.
 WITH COLLECT { MATCH (e:Erasure) RETURN e.key } AS erasing

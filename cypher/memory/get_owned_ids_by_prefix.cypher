@@ -1,3 +1,4 @@
+// transaction: read
 // The ids of memories of the scope or below ($scope_key, $subtree_prefix) that start with
 // $prefix — how a handle shown in a prompt (the start of an id) names its memory. At most two:
 // one means the handle is unambiguous.

@@ -1,3 +1,4 @@
+// transaction: read
 // The latest memory of a layer in each of several sessions of exactly this scope (to extend
 // their chains), in one round trip. $session_ids: list; one row per session that has one.
 UNWIND $session_ids AS session_id

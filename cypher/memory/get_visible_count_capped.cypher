@@ -1,3 +1,4 @@
+// transaction: read
 // How many memories the visible scopes hold (of $layers; null: all), counted up to $cap only:
 // on Neo4j 5.26 a vector search over so few is an exact scan (store/vector_search.py).
 // Parameters: $visible, $layers, $cap.

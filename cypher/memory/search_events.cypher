@@ -1,3 +1,4 @@
+// transaction: read
 // Episodic events visible from the scope, in time order, optionally in a window / session.
 // Visible keys under erasure (at or below an (:Erasure) marker) are left out: the erase's tombstone.
 WITH COLLECT { MATCH (e:Erasure) RETURN e.key } AS erasing

@@ -1,3 +1,4 @@
+// transaction: read
 // What a scope may see: memories whose scope_key is one of $visible (the scope and its
 // ancestors), with optional filters. Empty/null filters match everything.
 // Visible keys under erasure (at or below an (:Erasure) marker) are left out: the erase's tombstone.

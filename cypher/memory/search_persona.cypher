@@ -1,3 +1,4 @@
+// transaction: read
 // What a scope sees of the persona, in one round trip: the visible semantic memories whose
 // label starts with $prefix (the SOUL:<name> profiles) and those labelled $identity
 // (AGENT_IDENTITY), each the newest $limit, not retracted. Seeks on the (scope_key, label)

@@ -1,3 +1,4 @@
+// transaction: read
 // The memories of one layer in exactly one scope (never its ancestors'), not retracted: one
 // seek on the (scope_key, layer) index, however many memories the ancestors hold. Working
 // memory and pending triggers read this on every agent turn. A scope under erasure (at or

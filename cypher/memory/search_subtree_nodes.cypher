@@ -1,3 +1,4 @@
+// transaction: read
 // The descendant read: memories of the scope and every scope below it, but for the scopes
 // under erasure (at or below an (:Erasure) marker): the erase's tombstone.
 WITH COLLECT { MATCH (e:Erasure) RETURN e.key } AS erasing

@@ -1,3 +1,4 @@
+// transaction: read
 // The agent turn's small reads in one round trip (beside recall, before the model): the scope's
 // own working memories and its own pending-trigger candidates (each exactly what
 // search_scope_layer reads for that layer), and what the scope sees of the persona (exactly

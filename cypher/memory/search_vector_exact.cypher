@@ -1,3 +1,4 @@
+// transaction: read
 // Exact cosine over every visible memory: correct for any scope, used when the scope's
 // share of the index is too small for the approximate path.
 // Visible keys under erasure (at or below an (:Erasure) marker) are left out: the erase's tombstone.

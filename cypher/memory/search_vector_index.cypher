@@ -1,3 +1,4 @@
+// transaction: read
 // The raw global top-$fetch_k of the vector index, then the scope filter (which can starve a
 // small scope): the benchmarks' floor, one index query (recall uses search_vector_scoped).
 // $vector_index: the vector index's name on this server (ServerCapabilities.vector_index).

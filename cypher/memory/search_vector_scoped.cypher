@@ -1,3 +1,4 @@
+// transaction: read
 // Approximate top-k inside the vector index, filtered by scope there (Cypher 25 SEARCH): one
 // range search over the scope chain per point of $chain (hippograph.scope.Scope.chain_points:
 // one, two in a namespace) covers every visible scope at once; $floor raises the chain's low end

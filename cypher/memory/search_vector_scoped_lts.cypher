@@ -1,3 +1,4 @@
+// transaction: read
 // search_vector_scoped on Neo4j 5.26 LTS (no Cypher 25 SEARCH): the global top-$fetch_k of the
 // vector index, then the scope, layer and retraction filters and the best $k. The caller widens
 // $fetch_k, then scans exactly, when fewer than $k survive (a small scope among large ones).

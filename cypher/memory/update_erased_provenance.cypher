@@ -1,3 +1,4 @@
+// transaction: autocommit
 // Erase, step 2b: provenance lists (source_episodic_ids) on relationships between memories
 // of the ancestors ($ancestor_keys) lose every id that names no surviving memory: the erased
 // subtree's episodes (and, on a resumed erase, the ones already deleted). In batches.

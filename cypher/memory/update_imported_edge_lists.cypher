@@ -1,3 +1,4 @@
+// transaction: autocommit
 // After an offline import (hippograph import --bulk): give every memory edge the empty
 // source_episodic_ids list the online write stores, which a CSV file cannot express (an empty
 // field reads as no property). Run once, in batches of its own transactions.

@@ -1,3 +1,4 @@
+// transaction: write
 // $props were validated against the model; only owned memories (scope or subtree) change.
 // $props never holds an embedding vector (an explicit null there clears it); $embedding, when
 // not null, is the new one, written once as float32 (as upsert_nodes stores it), not first as

@@ -1,3 +1,4 @@
+// transaction: write
 // The new fact supersedes the old one: the old keeps its text, gets superseded_by and
 // valid_until, and a SUPERSEDES edge records the change. Both in the writer's scope.
 MATCH (old:Memory {id: $old_id}), (new:Memory {id: $new_id})

@@ -1,3 +1,4 @@
+// transaction: write
 // Renew memories with a ttl: valid_until becomes $now + their own ttl (seconds). Only owned
 // memories (scope or subtree) that are current, not retracted and still valid at $now: one
 // already past its valid_until stays expired. updated_at does not move (a renewal is a read).

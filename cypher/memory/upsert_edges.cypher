@@ -1,3 +1,4 @@
+// transaction: write
 // Insert edges or, when (scope, source, target, relationship) exists, add to its weight and
 // keep its id. Both ends must be visible from the scope. $increment: 1.0 for upsert,
 // 0.0 for add (create-if-absent).

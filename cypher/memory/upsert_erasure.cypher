@@ -1,3 +1,4 @@
+// transaction: write
 // Erase, step 1 (one small transaction): the tombstone. An (:Erasure {key}) marker records that
 // an erase of $scope_key is under way (a crashed erase is resumed by erasing again) and how
 // many memories it started with; every read leaves out the scopes at or below a marker from

@@ -1,3 +1,4 @@
+// transaction: write
 // Take the write lock of ($scope_key, $key) for the rest of the transaction: MERGE on the
 // uniquely constrained FactLock node (two writers cannot both create it), then a write to it
 // (a second writer blocks here until the first commits). Hangs off the scope, so an erase

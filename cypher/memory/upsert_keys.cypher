@@ -1,3 +1,4 @@
+// transaction: write
 // Keys of turns (extra index entries: facts, keyphrases, dates, what a turn says of a person),
 // each a (:Key) linked to its memory by KEY_OF and to the memory's scope by IN_SCOPE (a subtree
 // erase takes it with the scope). Idempotent: a key's id is derived from its memory, kind and

@@ -1,3 +1,4 @@
+// transaction: write
 // Create memories in one scope with their cues, idempotent by id, in one statement.
 // $rows: {id, layer_label, props, cues: [index into $cues]}; $cues: the batch's distinct cues
 // {kind, key, name}, so each cue is merged once per batch, not once per memory that has it.

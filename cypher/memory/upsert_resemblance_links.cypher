@@ -1,3 +1,4 @@
+// transaction: write
 // Associative links at ingest: each of the given memories of exactly one scope is linked to the
 // $k memories of the same scope and layer, said in another session, whose embeddings are
 // closest to its own (exact cosine over that scope only, so nothing links across scopes), when

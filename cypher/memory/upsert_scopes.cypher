@@ -1,3 +1,4 @@
+// transaction: write
 // $scopes: root-first rows {key, kind, id, depth, name, parent_key}
 UNWIND $scopes AS s
 MERGE (n:Scope {key: s.key})

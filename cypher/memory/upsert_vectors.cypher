@@ -1,3 +1,4 @@
+// transaction: write
 // Vector-store view of the memory graph: set embeddings (and text) on memories of the scope,
 // creating them when missing. $rows: {id, layer_label, props}. Each embedding is written once,
 // as a float32 array (as upsert_nodes stores it); a row without one clears the stored one of a

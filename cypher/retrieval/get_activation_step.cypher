@@ -1,3 +1,4 @@
+// transaction: read
 // One hop of spreading activation: for each frontier node, its strongest $fan_out visible,
 // live neighbours (by edge weight, then id and relationship type), with the relationship that
 // leads there.

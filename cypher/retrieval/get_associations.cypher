@@ -1,3 +1,4 @@
+// transaction: read
 // Associative spreading through shared cues, two kinds in one read:
 // * session: the best memory of each top session passes $session_decay × its value to
 //   every other member;

@@ -1,3 +1,4 @@
+// transaction: read
 // Which of the $visible scope keys are being erased: at or below an (:Erasure) marker, the
 // erase's tombstone (store/erase.py). Recall leaves them out from the moment an erase starts,
 // before its batches finish.

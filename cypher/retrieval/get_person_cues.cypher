@@ -1,3 +1,4 @@
+// transaction: read
 // Which of the query's capitalised words name a person cue visible from the scope.
 // A person named at two scope levels has two Cue nodes: the keys are collected DISTINCT, because
 // Neo4j 2026.08 drops a row DISTINCT over a property of nodes found by a uniqueness-constraint

@@ -1,3 +1,4 @@
+// transaction: read
 // The memories a recall ranks highest, whole (but for the embedding and index-only text).
 // Superseded versions of a fact are history, not answers: they stay out of recall (the
 // layer's history() and as_of() read them).

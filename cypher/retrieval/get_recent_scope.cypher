@@ -1,3 +1,4 @@
+// transaction: read
 // The scope key of the memory updated last (none in an empty database): where the warm-up
 // recalls, since a recall that reads rows runs server code an empty one never reaches.
 // No parameters.

@@ -1,3 +1,4 @@
+// transaction: read
 // Cosines of the given memories' embeddings to each of the topic vectors (person-centred
 // recall: the named person's candidates against what the rest of the query asks).
 // Parameters: $ids (memory ids), $visible (the scope's ancestor keys), $vectors (a list of

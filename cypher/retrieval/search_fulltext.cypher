@@ -1,3 +1,4 @@
+// transaction: read
 // Fulltext channel of recall: BM25 over search_text inside the visible scopes and layers
 // ($lucene carries the escaped terms and the zero-boost scope/layer filter, see
 // retrieval/lucene.py); with each hit its cosine to the query ($vector: null when the query

@@ -1,3 +1,4 @@
+// transaction: read
 // The keys' fulltext channel of recall: BM25 over the keys' text inside the visible scopes and
 // layers ($lucene as for search_fulltext), the best $k keys whose memory is visible and live,
 // each memory once with its best key (BM25, then text); with it the memory's own cosine to the

@@ -1,3 +1,4 @@
+// transaction: read
 // The keys' vector channel of recall: one range search inside the keys' vector index per point
 // of $chain (hippograph.scope.Scope.chain_points: one for the whole scope chain, two in a
 // namespace; Cypher 25 SEARCH, $fetch_k hits each), the best $k keys whose memory is visible,

@@ -1,3 +1,4 @@
+// transaction: read
 // search_key_vector on Neo4j 5.26 LTS (no key vector index there): the visible keys scanned
 // exactly, the best $k whose memory is visible, live and of the layers, each memory once with
 // its best key (cosine, then text); with it the memory's session and person cues.

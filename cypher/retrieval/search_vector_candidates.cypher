@@ -1,3 +1,4 @@
+// transaction: read
 // Vector channel of recall (approximate path): one range search inside the vector index per
 // point of $chain (hippograph.scope.Scope.chain_points: one for the whole scope chain, two in a
 // namespace; Cypher 25 SEARCH, $fetch_k hits each), then the visible keys (the caller leaves out

@@ -1,3 +1,4 @@
+// transaction: read
 // Vector channel of recall (exact path): cosine over every visible memory of the layers;
 // used when the scope's share of the index is too small for the approximate path.
 MATCH (m:Memory) USING INDEX SEEK m:Memory(scope_key)

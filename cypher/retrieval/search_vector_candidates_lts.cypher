@@ -1,3 +1,4 @@
+// transaction: read
 // search_vector_candidates on Neo4j 5.26 LTS (no Cypher 25 SEARCH): the global top-$fetch_k of
 // the vector index, then the scope, layer and retraction filters and the best $k; with each hit
 // its session and person cues for the evidence step. The caller widens $fetch_k, then scans

@@ -1,3 +1,4 @@
+// transaction: write
 // Direct reads: recall returned these memories. Locked in id order: recalls run concurrently
 // and return overlapping memories in different (rank) orders, and two writers that lock the
 // same nodes in opposite orders deadlock.

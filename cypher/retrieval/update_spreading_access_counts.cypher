@@ -1,3 +1,4 @@
+// transaction: write
 // Visits by spreading activation. Locked in id order, as update_access_counts.
 UNWIND $ids AS id
 WITH id ORDER BY id

@@ -1,3 +1,4 @@
+// transaction: write
 // Inferred links left by activation for consolidation (phase 2.5 turns them into INFERRED
 // edges). They hang off their scope, so erasing the scope erases them.
 MATCH (s:Scope {key: $scope_key})

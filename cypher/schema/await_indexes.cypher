@@ -1,1 +1,2 @@
+// transaction: autocommit
 CALL db.awaitIndexes($seconds)

@@ -1,3 +1,4 @@
+// transaction: autocommit
 // One Cue node per (scope, kind, key): writers MERGE cues on all three properties, so under this
 // constraint two concurrent writers of a new cue meet on one node (the second waits on the
 // first's lock) instead of creating two. Its backing index serves recall's cue seeks.

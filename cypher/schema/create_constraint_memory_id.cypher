@@ -1,1 +1,2 @@
+// transaction: autocommit
 CREATE CONSTRAINT memory_id IF NOT EXISTS FOR (m:Memory) REQUIRE m.id IS UNIQUE

@@ -1,3 +1,4 @@
+// transaction: autocommit
 // Schema step 6: the keys' text, with the same fields as memory_text (search_text, scope_tag,
 // layer: the turn's), so recall's fulltext query ($lucene, its scope and layer filter inside
 // Lucene) runs unchanged over keys.

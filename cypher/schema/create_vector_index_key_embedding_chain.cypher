@@ -1,3 +1,4 @@
+// transaction: autocommit
 // Schema step 8: the keys' vectors with their memory's chain interval (scope_lo, scope_hi) as
 // filter properties (Cypher 25, Neo4j 2026.x), searched once per scope chain like
 // memory_embedding_chain. Replaces key_embedding_scoped (dropped in step 8). On 5.26 no key

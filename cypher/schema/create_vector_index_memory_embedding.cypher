@@ -1,3 +1,4 @@
+// transaction: autocommit
 // The vector index on Neo4j 5.26 LTS (schema step 8 there, in memory_embedding_chain's place):
 // without filter properties (5.26 has neither Cypher 25 nor filtered vector indexes). Vector search over-fetches its global top-k and filters
 // by scope afterwards (the _lts statements). On 2026.x step 4 drops this index and builds

@@ -1,3 +1,4 @@
+// transaction: autocommit
 // Schema step 8: the vector index with each memory's chain interval (scope_lo, scope_hi; see
 // hippograph.scope.Scope.chain_lo) as filter properties, so one search inside the index covers
 // a query's whole ancestor chain (SEARCH … WHERE m.scope_lo <= $at AND m.scope_hi > $at, Cypher

@@ -1,3 +1,4 @@
+// transaction: write
 // Re-embedding, once recall reads the memories' own vectors again: drop the copies, in id
 // order after $after, $batch at a time.
 MATCH (m:Memory)

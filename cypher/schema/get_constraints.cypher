@@ -1,2 +1,3 @@
+// transaction: read
 SHOW CONSTRAINTS YIELD name
 RETURN name

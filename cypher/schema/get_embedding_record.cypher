@@ -1,3 +1,4 @@
+// transaction: read
 // The embedder the database's vectors were made with (on the schema's singleton node): its
 // model id, dimensions and similarity, the property recall reads (embedding, or _embedding_next
 // while a re-embedding has switched recall to the new vectors), and a re-embedding under way.

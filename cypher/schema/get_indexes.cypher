@@ -1,2 +1,3 @@
+// transaction: read
 SHOW INDEXES YIELD name, state
 RETURN name, state

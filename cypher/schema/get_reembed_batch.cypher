@@ -1,3 +1,4 @@
+// transaction: read
 // Re-embedding: the next memories with a vector after $after, in id order (the memory id
 // constraint's index gives the order), with the words their vector is made of.
 MATCH (m:Memory)

@@ -1,3 +1,4 @@
+// transaction: read
 // Re-embedding: memories with a vector but none of the new model's yet (written after the
 // id-ordered pass went by them).
 MATCH (m:Memory)

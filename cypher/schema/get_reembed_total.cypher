@@ -1,3 +1,4 @@
+// transaction: read
 // Re-embedding: how many memories have a vector (the progress's total).
 MATCH (m:Memory)
 WHERE m.embedding IS NOT NULL

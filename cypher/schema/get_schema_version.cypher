@@ -1,2 +1,3 @@
+// transaction: read
 OPTIONAL MATCH (v:HippographSchema {id: 'hippograph'})
 RETURN v.version AS version

@@ -1,3 +1,4 @@
+// transaction: read
 CALL dbms.components() YIELD name, versions, edition
 WHERE name = 'Neo4j Kernel'
 RETURN versions[0] AS version, edition

@@ -1,3 +1,4 @@
+// transaction: autocommit
 // Before the cue_key constraint: fold every set of Cue nodes sharing (scope_key, kind, key) into
 // one survivor (the oldest; ties by element id). One pass counts the copies (no index needed,
 // so a freshly imported store is read once); only the sets with copies are looked up again.

@@ -1,3 +1,4 @@
+// transaction: write
 // Re-embedding, after recall reads the new vectors: copy the next $batch of them into the
 // memories' own vector property, in id order after $after.
 MATCH (m:Memory)

@@ -1,3 +1,4 @@
+// transaction: autocommit
 // Schema step 8, before key_embedding_chain: every key's chain interval (scope_lo, scope_hi),
 // its memory's (step 8 gave every memory one first). Only keys without one, one transaction per
 // 10,000: a crash loses at most a batch and a second run finds nothing.

@@ -1,3 +1,4 @@
+// transaction: autocommit
 // Schema step 8, before memory_embedding_chain: every memory's chain interval (scope_lo,
 // scope_hi) from its scope_key, as hippograph.scope.Scope.chain_lo / chain_hi give it (the
 // levels joined by $separator, led by '@<namespace>' and $separator when namespaced; '/@' only

@@ -1,3 +1,4 @@
+// transaction: write
 // Re-embedding: the new model's vectors beside the old ones, as float32 arrays. $rows: {id, vector}.
 UNWIND $rows AS row
 MATCH (m:Memory {id: row.id})

@@ -1,3 +1,4 @@
+// transaction: write
 // A re-embedding's state, so that running it again resumes: the target embedder, the phase
 // (vectors, copy, cleanup) and the last memory id done in it. All null: none under way.
 MERGE (v:HippographSchema {id: 'hippograph'})

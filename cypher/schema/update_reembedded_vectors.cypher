@@ -1,3 +1,4 @@
+// transaction: write
 // Re-embedding, after recall reads the new vectors: memories written meanwhile (or missed) get
 // the new model's vector in both places, as float32 arrays. $rows: {id, vector}.
 UNWIND $rows AS row

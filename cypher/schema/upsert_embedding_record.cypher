@@ -1,3 +1,4 @@
+// transaction: write
 // Record the embedder of the database's vectors and the property recall reads ($model may be
 // null: an embedder that names no model, a test stand-in, is checked by its dimensions only).
 MERGE (v:HippographSchema {id: 'hippograph'})

@@ -4,7 +4,7 @@ the procedural layer) and restores of retracted memories (written by consolidati
 An entry is an ``(:AuditEntry {id, scope_key, actor, action, target, at, detail})`` node
 hanging off ``-[:IN_SCOPE]->(:Scope)`` (erased with its scope); ``detail`` is a JSON string.
 To record an entry in the same transaction as the decision it explains, call
-:func:`record_in` with the :class:`~hippograph.store.transaction.Transaction` of your ``write_tx``.
+:func:`record_in` with the :class:`~hippograph.store.transaction.WriteTransaction` of your ``write_tx``.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from hippograph.models import check_id, new_id, now
 from hippograph.scope import Scope
 from hippograph.store.catalog import CypherQuery
 from hippograph.store.connection import Neo4jConnection
-from hippograph.store.transaction import Row, Transaction
+from hippograph.store.transaction import Row, WriteTransaction
 
 __all__ = [
     "AuditAction",
@@ -108,7 +108,7 @@ class _EntryRow(Row):
         return AuditEntry.model_validate(data)
 
 
-async def record_in(tx: Transaction, entry: AuditEntry) -> None:
+async def record_in(tx: WriteTransaction, entry: AuditEntry) -> None:
     """Write ``entry`` inside ``tx``, beside the decision it records (idempotent by its id)."""
     await tx.run(AuditQuery.UPSERT_AUDIT_ENTRY, entry=audit_params(entry))
 

@@ -19,6 +19,7 @@ from hippograph.models import Layer, MemoryNode
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection
 from hippograph.store.queries import MemoryQuery as Q
+from tests.support.transactions import execute_query
 
 ROUTING = {"bolt": "neo4j", "bolt+s": "neo4j+s", "bolt+ssc": "neo4j+ssc"}
 
@@ -84,7 +85,9 @@ async def test_a_read_carries_the_bookmarks_of_the_write_before_it(routed: Neo4j
     assert recording.updates[-1][0] == written  # the read waited for the write
 
     before = set(await recording.get_bookmarks())
-    rows = await routed.query(Q.GET_NODE, write=False, id=node.id, visible=tenant.ancestor_keys(), with_embedding=False)
+    rows = await execute_query(
+        routed, Q.GET_NODE, write=False, id=node.id, visible=tenant.ancestor_keys(), with_embedding=False
+    )
     assert [r["m"]["id"] for r in rows] == [node.id]
     assert recording.updates[-1][0] == before  # execute_query carries them too
 

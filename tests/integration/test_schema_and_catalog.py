@@ -4,16 +4,18 @@ import uuid
 
 import pytest
 
-from hippograph.errors import StoreUnavailableError
+from hippograph.errors import StoreError, StoreUnavailableError
 from hippograph.models import Layer, MemoryNode
 from hippograph.scope import Scope
-from hippograph.store import SCHEMA_VERSION, GraphStore, Neo4jConnection, migrate, schema_version
+from hippograph.store import SCHEMA_VERSION, GraphStore, Neo4jConnection, TransactionKind, migrate, schema_version
+from hippograph.store.catalog import Statement
 from hippograph.store.queries import MemoryQuery
-from tests.support.catalog import all_queries, rendered_statements
+from tests.support.catalog import all_queries, rendered_statements, sample_params
 
 
 async def test_every_query_file_passes_explain(conn: Neo4jConnection) -> None:
-    """Every statement this server runs (on 5.26 the Cypher 25 ones give way to their _lts forms)."""
+    """Every statement this server runs (on 5.26 the Cypher 25 ones give way to their _lts forms);
+    one declared a write plans to write (else it belongs in a read transaction)."""
     async with conn.driver.session(database=conn.database) as session:
         for query in all_queries():
             if not conn.capabilities.can_run(query):
@@ -21,6 +23,34 @@ async def test_every_query_file_passes_explain(conn: Neo4jConnection) -> None:
             result = await session.run("EXPLAIN " + query.text)
             summary = await result.consume()
             assert summary.plan is not None, query
+            if query.kind is TransactionKind.WRITE:
+                assert summary.query_type in ("w", "rw"), query
+
+
+def _reads_here(conn: Neo4jConnection) -> list[Statement]:
+    """Every read statement of the catalog and every one rendered from fragments, as this server
+    runs them (the _lts forms only on 5.26, whose vector index they name)."""
+    current = conn.capabilities.supports_search_clause
+    catalog = [
+        q
+        for q in all_queries()
+        if q.kind is TransactionKind.READ and conn.capabilities.can_run(q) and not (current and q.name.endswith("_LTS"))
+    ]
+    return [*catalog, *rendered_statements(lts=not current).values()]
+
+
+async def test_every_read_statement_runs_in_a_read_transaction(conn: Neo4jConnection) -> None:
+    """The server refuses any write in a read transaction (Neo.ClientError.Statement.AccessMode),
+    before it looks at the parameters or the data: a statement declared a read that writes fails
+    here."""
+    reads = _reads_here(conn)
+    assert len(reads) > 80
+    assert any(q.path.startswith("retrieval/recall@") for q in reads)
+    for query in reads:
+        try:
+            await conn.read(query, **sample_params(query, vector_index=conn.capabilities.vector_index))
+        except StoreError as exc:  # a sample value the statement cannot take; never a write
+            assert "AccessMode" not in str(exc), query.path
 
 
 async def test_every_statement_rendered_from_fragments_passes_explain(conn: Neo4jConnection) -> None:

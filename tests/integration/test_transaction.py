@@ -8,8 +8,9 @@ import pytest
 from hippograph.errors import StoreError
 from hippograph.models import now
 from hippograph.scope import Scope
-from hippograph.store import GraphStore, Neo4jConnection, Row, Transaction, WriteCounts
+from hippograph.store import GraphStore, Neo4jConnection, ReadTransaction, Row, WriteCounts, WriteTransaction
 from hippograph.store.queries import MemoryQuery as Q
+from tests.support.transactions import read_tx
 
 
 class _Key(Row):
@@ -20,7 +21,7 @@ class _Fact(Row):
     m: dict[str, object]
 
 
-async def _take(tx: Transaction, scope: Scope, key: str) -> tuple[WriteCounts, _Key | None]:
+async def _take(tx: WriteTransaction, scope: Scope, key: str) -> tuple[WriteCounts, _Key | None]:
     counts = await tx.run(Q.UPSERT_FACT_LOCK, scope_key=scope.key, key=key, now=now())
     row = await tx.single_as(Q.UPSERT_FACT_LOCK, _Key, scope_key=scope.key, key=key, now=now())
     return counts, row
@@ -36,13 +37,13 @@ async def test_run_counts_and_single_as_reads_a_typed_row(store: GraphStore, ten
 
 
 async def test_single_as_is_none_and_rows_as_empty_without_rows(conn: Neo4jConnection, tenant: Scope) -> None:
-    async def work(tx: Transaction) -> tuple[_Fact | None, list[_Fact]]:
+    async def work(tx: ReadTransaction) -> tuple[_Fact | None, list[_Fact]]:
         params = {"scope_key": tenant.key, "key": "nobody.home"}
         return await tx.single_as(Q.GET_CURRENT_FACT, _Fact, **params), await tx.rows_as(
             Q.GET_CURRENT_FACT, _Fact, **params
         )
 
-    assert await conn.read_tx(work) == (None, [])
+    assert await read_tx(conn, work) == (None, [])
 
 
 async def test_a_failing_work_function_writes_nothing(store: GraphStore, tenant: Scope) -> None:
@@ -51,7 +52,7 @@ async def test_a_failing_work_function_writes_nothing(store: GraphStore, tenant:
     class Stop(Exception):
         pass
 
-    async def work(tx: Transaction) -> None:
+    async def work(tx: WriteTransaction) -> None:
         await tx.run(Q.UPSERT_FACT_LOCK, scope_key=tenant.key, key="rolled.back", now=now())
         raise Stop
 
@@ -62,8 +63,10 @@ async def test_a_failing_work_function_writes_nothing(store: GraphStore, tenant:
 
 
 async def test_a_statement_the_server_refuses_is_a_store_error(conn: Neo4jConnection, tenant: Scope) -> None:
-    async def work(tx: Transaction) -> None:  # LIMIT -1: the server refuses the parameter
-        await tx.run(Q.SEARCH_VECTOR_EXACT, visible=[tenant.key], layers=["semantic"], k=-1, vector=[1.0, 0.0])
+    async def work(tx: ReadTransaction) -> None:  # LIMIT -1: the server refuses the parameter
+        await tx.rows_as(
+            Q.SEARCH_VECTOR_EXACT, _Fact, visible=[tenant.key], layers=["semantic"], k=-1, vector=[1.0, 0.0]
+        )
 
     with pytest.raises(StoreError):
-        await conn.read_tx(work)
+        await read_tx(conn, work)

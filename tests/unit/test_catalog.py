@@ -55,3 +55,17 @@ def test_the_store_imports_no_other_component() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == ""
+
+
+def test_every_query_declares_its_transaction_on_its_first_line() -> None:
+    from hippograph.store.catalog import TransactionKind
+
+    for q in all_queries():
+        assert q.kind in TransactionKind, q
+        code = "\n".join(line for line in q.text.splitlines() if not line.lstrip().startswith("//"))
+        if "IN TRANSACTIONS" in code:
+            assert q.kind is TransactionKind.AUTOCOMMIT, q
+        if q.name.startswith(("CREATE_", "DROP_")):
+            assert q.kind is TransactionKind.AUTOCOMMIT, q
+        if q.name.startswith(("UPSERT_", "UPDATE_")) and "IN TRANSACTIONS" not in code:
+            assert q.kind is TransactionKind.WRITE, q

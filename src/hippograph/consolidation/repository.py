@@ -18,7 +18,7 @@ from hippograph.store.catalog import CypherQuery
 from hippograph.store.connection import Neo4jConnection
 from hippograph.store.mapping import scope_rows
 from hippograph.store.queries import MemoryQuery
-from hippograph.store.transaction import Row, Transaction
+from hippograph.store.transaction import Row, WriteTransaction
 
 R = TypeVar("R", bound=Row)
 
@@ -111,7 +111,7 @@ async def restore_with_audit(
     """Un-retract and record ``entry`` (with the old retraction as detail) in one transaction.
     Returns (the restore row or None when nothing matched, the entry when it was restored)."""
 
-    async def work(tx: Transaction) -> tuple[RestoreRow | None, AuditEntry | None]:
+    async def work(tx: WriteTransaction) -> tuple[RestoreRow | None, AuditEntry | None]:
         row = await tx.single_as(
             Q.RESTORE_MEMORY,
             RestoreRow,

@@ -6,10 +6,19 @@ Each component declares its own enum over its own folder (``SchemaQuery`` → ``
 ``RetrievalQuery`` → ``cypher/retrieval`` …), members named after the files (``GET_NODE`` →
 ``get_node.cypher``). The store knows no other component: the test that files and members match
 one to one imports the components itself.
+
+Each file's first line declares the transaction it runs in (:class:`TransactionKind`)::
+
+    // transaction: read          a managed read transaction (routed to a reader; no writes)
+    // transaction: write         a managed write transaction
+    // transaction: autocommit    auto-commit: DDL and ``CALL {…} IN TRANSACTIONS`` batch jobs
+
+The connection runs a statement only in a transaction of its kind.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
@@ -18,9 +27,21 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import LiteralString, Protocol
 
-__all__ = ["CypherQuery", "RenderedQuery", "Statement", "catalog_files", "cypher_root"]
+__all__ = ["CypherQuery", "RenderedQuery", "Statement", "TransactionKind", "catalog_files", "cypher_root"]
 
 _EXCLUDED = frozenset({"browser"})  # saved Browser queries and styles, not catalogued
+_KIND = re.compile(r"// transaction: (\w+)")
+
+
+class TransactionKind(StrEnum):
+    """The transaction a statement runs in, declared on its file's first line."""
+
+    READ = "read"
+    """A managed read transaction: the server refuses any write in it."""
+    WRITE = "write"
+    """A managed write transaction (all or nothing; the driver retries transient faults)."""
+    AUTOCOMMIT = "autocommit"
+    """An auto-commit transaction: DDL, and ``CALL {…} IN TRANSACTIONS`` batch jobs."""
 
 
 class CypherQuery(StrEnum):
@@ -41,6 +62,11 @@ class CypherQuery(StrEnum):
     def text(self) -> LiteralString:
         return _load(self.folder, self.value)
 
+    @property
+    def kind(self) -> TransactionKind:
+        """The transaction the file's first line declares."""
+        return _kind(self.folder, self.value)
+
 
 class Statement(Protocol):
     """What the connection runs: a catalogued query, or one rendered from it
@@ -52,6 +78,9 @@ class Statement(Protocol):
     @property
     def text(self) -> LiteralString: ...
 
+    @property
+    def kind(self) -> TransactionKind: ...
+
 
 @dataclass(frozen=True, slots=True)
 class RenderedQuery:
@@ -62,6 +91,7 @@ class RenderedQuery:
 
     path: str
     text: LiteralString
+    kind: TransactionKind
 
 
 @cache
@@ -82,6 +112,16 @@ def _load(folder: str, name: str) -> LiteralString:
     text = cypher_root().joinpath(folder, f"{name}.cypher").read_text(encoding="utf-8")
     # Files are static, shipped with the package: never built from user text.
     return text.strip()
+
+
+@cache
+def _kind(folder: str, name: str) -> TransactionKind:
+    first = _load(folder, name).partition("\n")[0]
+    found = _KIND.fullmatch(first)
+    kinds = {k.value: k for k in TransactionKind}
+    if found is None or found.group(1) not in kinds:
+        raise ValueError(f"{folder}/{name}.cypher: the first line must be '// transaction: {' | '.join(kinds)}'")
+    return kinds[found.group(1)]
 
 
 def catalog_files() -> set[str]:

@@ -3,10 +3,12 @@
 Reads go through ``execute_read`` (routed to readers), writes through ``execute_write``; both
 retry transient faults, so the transaction functions here only run one parameterised query
 (idempotent by construction of the Cypher: MERGE-based writes). Several statements in one
-transaction go through :meth:`Neo4jConnection.read_tx` / :meth:`Neo4jConnection.write_tx`, whose
-work function gets a typed :class:`~hippograph.store.transaction.Transaction`, never the driver's.
-Bulk jobs that use ``CALL {…} IN TRANSACTIONS`` must run auto-commit:
-:meth:`Neo4jConnection.run_autocommit`. :meth:`Neo4jConnection.connect` reads the server's version
+transaction go through :meth:`Neo4jConnection.write_tx`, whose work function gets a typed
+:class:`~hippograph.store.transaction.WriteTransaction`, never the driver's. Bulk jobs that use
+``CALL {…} IN TRANSACTIONS``, and DDL, run auto-commit: :meth:`Neo4jConnection.run_autocommit`.
+Each statement declares its kind (:class:`~hippograph.store.catalog.TransactionKind`), and each
+way of running one refuses the other kinds with a TypeError: a read statement runs in a read
+transaction, where the server refuses writes as well. :meth:`Neo4jConnection.connect` reads the server's version
 once (:attr:`Neo4jConnection.capabilities`), which chooses the statements that differ between
 Neo4j 2026.x and 5.26 LTS, and refuses a server older than 5.26.
 
@@ -26,7 +28,7 @@ from contextlib import asynccontextmanager
 from typing import Any, TypeVar, cast
 
 import neo4j
-from neo4j import AsyncGraphDatabase, AsyncManagedTransaction, RoutingControl
+from neo4j import AsyncGraphDatabase, AsyncManagedTransaction
 from neo4j import exceptions as neo4j_errors
 from neo4j.api import AsyncBookmarkManager
 
@@ -40,17 +42,36 @@ from hippograph.errors import (
 )
 from hippograph.store import causal
 from hippograph.store.capabilities import ServerCapabilities
-from hippograph.store.catalog import Statement
+from hippograph.store.catalog import Statement, TransactionKind
 from hippograph.store.queries import SchemaQuery
-from hippograph.store.transaction import Record, Row, Transaction, unprinted
+from hippograph.store.transaction import (
+    ReadTransaction,
+    Record,
+    Row,
+    WriteTransaction,
+    check_kind,
+    unprinted,
+)
 
-__all__ = ["ERROR_TABLE", "Neo4jConnection", "Record", "Row", "Transaction", "connected", "unprinted"]
+__all__ = [
+    "ERROR_TABLE",
+    "Neo4jConnection",
+    "ReadTransaction",
+    "Record",
+    "Row",
+    "WriteTransaction",
+    "connected",
+    "unprinted",
+]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 R = TypeVar("R", bound=Row)
+H = TypeVar("H", bound=ReadTransaction)
 ErrorFactory = Callable[[BaseException, str], HippographError]
 AUTOCOMMIT_ATTEMPTS = 4
+_WRITE = frozenset({TransactionKind.WRITE})
+_AUTOCOMMIT = frozenset({TransactionKind.AUTOCOMMIT})
 
 
 class Neo4jConnection:
@@ -144,6 +165,7 @@ class Neo4jConnection:
 
     async def write(self, query: Statement, **params: Any) -> list[Record]:
         """Run a write query in a managed write transaction; return records as dicts."""
+        check_kind(query, _WRITE, "write()")
         return await self._managed(query, params, write=True)
 
     async def read_as(self, query: Statement, row: type[R], **params: Any) -> list[R]:
@@ -164,15 +186,10 @@ class Neo4jConnection:
         """:meth:`write`, each record validated once as ``row``."""
         return [row.model_validate(r) for r in await self.write(query, **params)]
 
-    async def read_tx(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
-        """Run several reads in one managed read transaction. ``work`` may run more than once
-        (transient faults are retried), so it only decides from what it reads."""
-        return await self._guard(self._session_call(work, write=False))
-
-    async def write_tx(self, work: Callable[[Transaction], Awaitable[T]]) -> T:
+    async def write_tx(self, work: Callable[[WriteTransaction], Awaitable[T]]) -> T:
         """Run several statements in one managed write transaction (all or nothing). ``work``
         may run more than once (transient faults are retried), so it must be idempotent."""
-        return await self._guard(self._session_call(work, write=True))
+        return await self._guard(self._session_call(WriteTransaction, work))
 
     async def run_autocommit(self, query: Statement, **params: Any) -> list[Record]:
         """Auto-commit run, for ``CALL {…} IN TRANSACTIONS`` batch jobs and DDL.
@@ -181,6 +198,7 @@ class Neo4jConnection:
         a pooled one that died with a restarted server; a deadlock with a concurrent writer) is
         retried here a few times, after a jittered pause; the statements that run this way are
         idempotent batch jobs and ``IF NOT EXISTS`` DDL, so running one again is safe."""
+        check_kind(query, _AUTOCOMMIT, "run_autocommit()")
 
         async def go() -> list[Record]:
             async with self.driver.session(database=self.database, bookmark_manager=self.bookmark_manager()) as session:
@@ -196,32 +214,19 @@ class Neo4jConnection:
                 await asyncio.sleep(0.2 * attempt * (1 + random.random()))
         raise AssertionError("unreachable")
 
-    async def query(self, query: Statement, *, write: bool, **params: Any) -> list[Record]:
-        """``driver.execute_query`` with explicit routing: safe for concurrent callers."""
-
-        async def go() -> list[Record]:
-            records, _, _ = await self.driver.execute_query(
-                query.text,
-                unprinted(params),
-                database_=self.database,
-                routing_=RoutingControl.WRITE if write else RoutingControl.READ,
-                bookmark_manager_=self.bookmark_manager(),
-            )
-            return [r.data() for r in records]
-
-        return await self._guard(go())
-
     async def _managed(
         self, query: Statement, params: dict[str, Any], *, write: bool, plain: bool = False
     ) -> list[Record]:
-        async def work(tx: Transaction) -> list[Record]:
+        async def work(tx: ReadTransaction) -> list[Record]:
             return await tx.records(query, params, plain=plain)
 
-        return await self._guard(self._session_call(work, write=write))
+        return await self._guard(self._session_call(WriteTransaction if write else ReadTransaction, work))
 
-    async def _session_call(self, work: Callable[[Transaction], Awaitable[T]], *, write: bool) -> T:
+    async def _session_call(self, handle_type: type[H], work: Callable[[H], Awaitable[T]]) -> T:
+        """``work`` in a managed transaction of ``handle_type``'s kind, through such a handle."""
+
         async def managed(tx: AsyncManagedTransaction) -> T:
-            handle = Transaction(tx)
+            handle = handle_type(tx)
             try:
                 return await work(handle)
             except neo4j_errors.TransientError as exc:
@@ -233,7 +238,7 @@ class Neo4jConnection:
         # execute_read routes to a reader, execute_write to the writer (the session's access mode
         # plays no part in managed transactions)
         async with self.driver.session(database=self.database, bookmark_manager=self.bookmark_manager()) as session:
-            if write:
+            if handle_type.kind is TransactionKind.WRITE:
                 return await session.execute_write(managed)
             return await session.execute_read(managed)
 

@@ -19,7 +19,8 @@ as parameters (``$in_<name>``), for the degrade path: the same text, run one pie
 
 A stand-in (``= …``) is a JSON literal, the name of an input (passed on unchanged) or a
 parameter (``$name``). Every rendered text is made from the shipped files and the step number
-alone, never from user input.
+alone, never from user input. A fragment only reads: every rendered statement runs in a read
+transaction, where the server refuses writes.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from hippograph.store.catalog import RenderedQuery, cypher_root
+from hippograph.store.catalog import RenderedQuery, TransactionKind, cypher_root
 
 __all__ = ["Fragment", "Output", "Stage", "render_stages", "render_statement"]
 
@@ -189,7 +190,7 @@ def render_statement(folder: str, order: tuple[str, ...], *, lts: bool) -> Rende
     """The fragments of ``order`` as one statement for the server (``lts``: Neo4j 5.26)."""
     text = _prologue(lts) + "\n".join(f.body for f in fragments(folder, order, lts=lts))
     # made only from the catalog's own files and step numbers
-    return RenderedQuery(f"{folder}@{'lts' if lts else '2026'}", text)
+    return RenderedQuery(f"{folder}@{'lts' if lts else '2026'}", text, TransactionKind.READ)
 
 
 @cache
@@ -208,6 +209,6 @@ def render_stages(folder: str, order: tuple[str, ...], *, lts: bool) -> tuple[St
             + "\nRETURN "
             + ", ".join(o.name for o in fragment.outputs)
         )
-        query = RenderedQuery(f"{folder}/{fragment.name}@{'lts' if lts else '2026'}", text)
+        query = RenderedQuery(f"{folder}/{fragment.name}@{'lts' if lts else '2026'}", text, TransactionKind.READ)
         stages.append(Stage(fragment, query))
     return tuple(stages)

@@ -33,7 +33,7 @@ from hippograph.store.mapping import (
 from hippograph.store.queries import MemoryQuery as Q
 from hippograph.store.schema import migrate
 from hippograph.store.scope_gone import ScopeGoneError, write_into
-from hippograph.store.transaction import Row, Transaction
+from hippograph.store.transaction import Row, WriteTransaction
 from hippograph.store.vector_search import scoped_vector_search
 
 _IMMUTABLE = frozenset({"id", "layer", "scope_key", "created_at"})
@@ -160,7 +160,7 @@ class GraphStore:
         params = {"scope_key": scope.key, "rows": rows, "cues": cue_table, "now": now()}
         edge_params = _edge_params(scope, edges, increment=0.0) if edges else None
 
-        async def work(tx: Transaction) -> None:
+        async def work(tx: WriteTransaction) -> None:
             written = await tx.rows_as(Q.UPSERT_NODES, _Upserted, **params, tx_token=uuid.uuid4().hex)
             if not written:  # no Scope node: erased since this process last created it
                 raise ScopeGoneError(scope.key)

@@ -23,7 +23,7 @@ from hippograph.scope import Scope
 from hippograph.store.mapping import has_direction, node_to_props, props_to_node, update_params, upsert_rows
 from hippograph.store.queries import MemoryQuery as Q
 from hippograph.store.scope_gone import ScopeGoneError, write_into
-from hippograph.store.transaction import Row, Transaction
+from hippograph.store.transaction import Row, WriteTransaction
 
 if TYPE_CHECKING:
     from hippograph.store.graph_store import GraphStore
@@ -55,7 +55,7 @@ class _Id(Row):
 class LockedTx:
     """The reads and writes a locked semantic write needs, inside its transaction."""
 
-    def __init__(self, tx: Transaction, scope: Scope) -> None:
+    def __init__(self, tx: WriteTransaction, scope: Scope) -> None:
         self._tx = tx
         self.scope = scope
 
@@ -136,7 +136,7 @@ async def run_locked(
     two writers never take them in opposite orders)."""
     stamp = now()
 
-    async def tx_work(tx: Transaction) -> T:
+    async def tx_work(tx: WriteTransaction) -> T:
         for key in sorted(set(locks)):
             await tx.run(Q.UPSERT_FACT_LOCK, scope_key=scope.key, key=key, now=stamp)
         return await work(LockedTx(tx, scope))

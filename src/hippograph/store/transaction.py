@@ -1,22 +1,28 @@
-"""The typed handle a multi-statement transaction works through: callers never see the driver.
+"""The typed handles a transaction works through, one per intent: callers never see the driver.
 
-:meth:`Neo4jConnection.read_tx <hippograph.store.connection.Neo4jConnection.read_tx>` and
-:meth:`~hippograph.store.connection.Neo4jConnection.write_tx` hand their work function a
-:class:`Transaction`. It runs catalogued queries only, wraps their parameters once (see
-:func:`unprinted`) and answers with typed rows (:class:`Row` models) or the write's counts. The
-work function runs in a managed transaction that the driver retries on transient faults, so it
-must be idempotent: it decides only from what it reads in that transaction.
+A :class:`ReadTransaction` runs read statements only and has no way to write: the connection
+opens it as a managed read transaction, in which the server refuses writes too.
+:meth:`Neo4jConnection.write_tx <hippograph.store.connection.Neo4jConnection.write_tx>` hands its
+work function a :class:`WriteTransaction`, which also runs write statements (:meth:`~WriteTransaction.run`
+for the counts). Each statement's kind is declared in its file
+(:class:`~hippograph.store.catalog.TransactionKind`); auto-commit ones run through
+:meth:`~hippograph.store.connection.Neo4jConnection.run_autocommit` alone.
+
+Both run catalogued queries only, wrap their parameters once (see :func:`unprinted`) and answer
+with typed rows (:class:`Row` models). The work function runs in a managed transaction that the
+driver retries on transient faults, so it must be idempotent: it decides only from what it reads
+in that transaction.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
-from neo4j import AsyncManagedTransaction
+from neo4j import AsyncManagedTransaction, AsyncResult
 from pydantic import BaseModel, ConfigDict
 
-from hippograph.store.catalog import Statement
+from hippograph.store.catalog import Statement, TransactionKind
 
 R = TypeVar("R", bound="Row")
 Record = dict[str, Any]
@@ -57,10 +63,14 @@ class WriteCounts:
     properties_set: int = 0
 
 
-class Transaction:
-    """One managed transaction, seen through catalogued queries and typed rows."""
+class ReadTransaction:
+    """One managed read transaction, seen through catalogued read statements and typed rows."""
 
     __slots__ = ("_tx", "statement")
+
+    kind: ClassVar[TransactionKind] = TransactionKind.READ
+    runs: ClassVar[frozenset[TransactionKind]] = frozenset({TransactionKind.READ})
+    """The kinds of statement this transaction runs."""
 
     def __init__(self, tx: AsyncManagedTransaction) -> None:
         self._tx = tx
@@ -76,10 +86,32 @@ class Transaction:
         rows = await self.rows_as(query, row, **params)
         return rows[0] if rows else None
 
+    async def records(self, query: Statement, params: dict[str, Any], *, plain: bool = False) -> list[Record]:
+        """(store-internal) ``query``'s records as dicts. ``plain`` skips the driver's recursive
+        value conversion, for rows that hold only maps, lists and scalars."""
+        result = await self._start(query, params)
+        if plain:
+            return [dict(r) async for r in result]
+        return [r.data() async for r in result]
+
+    async def _start(self, query: Statement, params: dict[str, Any]) -> AsyncResult:
+        check_kind(query, self.runs, f"a {self.kind} transaction")
+        self.statement = query.path
+        return await self._tx.run(query.text, unprinted(params))
+
+
+class WriteTransaction(ReadTransaction):
+    """One managed write transaction (all or nothing): read and write statements, typed rows and
+    what a write changed."""
+
+    __slots__ = ()
+
+    kind = TransactionKind.WRITE
+    runs = frozenset({TransactionKind.READ, TransactionKind.WRITE})
+
     async def run(self, query: Statement, **params: Any) -> WriteCounts:
         """Run ``query`` for its effect; discard its rows and return what it changed."""
-        self.statement = query.path
-        result = await self._tx.run(query.text, unprinted(params))
+        result = await self._start(query, params)
         counters = (await result.consume()).counters
         return WriteCounts(
             nodes_created=counters.nodes_created,
@@ -89,11 +121,8 @@ class Transaction:
             properties_set=counters.properties_set,
         )
 
-    async def records(self, query: Statement, params: dict[str, Any], *, plain: bool = False) -> list[Record]:
-        """(store-internal) ``query``'s records as dicts. ``plain`` skips the driver's recursive
-        value conversion, for rows that hold only maps, lists and scalars."""
-        self.statement = query.path
-        result = await self._tx.run(query.text, unprinted(params))
-        if plain:
-            return [dict(r) async for r in result]
-        return [r.data() async for r in result]
+
+def check_kind(query: Statement, kinds: frozenset[TransactionKind], where: str) -> None:
+    """TypeError unless ``query`` is declared one of ``kinds`` (its file's first line)."""
+    if query.kind not in kinds:
+        raise TypeError(f"{query.path} is declared a {query.kind} statement: {where} does not run it")

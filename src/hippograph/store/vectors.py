@@ -101,7 +101,7 @@ def slot_query(query: Statement, slot: VectorSlot) -> Statement:
     text = re.sub(r"\b(\w+)\.embedding\b", rf"\1.{slot.property}", text)
     text = re.sub(r"\bembedding: null\b", rf"embedding: null, {slot.property}: null", text)
     # only names from this module's closed set of slots are put into the catalogued text
-    return RenderedQuery(f"{query.path}@{slot.property}", text)
+    return RenderedQuery(f"{query.path}@{slot.property}", text, query.kind)
 
 
 def vector_ddl(query: CypherQuery, dimensions: int, similarity: str = "cosine", slot: VectorSlot = MAIN) -> Statement:
@@ -117,7 +117,7 @@ def vector_ddl(query: CypherQuery, dimensions: int, similarity: str = "cosine", 
     text, n_sim = _SIMILARITY.subn(rf"\g<1>'{similarity}'", text)
     if n_dims != 1 or n_sim != 1:
         raise AssertionError(f"{query.path} is not a vector index's DDL")
-    return RenderedQuery(f"{base.path}#{dimensions}", text)
+    return RenderedQuery(f"{base.path}#{dimensions}", text, base.kind)
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,7 @@ from hippograph.retrieval.repository import ASSOCIATION_LIMIT, RecallRow
 from hippograph.retrieval.types import Channel, RecallResult
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
-from hippograph.store.catalog import RenderedQuery, Statement
+from hippograph.store.catalog import RenderedQuery, Statement, TransactionKind
 from tests.support.recall_oracle import StagedRecallEngine
 
 NOW = 1_760_000_000.0
@@ -225,7 +225,9 @@ async def test_a_statement_the_server_rejects_falls_back_to_its_fragments(
     one, staged = RecallEngine(store, HashingEmbeddings(), cfg), StagedRecallEngine(store, HashingEmbeddings(), cfg)
 
     def broken(*, lts: bool) -> RenderedQuery:
-        return RenderedQuery("retrieval/recall@broken", "CYPHER 25 MATCH (m:Memory) RETURN m.id AS")
+        return RenderedQuery(
+            "retrieval/recall@broken", "CYPHER 25 MATCH (m:Memory) RETURN m.id AS", TransactionKind.READ
+        )
 
     monkeypatch.setattr(repository, "recall_statement", broken)
     for query in QUERIES[:3]:
