@@ -172,7 +172,8 @@ def canonical(nodes: list[dict[str, Any]], scope: Scope, tag: str) -> str:
         )
     cleaned = []
     for node in nodes:
-        kept = {k: v for k, v in node.items() if k not in ("id", "scope_tag")}
+        # scope_lo / scope_hi are the scope key's chain interval: compared through scope_key
+        kept = {k: v for k, v in node.items() if k not in ("id", "scope_tag", "scope_lo", "scope_hi")}
         kept["out"] = sorted(json.dumps({k: v for k, v in r.items() if k != "id"}, sort_keys=True) for r in node["out"])
         cleaned.append((names[str(node["id"])], kept))
     text = json.dumps(sorted(cleaned, key=lambda kv: kv[0]), sort_keys=True, default=str)

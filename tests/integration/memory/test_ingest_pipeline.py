@@ -66,7 +66,9 @@ async def end_state(memory: Memory, scope: Scope) -> dict[str, Any]:
     full = await memory.store.get_nodes(scope, list(nodes), with_embedding=True)
     turn_of = {n.id: str(n.properties["turn_id"]) for n in full}
     memories = {
-        turn_of[nid]: {k: v for k, v in m.items() if k not in WRITTEN_AT | {"id", "scope_key", "scope_tag"}}
+        turn_of[nid]: {
+            k: v for k, v in m.items() if k not in WRITTEN_AT | {"id", "scope_key", "scope_lo", "scope_hi", "scope_tag"}
+        }
         for nid, m in nodes.items()
     }
     embeddings = {turn_of[n.id]: [round(x, 5) for x in n.embedding or []] for n in full}
