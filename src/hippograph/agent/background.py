@@ -45,7 +45,8 @@ from hippograph.agent.stages import Stage
 from hippograph.agent.telemetry import TelemetrySink, TurnStats, TurnSummary, summary_attributes
 from hippograph.agent.turn import TurnLog
 from hippograph.layers.episodic import ActionCall
-from hippograph.memory.capability import MAX_AGENT_CHARS, MAX_USER_CHARS, scrub_op
+from hippograph.memory.capability import MAX_AGENT_CHARS, MAX_USER_CHARS
+from hippograph.memory.op_scrub import scrub_op
 from hippograph.ops import MemoryOp
 from hippograph.scrub import scrub_text
 from hippograph.tracing import SCOPE_KEY, Status, StatusCode, span

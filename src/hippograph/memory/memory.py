@@ -22,10 +22,11 @@ from hippograph.layers.repository import LayerRepository
 from hippograph.layers.semantic import SemanticMemory
 from hippograph.layers.turn_reads import TurnReads
 from hippograph.layers.working import WorkingMemory
-from hippograph.memory.capability import Consolidation, Extractor, MemoryCapability, RecordPolicy
+from hippograph.memory.capability import MemoryCapability, RecordPolicy
 from hippograph.memory.commit import CommitReport, OpWriter, Written
 from hippograph.memory.enrich import Enricher, enrich_turns, turns_of
 from hippograph.memory.ingest import ConversationTurn, Progress, ingest_conversation
+from hippograph.memory.ports import Consolidation, Extractor
 from hippograph.memory.reembed import ReembedProgress, ReembedReport, prepare_embedder, reembed
 from hippograph.memory.warm import WARM_QUERIES, WARM_ROUNDS, WARM_SCOPE, WarmUp
 from hippograph.models import Layer, MemoryNode

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from hippograph.agent import demo_model
 from hippograph.memory import Memory
-from hippograph.memory.capability import Exchange
+from hippograph.memory.ports import Exchange
 from hippograph.ops import MemoryOp, UpsertNode
 from hippograph.scope import Scope
 from tests.integration.agent.conftest import MakeAgent
