@@ -315,7 +315,7 @@ class MemoryCapability:
         if p.store_turn_episodic:
             event = await guard(
                 "store_turn",
-                lambda: memory.episodic.store_turn(
+                lambda: memory.store_turn(
                     scope, user_text, agent_text, session_id=session_id, drawn_from=sources or ()
                 ),
             )
@@ -323,7 +323,7 @@ class MemoryCapability:
         if p.store_actions and actions:
             done = await guard(
                 "store_actions",
-                lambda: memory.episodic.store_actions(scope, user_text, actions, turn_event_id=report.turn_event_id),
+                lambda: memory.store_actions(scope, user_text, actions, turn_event_id=report.turn_event_id),
             )
             report.action_event_id = done.id if done is not None else None
         if p.apply_ops:
@@ -333,12 +333,12 @@ class MemoryCapability:
                 MemoryEdge(source=report.turn_event_id, target=fact, relationship=Relationship.MENTIONS)
                 for fact in report.mentions
             ]
-            await guard("mentions", lambda: memory.store.upsert_edges(scope, edges, increment=0.0))
+            await guard("mentions", lambda: memory.link(scope, edges))
         kept_thinking = scrub.text(thinking.strip())
         if p.store_thinking and kept_thinking:
             node = await guard(
                 "store_thinking",
-                lambda: memory.working.push(
+                lambda: memory.push_working(
                     scope, kept_thinking, kind="thinking", session_id=session_id, ttl=p.thinking_ttl
                 ),
             )
@@ -348,7 +348,7 @@ class MemoryCapability:
             turn = turn_text(user_text, agent_text)
             node = await guard(
                 "store_working",
-                lambda: memory.working.push(scope, turn, kind="turn", session_id=session_id, drawn_from=sources or ()),
+                lambda: memory.push_working(scope, turn, kind="turn", session_id=session_id, drawn_from=sources or ()),
             )
             if node is not None:
                 report.working_ids.append(node.id)
@@ -361,7 +361,7 @@ class MemoryCapability:
         wanted = [i for i in dict.fromkeys(ids) if isinstance(i, str) and ID_PATTERN.match(i)]
         if not wanted:
             return []
-        nodes = {n.id: n for n in await self._memory.store.get_nodes(self._scope, wanted)}
+        nodes = {n.id: n for n in await self._memory.get_nodes(self._scope, wanted)}
         return drawn_on(user, reply, [nodes[i] for i in wanted if i in nodes])[:MAX_DRAWN_FROM]
 
     async def _apply_ops(
@@ -395,7 +395,7 @@ class MemoryCapability:
         task = asyncio.create_task(self._nap(report), name=f"hippograph-quick-nap:{self._scope.key}")
         self._naps.add(task)
         task.add_done_callback(self._naps.discard)
-        self._memory.pending.track(self._scope, task)  # an erase of the scope waits for it
+        self._memory.track(self._scope, task)  # an erase of the scope waits for it
         return task
 
     async def _nap(self, report: RecordReport) -> object | None:
@@ -434,7 +434,7 @@ class MemoryCapability:
         recall's background bookkeeping (access counts): for tests and shutdown. Recorded
         memories do not wait for this; they are recallable when ``record`` returns."""
         failures = await self.wait_idle()
-        await self._memory.engine.drain()
+        await self._memory.drain()
         return failures
 
     # -- erase -----------------------------------------------------------------------------

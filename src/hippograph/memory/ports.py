@@ -5,24 +5,22 @@ consolidation only through these."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
-from hippograph.layers.episodic import EpisodicMemory
+from hippograph.layers.episodic import ActionCall
 from hippograph.layers.metacognition import GateMode
-from hippograph.layers.pending import PendingWrites
-from hippograph.layers.working import WorkingMemory
+from hippograph.layers.working import DAY
 from hippograph.memory.commit import CommitReport
-from hippograph.models import Layer
+from hippograph.models import Layer, MemoryEdge, MemoryNode
 from hippograph.ops import MemoryOp
 from hippograph.retrieval.config import RecallConfig
 from hippograph.retrieval.context import MemoryContext
-from hippograph.retrieval.engine import RecallEngine
 from hippograph.retrieval.types import RecallResult
 from hippograph.scope import Scope
 from hippograph.scrub import Scrubber
-from hippograph.store.graph_store import GraphStore
 
 if TYPE_CHECKING:
     from hippograph.layers.turn_reads import TurnReads
@@ -71,25 +69,45 @@ class MemoryPort(Protocol):
     capability is built by the memory and knows it only through this port."""
 
     @property
-    def store(self) -> GraphStore: ...
-
-    @property
-    def engine(self) -> RecallEngine: ...
-
-    @property
-    def episodic(self) -> EpisodicMemory: ...
-
-    @property
-    def working(self) -> WorkingMemory: ...
-
-    @property
     def recall_config(self) -> RecallConfig: ...
 
     @property
     def scrubber(self) -> Scrubber: ...
 
-    @property
-    def pending(self) -> PendingWrites: ...
+    async def get_nodes(self, scope: Scope, ids: Sequence[str]) -> list[MemoryNode]: ...
+
+    async def link(self, scope: Scope, edges: Sequence[MemoryEdge]) -> list[MemoryEdge]: ...
+
+    async def store_turn(
+        self,
+        scope: Scope,
+        user: str,
+        agent: str,
+        *,
+        session_id: str | None = None,
+        mentions: Sequence[str] = (),
+        occurred_at: float | None = None,
+        drawn_from: Sequence[str] = (),
+    ) -> MemoryNode: ...
+
+    async def store_actions(
+        self, scope: Scope, request: str, actions: Sequence[ActionCall], *, turn_event_id: str | None = None
+    ) -> MemoryNode | None: ...
+
+    async def push_working(
+        self,
+        scope: Scope,
+        text: str,
+        *,
+        kind: Literal["turn", "thinking"] = "turn",
+        session_id: str | None = None,
+        ttl: float = DAY,
+        drawn_from: Sequence[str] = (),
+    ) -> MemoryNode: ...
+
+    def track(self, scope: Scope, task: asyncio.Task[object]) -> None: ...
+
+    async def drain(self) -> None: ...
 
     async def context(
         self,
