@@ -37,6 +37,7 @@ from hippograph.memory import ConversationTurn, Memory
 from hippograph.models import Layer
 from hippograph.retrieval.config import ActivationConfig, RecallConfig
 from hippograph.scope import Scope
+from tests.support.memory_internals import internals
 
 NAMES = re.findall(
     r"\w+",
@@ -122,7 +123,7 @@ async def seed(memory: Memory, scope: Scope, count: int, console: Console) -> No
         facts.append(make_node(Layer.SEMANTIC, {"label": label.format(**parts),
                                                 "content": content.format(**parts)}))  # fmt: skip
     for i in range(0, len(facts), 500):
-        await memory.semantic.add(scope, facts[i : i + 500])
+        await internals(memory).semantic.add(scope, facts[i : i + 500])
     console.print(f"seeded {count:,} memories in {time.perf_counter() - t0:.0f} s")
 
 

@@ -45,6 +45,7 @@ from hippograph.memory import Memory
 from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
+from tests.support.memory_internals import internals
 
 SESSION = 20
 QUERY = """query($s: String!, $q: String!) { recall(scope: $s, query: $q, first: 10) {
@@ -59,21 +60,21 @@ def pct(xs: list[float], q: int) -> float:
 async def populate(memory: Memory, scope: Scope, size: int, vocab: list[str]) -> None:
     rng = random.Random(size)
     texts = [" ".join(rng.choice(vocab) for _ in range(12)) for _ in range(size)]
-    vectors = await memory.services.embedder.embed_batch(texts)
+    vectors = await internals(memory).services.embedder.embed_batch(texts)
     nodes = [
         MemoryNode(layer=Layer.EPISODIC, content=t, embedding=v, session_id=f"s{i // SESSION}")
         for i, (t, v) in enumerate(zip(texts, vectors, strict=True))
     ]
     for start in range(0, size, 1000):
         chunk = nodes[start : start + 1000]
-        await memory.store.add_nodes(scope, chunk, cues={n.id: cues_of(n) for n in chunk})
+        await internals(memory).store.add_nodes(scope, chunk, cues={n.id: cues_of(n) for n in chunk})
     edges = [
         MemoryEdge(source=a.id, target=b.id, relationship=Relationship.NEXT)
         for a, b in itertools.pairwise(nodes)
         if a.session_id == b.session_id
     ]
     for start in range(0, len(edges), 2000):
-        await memory.store.upsert_edges(scope, edges[start : start + 2000], increment=0.0)
+        await internals(memory).store.upsert_edges(scope, edges[start : start + 2000], increment=0.0)
 
 
 async def hammer(

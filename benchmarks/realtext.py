@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from benchmarks.locomo.dataset import Conversation, data_path, load
+from tests.support.memory_internals import internals
 
 TEAMS, USERS = 5, 4
 SESSION = 20
@@ -261,7 +262,7 @@ async def seed_realtext(
             await memory.ingest(leaf, turns[start : start + 1000])
         asked[leaf.key] = corpus.questions(i, per_leaf)
         console.print(f"leaf {i + 1}/{len(leaves)}: {per_leaf:,} turns in ({time.perf_counter() - t0:.0f} s)")
-    await memory.engine.drain()
+    await internals(memory).engine.drain()
     return asked
 
 

@@ -32,6 +32,7 @@ from benchmarks.facts_check.check import (
 from hippograph.embeddings import EmbeddingProvider, SentenceTransformerEmbeddings, default_embedder
 from hippograph.memory import Memory
 from hippograph.scope import Scope
+from tests.support.memory_internals import internals
 
 
 def make_embedder(name: str) -> EmbeddingProvider:
@@ -56,7 +57,7 @@ async def main(embedder_name: str, misses: bool, ablation: bool) -> None:
                 for name, config in variants.items():
                     outcomes[name] += await ask(memory, scope, user, kept, story.now, config)
         finally:
-            await memory.engine.drain()
+            await internals(memory).engine.drain()
             await memory.forget(root)
 
     def show(line: str) -> None:

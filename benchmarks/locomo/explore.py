@@ -38,6 +38,7 @@ from hippograph.memory.ingest import RESEMBLANCE_K, ingest_conversation
 from hippograph.models import Layer
 from hippograph.retrieval.config import ActivationConfig, RecallConfig, ScoreWeights
 from hippograph.scope import Scope
+from tests.support.memory_internals import internals
 
 GROUPS = ["overall", "multi-hop", "open-domain", "single-hop", "temporal", "adversarial"]
 COLS = ["R@5", "R@10", "H@10", "H@20", "A@10", "S@5"]
@@ -194,7 +195,7 @@ async def main(
                 scopes[ingest] = Scope.root("explore", run).child("conversation", f"{conv.conv_id}-{ingest}")
                 t0 = time.perf_counter()
                 stored = await ingest_conversation(
-                    memory.services, memory.episodic, scopes[ingest], turns_of(conv),
+                    internals(memory).services, internals(memory).episodic, scopes[ingest], turns_of(conv),
                     resemblance_k=RESEMBLANCE_K if ingest == "links" else 0,
                 )  # fmt: skip
                 console.print(f"{conv.conv_id}: ingest ({ingest}) {time.perf_counter() - t0:.1f} s")

@@ -48,6 +48,7 @@ from hippograph.retrieval.config import RecallConfig, ScoreWeights
 from hippograph.retrieval.lucene import build_query
 from hippograph.retrieval.queries import RetrievalQuery
 from hippograph.scope import Scope
+from tests.support.memory_internals import internals
 
 DEPTH = 50
 GROUPS = ["overall", "single-hop", "multi-hop", "temporal", "open-domain", "adversarial"]
@@ -94,12 +95,12 @@ def turns_of(conv: Conversation) -> list[ConversationTurn]:
 async def plain_copy(memory: Memory, scope: Scope, conv: Conversation) -> dict[str, str]:
     """The baselines' data: each turn's own text only, embedded as is. Returns id → dia_id."""
     texts = [t.full_text for t in conv.turns]
-    vectors = await memory.services.embedder.embed_batch(texts)
+    vectors = await internals(memory).services.embedder.embed_batch(texts)
     nodes = [
         MemoryNode(layer=Layer.EPISODIC, content=text, embedding=v, properties={"turn_id": t.dia_id})
         for t, text, v in zip(conv.turns, texts, vectors, strict=True)
     ]
-    await memory.store.add_nodes(scope, nodes)
+    await internals(memory).store.add_nodes(scope, nodes)
     return {n.id: t.dia_id for n, t in zip(nodes, conv.turns, strict=True)}
 
 
@@ -107,16 +108,16 @@ async def bm25_only(memory: Memory, scope: Scope, q: str, ids: dict[str, str]) -
     lucene = build_query(q, scope.ancestor_keys(), [Layer.EPISODIC])
     if lucene is None:
         return []
-    vec = await memory.services.embedder.embed(q)
-    rows = await memory.store.conn.read(
+    vec = await internals(memory).services.embedder.embed(q)
+    rows = await internals(memory).store.conn.read(
         RetrievalQuery.SEARCH_FULLTEXT, lucene=lucene, visible=scope.ancestor_keys(), k=DEPTH, vector=vec
     )
     return [ids[r["id"]] for r in rows]
 
 
 async def vector_only(memory: Memory, scope: Scope, q: str, ids: dict[str, str]) -> list[str]:
-    vec = await memory.services.embedder.embed(q)
-    return [ids[h.id] for h in await memory.store.search_vectors(scope, vec, DEPTH, layers=[Layer.EPISODIC])]
+    vec = await internals(memory).services.embedder.embed(q)
+    return [ids[h.id] for h in await internals(memory).store.search_vectors(scope, vec, DEPTH, layers=[Layer.EPISODIC])]
 
 
 def table(title: str, results: dict[str, dict[str, dict[str, float]]]) -> str:

@@ -130,7 +130,7 @@ async def test_the_installed_wheel_runs_a_readme_example_outside_the_checkout(
                 await memory.remember(bob, "Bob's city", "Bob lives in Lisbon.", key="bob.city")
                 await memory.remember(bob, "Bob's city", "Bob moved to Porto.", key="bob.city")
                 result = await memory.recall(bob, "Where does Bob live now?")
-                history = await memory.semantic.history(bob, "bob.city")
+                history = await memory.fact_history(bob, "bob.city")
                 print(json.dumps({{
                     "module": hg.__file__,
                     "recalled": [item.node.content for item in result.items],

@@ -19,6 +19,7 @@ from hippograph.models import Layer, MemoryNode
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection
 from hippograph.store.queries import MemoryQuery as Q
+from tests.support.memory_internals import internals
 from tests.support.transactions import execute_query
 
 ROUTING = {"bolt": "neo4j", "bolt+s": "neo4j+s", "bolt+ssc": "neo4j+ssc"}
@@ -114,10 +115,10 @@ async def test_scopes_keep_their_bookmarks_apart(routed: Neo4jConnection, tenant
 
 async def test_memory_over_routing_recalls_what_it_just_remembered(routed_memory: Memory, tenant: Scope) -> None:
     memory = routed_memory
-    assert memory.store.conn.uri.startswith("neo4j")
+    assert internals(memory).store.conn.uri.startswith("neo4j")
     fact = await memory.remember(tenant, "Bob's city", "Bob lives in Lisbon.")
     assert fact.id in (await memory.recall(tenant, "Where does Bob live?")).ids
-    assert await memory.store.conn.bookmarks.get_bookmarks()
+    assert await internals(memory).store.conn.bookmarks.get_bookmarks()
 
     with hg.causal_scope():
         other = tenant.child("user", "ana")

@@ -36,6 +36,7 @@ from hippograph.integrations import HippographStore
 from hippograph.memory import Memory
 from hippograph.scope import Scope
 from hippograph.testing import Neo4jTarget
+from tests.support.memory_internals import internals
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "guides" / "langgraph-store.md"
 
@@ -43,7 +44,7 @@ GUIDE = Path(__file__).resolve().parents[2] / "docs" / "guides" / "langgraph-sto
 @pytest.fixture
 async def lg_store(hippograph_memory: Memory, memory_scope: Scope) -> AsyncIterator[HippographStore]:
     yield HippographStore(hippograph_memory, memory_scope, loop=asyncio.get_running_loop())
-    await hippograph_memory.engine.drain()
+    await internals(hippograph_memory).engine.drain()
 
 
 async def test_put_get_update_and_delete(lg_store: HippographStore) -> None:
@@ -174,7 +175,7 @@ async def test_the_index_fields_decide_what_is_searched(hippograph_memory: Memor
     assert found[0].key == "a"
     found = await store.asearch(("lib",), query="lighthouse keepers", limit=3)
     assert found[0].key == "b"
-    await hippograph_memory.engine.drain()
+    await internals(hippograph_memory).engine.drain()
 
 
 async def test_list_namespaces_with_conditions_depth_and_pages(lg_store: HippographStore) -> None:
@@ -296,7 +297,7 @@ async def test_a_graph_keeps_its_memory_in_the_store(
         assert await reopened.alist_namespaces() == [("memories", "ana")]
         found = await reopened.asearch(("memories", "ana"), query="Lisbon flight")
         assert found[0].value == {"text": "Ana flies to Lisbon on Friday"}
-        await other.engine.drain()
+        await internals(other).engine.drain()
     finally:
         await other.close()
 

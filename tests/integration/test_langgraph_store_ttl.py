@@ -17,6 +17,7 @@ from hippograph.integrations import HippographStore
 from hippograph.memory import Memory
 from hippograph.models import Layer
 from hippograph.scope import Scope
+from tests.support.memory_internals import internals
 
 
 class Clock:
@@ -40,9 +41,9 @@ def clock() -> Clock:
 @pytest.fixture
 async def timed(hippograph_memory: Memory, clock: Clock) -> AsyncIterator[Memory]:
     """The test's memory on the same store, reading time from ``clock``."""
-    memory = Memory(hippograph_memory.store, hippograph_memory.services.embedder, clock=clock)
+    memory = Memory(internals(hippograph_memory).store, internals(hippograph_memory).services.embedder, clock=clock)
     yield memory
-    await memory.engine.drain()
+    await internals(memory).engine.drain()
 
 
 def store_of(memory: Memory, scope: Scope, **ttl: object) -> HippographStore:
@@ -144,7 +145,7 @@ async def test_the_sweep_deletes_expired_items_as_a_delete_does(
     assert await asyncio.to_thread(store.sweep_ttl) == 2  # the synchronous form, from a thread
     assert await store.asweep_ttl() == 0
 
-    facts = await timed.store.query_subtree(
+    facts = await internals(timed).store.query_subtree(
         memory_scope, {"layers": [Layer.SEMANTIC], "include_retracted": True}, limit=None
     )
     retracted = sorted((f.scope_key, f.key) for f in facts if f.retracted)
@@ -187,5 +188,7 @@ async def test_without_a_ttl_config_or_interval_no_sweeper_starts(timed: Memory,
 
 
 async def _all_retracted(memory: Memory, scope: Scope) -> bool:
-    facts = await memory.store.query_subtree(scope, {"layers": [Layer.SEMANTIC], "include_retracted": True}, limit=None)
+    facts = await internals(memory).store.query_subtree(
+        scope, {"layers": [Layer.SEMANTIC], "include_retracted": True}, limit=None
+    )
     return bool(facts) and all(f.retracted for f in facts)

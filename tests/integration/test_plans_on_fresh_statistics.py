@@ -26,6 +26,7 @@ from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection, migrate
 from hippograph.store.catalog import CypherQuery
 from hippograph.testing.server import served
+from tests.support.memory_internals import internals
 
 SCANS = ("NodeIndexScan", "NodeByLabelScan", "AllNodesScan", "NodeUniqueIndexScan")
 WORDS = "pottery camping painting running violin swimming hiking museum parade garden".split()
@@ -79,7 +80,7 @@ async def test_the_read_path_seeks_on_a_fresh_database_that_just_took_its_memori
 ) -> None:
     memory = Memory(fresh, HashingEmbeddings())
     scope = Scope.root("org", "fresh").child("conversation", "c1")
-    nodes = await ingest_conversation(memory.services, memory.episodic, scope, conversation(420))
+    nodes = await ingest_conversation(internals(memory).services, internals(memory).episodic, scope, conversation(420))
     conn = fresh.conn
     ran: dict[str, tuple[CypherQuery, dict[str, Any]]] = {}
     original = conn._managed

@@ -146,6 +146,7 @@ _FRAGMENTS = """
 import ast, asyncio, contextlib, io, json, sys, traceback
 import hippograph
 import hippograph as hg
+from tests.support.memory_internals import internals
 
 job = json.load(sys.stdin)
 
@@ -155,7 +156,7 @@ async def page_session() -> dict:
     return {
         "__name__": "__main__", "asyncio": asyncio, "hg": hg, "hippograph": hippograph,
         "NEO4J_URI": job["uri"], "NEO4J_PASSWORD": job["password"], "uri": job["uri"], "pw": job["password"],
-        "memory": memory, "store": memory.store, "embedder": memory.services.embedder,
+        "memory": memory, "store": internals(memory).store, "embedder": internals(memory).services.embedder,
         "scope": hg.Scope.root("org", job["tenant"]).child("user", "ana"), "model": hg.demo_model(),
     }
 

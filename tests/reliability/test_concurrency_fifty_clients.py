@@ -23,6 +23,7 @@ from hippograph.memory import Memory
 from hippograph.models import Layer, Relationship
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection
+from tests.support.memory_internals import internals
 
 WORKERS = 5
 RECALLS = 15
@@ -91,7 +92,7 @@ async def test_fifty_concurrent_clients_lose_no_update_and_share_no_lease(
     first = workers[0]
     city = await first.remember(counted, "Ana's home city", "Ana lives in Lisbon by the river Tagus.")
     boat = await first.remember(counted, "Ana's boat", "Ana owns a red sailing boat called Gaivota.")
-    link = await first.store.link(counted, city.id, boat.id, Relationship.RELATES_TO)
+    link = await internals(first).store.link(counted, city.id, boat.id, Relationship.RELATES_TO)
     seen_city = 0
 
     async def recall(i: int) -> None:
@@ -100,7 +101,7 @@ async def test_fifty_concurrent_clients_lose_no_update_and_share_no_lease(
         seen_city += any(item.node.id == city.id for item in result.items)
 
     async def upsert_link(i: int) -> None:
-        await workers[i % WORKERS].store.link(counted, city.id, boat.id, Relationship.RELATES_TO)
+        await internals(workers[i % WORKERS]).store.link(counted, city.id, boat.id, Relationship.RELATES_TO)
 
     async def ingest(i: int) -> None:
         await workers[i % WORKERS].ingest(siblings[i % SIBLINGS], CONVERSATION)
@@ -119,7 +120,7 @@ async def test_fifty_concurrent_clients_lose_no_update_and_share_no_lease(
     async def consolidate(i: int) -> None:
         scope = tenant if i == 0 else siblings[i % SIBLINGS]
         try:
-            report = await SleepConsolidator.for_store(workers[i % WORKERS].store).run(scope)
+            report = await SleepConsolidator.for_memory(workers[i % WORKERS]).run(scope)
         except AlreadyRunningError:
             outcomes["busy"] += 1
             return
@@ -136,7 +137,7 @@ async def test_fifty_concurrent_clients_lose_no_update_and_share_no_lease(
     assert len(jobs) == CLIENTS == 50
     await asyncio.gather(*jobs)  # any error here (a deadlock included) reached a caller: the test fails
     for worker in workers:
-        await worker.engine.drain()
+        await internals(worker).engine.drain()
     for agent in agents:
         await agent.drain()
 
@@ -144,17 +145,21 @@ async def test_fifty_concurrent_clients_lose_no_update_and_share_no_lease(
     assert outcomes["completed"] >= 1 and outcomes["completed"] + outcomes["busy"] == RUNS
     assert leases.overlaps() == [], "two runs held leases on overlapping scopes at once"
 
-    stored_city = await first.store.get_node(counted, city.id)
+    stored_city = await internals(first).store.get_node(counted, city.id)
     assert stored_city is not None and stored_city.access_count == seen_city, "a lost access-count update"
     edges = [
         e
-        for e in await first.store.query_edges(counted, {"relationship": Relationship.RELATES_TO.value}, limit=1000)
+        for e in await internals(first).store.query_edges(
+            counted, {"relationship": Relationship.RELATES_TO.value}, limit=1000
+        )
         if (e.source, e.target) == (city.id, boat.id)
     ]
     assert len(edges) == 1, f"{len(edges)} edges for one (source, target, type)"
     assert edges[0].weight == pytest.approx(link.weight * (LINKS + 1)), "a lost edge-weight update"
     for sibling in siblings:
-        episodes = [n for n in await first.store.query_subtree(sibling, limit=None) if n.layer is Layer.EPISODIC]
+        episodes = [
+            n for n in await internals(first).store.query_subtree(sibling, limit=None) if n.layer is Layer.EPISODIC
+        ]
         texts = {t["text"] for t in CONVERSATION}
         ingested = [n for n in episodes if n.content in texts]
         assert len(ingested) == len(texts), f"{sibling.key}: {len(ingested)} nodes for {len(texts)} turns"

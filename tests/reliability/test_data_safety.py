@@ -28,6 +28,7 @@ from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection
 from tests.reliability.crashable import CrashableNeo4j
 from tests.reliability.dump import full_dump, mentions, raw_fulltext_scores, rebuild_fulltext_index
+from tests.support.memory_internals import internals
 
 QUESTIONS = ("Where does the user live?", "What is the dog called?", "sailing on the river")
 WORDS = ("river", "dog Rex", "Lisbon Porto", "sailing part", "office dogs welcome")
@@ -41,14 +42,14 @@ async def _populate(memory: Memory, repo: ApiRepository, org: Scope) -> None:
         city = await memory.remember(scope, f"{user}'s city", f"{user} lives in Lisbon.", key=f"{user}.city")
         await memory.remember(scope, f"{user}'s city", f"{user} moved to Porto.", key=f"{user}.city")
         dog = await memory.remember(scope, f"{user}'s dog", f"{user}'s dog is called Rex and loves the river.")
-        await memory.store.link(scope, city.id, dog.id, Relationship.RELATES_TO)
+        await internals(memory).store.link(scope, city.id, dog.id, Relationship.RELATES_TO)
         turns = [
             {"turn_id": f"{i}", "session_id": "s1", "speaker": user, "text": f"Sailing on the river, part {i}."}
             for i in range(12)
         ]
         await memory.ingest(scope, turns)
     await memory.remember(org, "Office policy", "Dogs are welcome in the office.")
-    await SleepConsolidator.for_store(memory.store).run(org)
+    await SleepConsolidator.for_memory(memory).run(org)
     await create_key(repo.keys, org, Role.WRITER)
 
 
@@ -71,7 +72,7 @@ async def world(crash_conn: Neo4jConnection) -> dict[str, Scope]:
     orgs["nested"] = Scope.root("org", f"b{run}").child("team", f"acme{run}")  # the same id one level down
     for org in orgs.values():
         await _populate(memory, repo, org)
-    await memory.engine.drain()
+    await internals(memory).engine.drain()
     return orgs
 
 

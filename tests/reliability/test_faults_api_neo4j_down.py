@@ -26,6 +26,7 @@ from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection
 from tests.e2e.api.harness import Client, start_server
 from tests.reliability.crashable import CrashableNeo4j
+from tests.support.memory_internals import internals
 
 REMEMBER = """mutation($s: String!, $i: RememberInput!) { remember(scope: $s, input: $i) {
   __typename ... on MemoryPayload { memory { id } } } }"""
@@ -125,7 +126,7 @@ async def test_library_raises_one_retryable_error_while_down_and_recovers(
     calls: dict[str, Callable[[], Awaitable[object]]] = {
         "remember": lambda: memory.remember(scope, "Ana's dog", "Ana's dog is Rex."),
         "recall": lambda: memory.recall(scope, "Where does Ana live?"),
-        "get": lambda: memory.store.get_node(scope, fact.id),
+        "get": lambda: internals(memory).store.get_node(scope, fact.id),
         "erase": lambda: memory.forget(scope),
     }
     for name, call in calls.items():

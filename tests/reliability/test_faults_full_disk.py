@@ -34,6 +34,7 @@ from tests.reliability.conftest import FAULT_RETRY_SECONDS
 from tests.reliability.crashable import CrashableNeo4j
 from tests.reliability.dump import full_dump, mentions
 from tests.reliability.small_disk import fill, grow, small_disk
+from tests.support.memory_internals import internals
 
 DISK_MB = 24
 FILLER_MB = 4  # written first, deleted to free space (what an operator would do first)
@@ -123,7 +124,7 @@ async def test_full_disk_raises_one_clear_error_and_loses_nothing_acknowledged(
         assert "full or failing disk" in str(failure) and "restart" in str(failure)
         assert "Ana" not in str(failure), "a store error never carries user content"
         with pytest.raises(StoreFailedError):  # every later call says the same, reads too, until a restart
-            await memory.store.get_node(calm, fact.id)
+            await internals(memory).store.get_node(calm, fact.id)
         fact_input = {"layer": "SEMANTIC", "label": "Ana's dog", "content": "Ana's dog is called Rex."}
         assert _outage_answer(client.post(REMEMBER, s=stormy.key, i=fact_input)) == "STORE_FAILED"
         assert _outage_answer(client.post(RECALL, s=stormy.key)) == "STORE_FAILED"
@@ -141,7 +142,7 @@ async def test_full_disk_raises_one_clear_error_and_loses_nothing_acknowledged(
         server.start()
         assert check_data_disk(Settings(data_dir=disk)).status is Status.WARN  # still under 1 GiB: a small disk
 
-        stored = await _texts(memory.store, stormy)
+        stored = await _texts(internals(memory).store, stormy)
         wanted = Counter(t["text"] for turns in acknowledged for t in turns)
         assert stored & wanted == wanted, "an acknowledged write was lost"
         extra = stored - wanted
@@ -150,10 +151,10 @@ async def test_full_disk_raises_one_clear_error_and_loses_nothing_acknowledged(
 
         await memory.ingest(stormy, failed)  # the retry, idempotent by turn id
         everything = wanted + Counter(t["text"] for t in failed)
-        assert await _texts(memory.store, stormy) == everything
+        assert await _texts(internals(memory).store, stormy) == everything
         sessions = len(acknowledged) + 1
         next_edges = {"relationship": Relationship.NEXT.value}
-        edges = await memory.store.query_edges(stormy, next_edges, limit=10 * BATCH * sessions)
+        edges = await internals(memory).store.query_edges(stormy, next_edges, limit=10 * BATCH * sessions)
         assert len(edges) == sessions * (BATCH - 1)
         await memory.remember(calm, "Ana's dog", "Ana's dog is called Rex.")
         served = client.post(REMEMBER, s=stormy.key, i=fact_input)  # the same API process, serving again

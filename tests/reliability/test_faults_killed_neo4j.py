@@ -23,6 +23,7 @@ from hippograph.store import GraphStore, Neo4jConnection
 from tests.integration.consolidation.sleep_helpers import NOW, snapshot
 from tests.integration.consolidation.sleep_world import SOUL_SCHEMA, build_world, canonical
 from tests.reliability.crashable import CrashableNeo4j
+from tests.support.memory_internals import internals
 
 TURNS = 1000
 SESSIONS = 4
@@ -74,15 +75,15 @@ async def test_ingest_killed_mid_batch_keeps_whole_batches_and_a_retry_completes
     assert acknowledged and acknowledged[-1] < TURNS
 
     crashable.start()
-    stored = await _episodes(memory.store, scope)
+    stored = await _episodes(internals(memory).store, scope)
     assert stored >= acknowledged[-1], "an acknowledged batch was lost"
     boundaries = {min(TURNS, k * BATCH) for k in range(TURNS // BATCH + 2)}
     assert stored in boundaries, f"{stored} turns stored: a partial batch"
 
     stored_nodes = await memory.ingest(scope, _turns())  # the idempotent retry
     assert len(stored_nodes) == TURNS
-    assert await _episodes(memory.store, scope) == TURNS
-    assert await _next_edges(memory.store, scope) == TURNS - SESSIONS
+    assert await _episodes(internals(memory).store, scope) == TURNS
+    assert await _next_edges(internals(memory).store, scope) == TURNS - SESSIONS
     await memory.forget(scope)
 
 

@@ -18,6 +18,7 @@ from hippograph.errors import InvalidInputError, InvalidScopeError
 from hippograph.memory import Memory
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
+from tests.support.memory_internals import internals
 
 HOSTILE_IDS = (
     "",
@@ -111,7 +112,7 @@ async def test_hostile_scope_trees_see_only_their_own_and_ancestors(
             assert not leaks, f"{reader.key!r} read {[secrets[n].key for n in leaks]}"
             assert seen == got == allowed, f"{reader.key!r} misses its own or an ancestor's memory"
     finally:
-        await memory.engine.drain()
+        await internals(memory).engine.drain()
         await store.delete_subtree(tenant)
 
 
@@ -143,7 +144,7 @@ async def test_cypher_and_lucene_in_text_is_stored_literally_or_refused(
             assert all(item.node.scope_key in own.ancestor_keys() for item in result.items)
         assert [n.id for n in await store.query_subtree(canary, limit=None)] == [sentinel.id], "the canary changed"
     finally:
-        await memory.engine.drain()
+        await internals(memory).engine.drain()
         await store.delete_subtree(tenant)
 
 
@@ -162,5 +163,5 @@ async def test_text_without_words_neither_breaks_recall_nor_dedup(store: GraphSt
         assert result.items[0].node.id == lisbon.id
         await memory.recall(scope, "²¹")  # a query without direction: fulltext alone
     finally:
-        await memory.engine.drain()
+        await internals(memory).engine.drain()
         await store.delete_subtree(scope)

@@ -15,6 +15,7 @@ from hippograph.llm import ScriptedModel
 from hippograph.memory import Memory
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
+from tests.support.memory_internals import internals
 
 PIN = "4321-kestrel"
 
@@ -53,7 +54,7 @@ async def test_an_obeyed_injection_cannot_reach_a_sibling(
         await agent.run(mallory, message)
         tally["injected turns tried"] += 1
     await agent.drain()
-    await memory.engine.drain()
+    await internals(memory).engine.drain()
 
     seen = [r.model_dump_json() for r in model.requests]
     leaks = [r for r in seen if PIN in r]

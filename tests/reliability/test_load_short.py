@@ -26,6 +26,7 @@ from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection
 from tests.e2e.api.harness import Server, start_server
 from tests.support.load import DEADLOCK, drive
+from tests.support.memory_internals import internals
 
 SECONDS = 20.0
 CLIENTS = 8
@@ -83,8 +84,8 @@ def table_sizes(services: ApiServices, tenant: Scope) -> dict[str, tuple[int, in
         "background reports": (len(agent._background._done), MAX_REPORTS),
         "nap counters": (len(services.consolidator._schedule._turns), MAX_SCOPES),
         "unreleased leases": (len(services.consolidator._unreleased), MAX_UNRELEASED),
-        "known scopes": (len(services.memory.store._known_scopes), GraphStore.KNOWN_SCOPES_CAP),
-        "recall populations": (len(services.memory.engine._populations), Populations.CAP + 1),
+        "known scopes": (len(internals(services.memory).store._known_scopes), GraphStore.KNOWN_SCOPES_CAP),
+        "recall populations": (len(internals(services.memory).engine._populations), Populations.CAP + 1),
         "request metric series": (len(requests.samples), 2 * len(routes) * (len(METHODS) + 1) * 5 * 10),
     }
 

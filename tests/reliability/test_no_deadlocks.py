@@ -19,6 +19,7 @@ from hippograph.models import Relationship
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection
 from tests.support.load import DEADLOCK
+from tests.support.memory_internals import internals
 
 WORKERS = 5
 TOPICS = 12
@@ -46,10 +47,10 @@ async def test_concurrent_recalls_detect_no_deadlock(workers: list[Memory], tena
         for n, (a, b) in enumerate((a, b) for a in topics for b in topics[:4] if a != b)
     ]
     for a, b in itertools.pairwise(memories):  # a chain, so activation spreads
-        await first.store.link(user, a.id, b.id, Relationship.RELATES_TO)
-    await first.engine.drain()
+        await internals(first).store.link(user, a.id, b.id, Relationship.RELATES_TO)
+    await internals(first).engine.drain()
     ids = sorted({m.id for m in memories})  # remember may return one memory for two near-duplicates
-    before = sum(m.access_count for m in await first.store.get_nodes(user, ids))
+    before = sum(m.access_count for m in await internals(first).store.get_nodes(user, ids))
 
     async def recall(i: int) -> int:
         query = f"What did Ana say about {topics[i % TOPICS]} and {topics[(i * 5 + 1) % TOPICS]}?"
@@ -57,10 +58,10 @@ async def test_concurrent_recalls_detect_no_deadlock(workers: list[Memory], tena
 
     found = await asyncio.gather(*(recall(i) for i in range(RECALLS)))
     for worker in workers:
-        await worker.engine.drain()
+        await internals(worker).engine.drain()
 
     assert all(n > 0 for n in found)
-    deadlocks = sum(w.store.conn.transient_faults[DEADLOCK] for w in workers)
+    deadlocks = sum(internals(w).store.conn.transient_faults[DEADLOCK] for w in workers)
     assert deadlocks == 0, f"Neo4j detected {deadlocks} deadlocks between concurrent recalls"
-    after = sum(m.access_count for m in await first.store.get_nodes(user, ids))
+    after = sum(m.access_count for m in await internals(first).store.get_nodes(user, ids))
     assert after - before == sum(found), "a lost access-count update"

@@ -40,6 +40,7 @@ from hippograph.store.schema import SCHEMA_VERSION, missing_schema, schema_versi
 from hippograph.testing.server import served
 from tests.e2e.api.harness import Client, Server, start_server
 from tests.reliability.dump import canonical_dump, graph_rows, index_ids
+from tests.support.memory_internals import internals
 
 OLD_RELEASE = "0128b1b"
 """The release whose database is upgraded. Its recall ranks today's way with the kept-fact rules
@@ -253,7 +254,7 @@ async def test_the_release_wrote_every_kind_of_thing(upgrade: Upgrade) -> None:
 
 
 async def test_the_schema_is_todays(upgrade: Upgrade) -> None:
-    conn = upgrade.memory.store.conn
+    conn = internals(upgrade.memory).store.conn
     assert await schema_version(conn) == SCHEMA_VERSION
     assert await missing_schema(conn) == []
     [record] = upgrade.first.graph.of_label("HippographSchema")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from hippograph.memory.capability import ASSOCIATED_HEADER, fit_utf8
+from hippograph.memory.utf8_budget import ASSOCIATED_HEADER, fit_utf8
 from hippograph.models import Layer
 from hippograph.retrieval.context import ContextEntry, MemoryContext
 

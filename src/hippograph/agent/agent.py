@@ -136,7 +136,7 @@ class Agent:
         if consolidator is None:
             from hippograph.consolidation import SleepConsolidator
 
-            consolidator = SleepConsolidator.for_store(memory.store)
+            consolidator = SleepConsolidator.for_memory(memory)
         self.memory, self.model = memory, model
         self.consolidator: SleepConsolidator = consolidator
         self.budget = budget
@@ -197,7 +197,7 @@ class Agent:
         """Wait for all background work (consolidation, recall bookkeeping): for tests and
         shutdown. Returns the consolidation reports finished since the last drain."""
         reports = await self._background.drain()
-        await self.memory.engine.drain()
+        await self.memory.drain()
         return reports
 
     async def start(self) -> list[StageFailed]:
@@ -238,13 +238,13 @@ class Agent:
             HippographError: The database failed.
         """
         warmed = await self.memory.warm()
-        recent = await self.memory.engine.repo.recent_scope()
+        recent = await self.memory.recent_scope()
         for scope in (WARM_SCOPE, *([Scope.parse(recent)] if recent is not None else [])):
             await self.sessions.open(scope, WARM_SESSION)  # a session nobody has: a read, no rows
             self.sessions.drop(scope, WARM_SESSION)
-            await self.memory.episodic.count_events(scope, WARM_SESSION)  # what resuming one with turns reads too
+            await self.memory.count_events(scope, WARM_SESSION)  # what resuming one with turns reads too
         if recent is not None:  # a session with turns: its rows, as a restarted server has not read them yet
-            newest = await self.memory.episodic.query_events(Scope.parse(recent), limit=1)
+            newest = await self.memory.query_events(Scope.parse(recent), limit=1)
             if newest and newest[0].session_id is not None:
                 await self.sessions.warm(Scope.parse(newest[0].scope_key), newest[0].session_id)
         if self.config.persona.enabled:

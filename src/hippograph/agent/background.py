@@ -45,7 +45,8 @@ from hippograph.agent.stages import Stage
 from hippograph.agent.telemetry import TelemetrySink, TurnStats, TurnSummary, summary_attributes
 from hippograph.agent.turn import TurnLog
 from hippograph.layers.episodic import ActionCall
-from hippograph.memory.capability import MAX_AGENT_CHARS, MAX_USER_CHARS, scrub_op
+from hippograph.memory.capability import MAX_AGENT_CHARS, MAX_USER_CHARS
+from hippograph.memory.op_scrub import scrub_op
 from hippograph.ops import MemoryOp
 from hippograph.scrub import scrub_text
 from hippograph.tracing import SCOPE_KEY, Status, StatusCode, span
@@ -162,7 +163,7 @@ class BackgroundConsolidation:
         record.session.tail = task
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-        self._memory.pending.track(record.scope, task)
+        self._memory.track(record.scope, task)
         return record.task_id
 
     async def drain(self) -> list[BackgroundReport]:
@@ -236,10 +237,10 @@ class BackgroundConsolidation:
 
     async def _keep_state(self, record: TurnRecord, event_id: str) -> None:
         """The session's state onto the turn's event, where a resume finds it."""
-        event = await self._memory.store.get_node(record.scope, event_id)
+        event = await self._memory.get_node(record.scope, event_id)
         if event is not None:
             properties = {**event.properties, **record.session_state}
-            await self._memory.store.update_node(record.scope, event_id, {"properties": properties})
+            await self._memory.update_node(record.scope, event_id, {"properties": properties})
 
 
 def _summary(record: TurnRecord, report: BackgroundReport) -> TurnSummary:

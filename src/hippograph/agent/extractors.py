@@ -1,5 +1,5 @@
 """Extractors for the memory capability: a separate model reads a finished exchange and
-writes the memory ops worth keeping (see :class:`hippograph.memory.capability.Extractor`).
+writes the memory ops worth keeping (see :class:`hippograph.memory.ports.Extractor`).
 
 - :class:`ModelExtractor` runs any :class:`~hippograph.llm.ModelProvider` and parses its
   reply with :func:`~hippograph.agent.extraction.extract_memory_ops` (the same four
@@ -20,7 +20,7 @@ from hippograph.agent.extraction import extract_memory_ops
 from hippograph.llm.provider import ModelProvider
 from hippograph.llm.spans import complete
 from hippograph.llm.types import ChatMessage, ModelRequest, SystemPrompt
-from hippograph.memory.capability import Exchange
+from hippograph.memory.ports import Exchange
 from hippograph.ops import MemoryOp
 
 __all__ = ["EXTRACTION_PROMPT", "ModelExtractor", "claude_extractor"]
@@ -44,7 +44,7 @@ DEFAULT_MAX_TOKENS = 1024
 
 
 class ModelExtractor:
-    """An :class:`~hippograph.memory.capability.Extractor` on any model.
+    """An :class:`~hippograph.memory.ports.Extractor` on any model.
 
     Args:
         model: The extraction model (a smaller, cheaper one than the agent's is fine).

@@ -135,7 +135,7 @@ async def hydrate(
         last = memory.last_turns(scope, session_id=session_id, turn_reads=turn_reads, n=s.working_memory_raw_turns)
         nodes = await guarded("working", last, out.errors) or []
         for node in nodes:
-            line = memory.scrubber.text(memory.working.render_for_prompt(node))
+            line = memory.scrubber.text(memory.render_working(node))
             cost = approx_tokens(line) + 1
             if used + cost <= s.token_budget:
                 lines.append(line)
@@ -361,7 +361,7 @@ async def _earlier(
     lines = [f"Summary of the turns before these messages: {session.summary}"] if session.summary else []
     mode = c.hydrate.working_summary
     if mode != "off" and c.hydrate.include_working and Layer.WORKING in layers:
-        older = await memory.working.older(scope, session_id=session.id, verbatim=c.hydrate.working_memory_raw_turns)
+        older = await memory.older_working(scope, session_id=session.id, verbatim=c.hydrate.working_memory_raw_turns)
         summary = await summarizer.summarize([m.content for m in older], mode, stage="hydrate.working_summary")
         text = _kept(summary, failures)
         if text:

@@ -64,7 +64,7 @@ async def reminders(
     s = settings or TriggerSettings(match_by_meaning=False, once_per_session=False)
     own = await turn_reads.prospective(scope) if turn_reads is not None else None
     once = s.once_per_session and session is not None
-    ranked = await memory.prospective.for_turn(
+    ranked = await memory.triggers_for_turn(
         scope, message, own=own, meaning_threshold=s.meaning_threshold if s.match_by_meaning else None,
         shown=session.reminded if once and session is not None else None,
     )  # fmt: skip
@@ -113,7 +113,7 @@ class PersonaSeeder:
         home = self._home(scope)
         if not self._config.persona.seed_identity or home.key in self._seeded:
             return
-        await memory.semantic.ensure_identity(home, identity_text(self._config))
+        await memory.ensure_identity(home, identity_text(self._config))
         self._known(home)
 
     def _known(self, home: Scope) -> None:
@@ -126,7 +126,7 @@ class PersonaSeeder:
         An identity it finds at the scope's home counts as seeded: the seed after the turn
         then looks no further (a process's first turn in a tenant reads nothing more)."""
         nodes = await turn_reads.persona(scope) if turn_reads is not None else None
-        persona = await memory.semantic.persona(scope, nodes=nodes)
+        persona = await memory.persona(scope, nodes=nodes)
         home = self._home(scope)
         if persona.identity is not None and persona.identity.scope_key == home.key:
             self._known(home)

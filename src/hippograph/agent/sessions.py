@@ -288,12 +288,12 @@ class SessionManager:
         if self._memory is None:
             return
         limit = self._settings.history_turns
-        events = await self._memory.episodic.query_events(session.scope, session_id=session.id, limit=max(limit, 1) * 2)
+        events = await self._memory.query_events(session.scope, session_id=session.id, limit=max(limit, 1) * 2)
         own = [e for e in events if e.scope_key == session.scope.key and e.properties.get("kind") == "turn"]
         if not own:
             return
         session.resumed = True
-        session.turns = await self._memory.episodic.count_events(session.scope, session.id)
+        session.turns = await self._memory.count_events(session.scope, session.id)
         uncovered = len(own)
         for index, event in enumerate(own):  # newest first: the newest state wins
             props = event.properties

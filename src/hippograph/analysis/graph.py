@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from hippograph.models import MemoryEdge, MemoryNode
     from hippograph.retrieval.types import RecallResult
     from hippograph.scope import Scope
+    from hippograph.store.connection import Neo4jConnection
     from hippograph.store.graph_store import GraphStore
 
 __all__ = ["scope_subgraph", "to_networkx"]
@@ -134,15 +135,15 @@ def to_networkx(result: RecallResult, nodes: Iterable[MemoryNode] = ()) -> nx.Mu
     return graph
 
 
-class HasStore(Protocol):
-    """What :func:`scope_subgraph` needs of a ``Memory``: its store."""
+class HasConnection(Protocol):
+    """What :func:`scope_subgraph` needs of a ``Memory``: the database it lives in."""
 
     @property
-    def store(self) -> GraphStore: ...
+    def connection(self) -> Neo4jConnection: ...
 
 
 async def scope_subgraph(
-    memory: HasStore | GraphStore,
+    memory: HasConnection | GraphStore,
     scope: Scope,
     *,
     include_visible: bool = False,
@@ -158,7 +159,7 @@ async def scope_subgraph(
     see them.
 
     Args:
-        memory: A ``Memory`` (anything with a ``store``) or its ``GraphStore``.
+        memory: A ``Memory`` (anything with a ``connection``) or a ``GraphStore``.
         scope: The scope to read.
         include_visible: Also the ancestors' memories this scope can see.
         include_retracted: Also soft-retracted memories (attribute ``retracted=True``).
@@ -170,7 +171,7 @@ async def scope_subgraph(
     from hippograph.store.filters import NodeFilter
     from hippograph.store.graph_store import GraphStore
 
-    store = memory if isinstance(memory, GraphStore) else memory.store
+    store = memory if isinstance(memory, GraphStore) else GraphStore(memory.connection)
     filters = NodeFilter(include_retracted=include_retracted)
     found = await store.query_subtree(scope, filters, limit=None)
     if include_visible:

@@ -190,7 +190,7 @@ def consolidate(
     async def go() -> Any:
         async with open_memory() as memory:
             config = ConsolidationConfig(nightly_enabled=mode == "nightly_nap")
-            consolidator = SleepConsolidator.for_store(memory.store, config, model=consolidation_model(Settings()))
+            consolidator = SleepConsolidator.for_memory(memory, config, model=consolidation_model(Settings()))
             return await getattr(consolidator, mode)(Scope.parse(scope, namespace=namespace))
 
     report = _run(go())
@@ -221,7 +221,7 @@ def forget(
 
     async def go() -> int:
         async with open_memory() as memory:
-            return await erase_scope(memory, KeyRepository(memory.store.conn), target)
+            return await erase_scope(memory, KeyRepository(memory.connection), target)
 
     erased = _run(go())
     if as_json:

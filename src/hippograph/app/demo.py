@@ -121,7 +121,7 @@ async def _story(
     console.print(activation_tree(result, await path_labels(memory, sam, result)))
     figures["recall_ms"] = result.timings.total_ms
 
-    consolidator = SleepConsolidator.for_store(memory.store, model=judge)
+    consolidator = SleepConsolidator.for_memory(memory, model=judge)
     await _agent_turns(memory, model, consolidator, console, figures)
     await _consolidate(memory, consolidator, console, figures)
     console.print(
@@ -170,12 +170,12 @@ async def _remember(memory: Memory, sessions: list[Session], console: Console) -
                 current[fact.key] = node
                 bar.advance(task)
             for event in session.events:
-                await memory.episodic.store_event(
+                await memory.store_event(
                     DEMO_USER, event.content, label=event.label, occurred_at=session.at + 3600, session_id=session.id
                 )
                 bar.advance(task)
             for plan in session.plans:
-                await memory.prospective.set_trigger(DEMO_USER, plan.condition, plan.task, due_at=plan.due_at)
+                await memory.set_trigger(DEMO_USER, plan.condition, plan.task, due_at=plan.due_at)
                 bar.advance(task)
     await memory.remember(DEMO_ORG, "Company policy", "Dogs are welcome in every demo office.")
     return changed
@@ -191,7 +191,7 @@ def _show_changes(changed: list[tuple[MemoryNode, MemoryNode]], console: Console
 
 
 async def _show_triggers(memory: Memory, console: Console) -> None:
-    pending = await memory.prospective.get_pending(DEMO_USER)
+    pending = await memory.get_pending(DEMO_USER)
     table = Table(title="prospective memory: pending triggers (from plans made in conversation)")
     for col in ("due", "when", "do"):
         table.add_column(col, overflow="fold")
@@ -238,9 +238,7 @@ async def _consolidate(
         report = await consolidator.run(DEMO_USER)
     console.print(consolidation_table(report))
     drafts = [
-        s
-        for s in await memory.procedural.query_skills(DEMO_USER, include_inactive=True)
-        if s.properties.get("status") == "draft"
+        s for s in await memory.query_skills(DEMO_USER, include_inactive=True) if s.properties.get("status") == "draft"
     ]
     for skill in drafts:
         steps = skill.properties.get("steps") or []
@@ -258,7 +256,7 @@ async def _dev_key(memory: Memory) -> str:
     from hippograph.app.access.keys import create_key, list_keys, revoke_key
     from hippograph.app.api.repository import ApiRepository
 
-    repo = ApiRepository(memory.store.conn)
+    repo = ApiRepository(memory.connection)
     await repo.apply_schema()
     for old in await list_keys(repo.keys, DEMO_ORG):
         if old.name == "hippograph demo":

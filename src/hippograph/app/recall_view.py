@@ -77,5 +77,5 @@ async def path_labels(memory: Memory, scope: Scope, result: RecallResult) -> dic
     labels = {i.node.id: snippet(i.node, 50) for i in result.items}
     missing = sorted({s.node_id for i in result.items for s in i.path} - labels.keys())
     if missing:
-        labels.update({n.id: snippet(n, 50) for n in await memory.store.get_nodes(scope, missing)})
+        labels.update({n.id: snippet(n, 50) for n in await memory.get_nodes(scope, missing)})
     return labels

@@ -9,6 +9,7 @@ import os
 import socket
 import time
 from collections.abc import Callable, Iterable, Sequence
+from typing import Protocol
 
 from hippograph.audit import AuditEntry
 from hippograph.consolidation import repository as repo
@@ -36,6 +37,13 @@ from hippograph.tracing import SCOPE_KEY, span
 log = logging.getLogger(__name__)
 MAX_UNRELEASED = 1_000
 """Leases of ended runs kept to give back later (past it the oldest wait for ``lease_ttl``)."""
+
+
+class HasConnection(Protocol):
+    """What :meth:`SleepConsolidator.for_memory` needs of a memory: the database it lives in."""
+
+    @property
+    def connection(self) -> Neo4jConnection: ...
 
 
 class SleepConsolidator:
@@ -78,8 +86,20 @@ class SleepConsolidator:
         model: object | None = None,
         clock: Callable[[], float] = time.time,
     ) -> SleepConsolidator:
-        """A consolidator over the database of ``store`` (e.g. ``memory.store``)."""
+        """A consolidator over the database of ``store``."""
         return cls(store.conn, config, model=model, clock=clock)
+
+    @classmethod
+    def for_memory(
+        cls,
+        memory: HasConnection,
+        config: ConsolidationConfig | None = None,
+        *,
+        model: object | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> SleepConsolidator:
+        """A consolidator over the database ``memory`` (a :class:`~hippograph.Memory`) lives in."""
+        return cls(memory.connection, config, model=model, clock=clock)
 
     # -- entry points ---------------------------------------------------------------------
     async def quick_nap(self, scope: Scope, *, wait: bool = False) -> ConsolidationReport:

@@ -13,7 +13,7 @@ scope, in place of the SDK's local-directory one::
 A file is a semantic fact of the scope: its path is the fact's subject ``key`` (and its
 label), its text the fact's content. Every edit goes through the library's one write path
 (:meth:`hippograph.memory.Memory.write`): the new text becomes the current version, the old
-one is kept, superseded (``memory.semantic.history(scope, path)`` lists them); credentials
+one is kept, superseded (``memory.fact_history(scope, path)`` lists them); credentials
 are scrubbed. ``delete`` retracts (restorable, audited); ``rename`` writes the file at its new
 path and retracts the old one. Directories are the paths' prefixes: they exist while a file
 is in them. A ``view`` of a missing file names the closest files by recall.
@@ -193,7 +193,7 @@ class ClaudeMemoryTool(BetaAsyncAbstractMemoryTool):
     # -- the files as facts ------------------------------------------------------------------
     async def _files(self, path: str) -> dict[str, MemoryNode]:
         """The current files at ``path`` and below it, by path."""
-        facts = await self.memory.semantic.query_facts(
+        facts = await self.memory.query_facts(
             self.scope, label_prefix=path, include_superseded=False, limit=None
         )  # a file's label is its path
         return {
@@ -206,7 +206,7 @@ class ClaudeMemoryTool(BetaAsyncAbstractMemoryTool):
         }
 
     async def _file(self, path: str) -> MemoryNode | None:
-        return await self.memory.semantic.repo.current_fact(self.scope, path)
+        return await self.memory.current_fact(self.scope, path)
 
     async def _existing_file(self, path: str) -> MemoryNode:
         node = await self._file(path) if path != ROOT else None

@@ -73,7 +73,7 @@ from hippograph.layers.base import make_node
 from hippograph.memory import Memory
 from hippograph.models import MAX_LABEL, MAX_TEXT, Layer, MemoryNode
 from hippograph.scope import MAX_DEPTH, Scope
-from hippograph.store.locked import LockedTx, run_locked
+from hippograph.store.locked import LockedTx
 
 with requires_extra("langgraph"):
     from langgraph.store.base import (
@@ -205,8 +205,8 @@ class HippographStore(BaseStore):
     # -- the operations --------------------------------------------------------------------
     async def _get(self, op: GetOp) -> Item | None:
         scope = self._namespace_scope(op.namespace)
-        node = await self.memory.semantic.repo.current_fact(scope, op.key)
-        now = self.memory.services.clock()
+        node = await self.memory.current_fact(scope, op.key)
+        now = self.memory.now()
         if node is None or is_expired(node, now):
             return None
         if op.refresh_ttl:
@@ -225,7 +225,7 @@ class HippographStore(BaseStore):
             await self._delete(scope, op.key)
             return
         content = self._text(op.value, op.index)
-        now = self.memory.services.clock()
+        now = self.memory.now()
         ttl, valid_until = expiry(op.ttl, now)
         node = make_node(
             Layer.SEMANTIC,
@@ -235,7 +235,7 @@ class HippographStore(BaseStore):
             },
             field_prefix="item",
         )  # fmt: skip
-        embedding = await self.memory.services.embedder.embed(node.text)
+        embedding = await self.memory.embed(node.text)
         node = node.model_copy(update={"embedding": embedding})
         cues = cues_of(node)
 
@@ -249,10 +249,10 @@ class HippographStore(BaseStore):
             }  # fmt: skip
             return await tx.update_node(previous, {**updates, "embedding": embedding})
 
-        await run_locked(self.memory.store, scope, [op.key], decide)
+        await self.memory.run_locked(scope, [op.key], decide)
 
     async def _delete(self, scope: Scope, key: str) -> None:
-        node = await self.memory.semantic.repo.current_fact(scope, key)
+        node = await self.memory.current_fact(scope, key)
         if node is not None:
             await self.memory.retract(scope, node.id, reason="deleted from the LangGraph store", actor=self.actor)
 
@@ -265,7 +265,7 @@ class HippographStore(BaseStore):
             items.sort(key=lambda n: (-n.updated_at, n.key or ""))
             page = items[op.offset : end]
             if op.refresh_ttl:
-                await self._renew(self.scope, page, self.memory.services.clock())
+                await self._renew(self.scope, page, self.memory.now())
             return [to_search_item(n, self._namespace(n.scope_key), None) for n in page]
         wanted = {n.id for n in items}
         by_scope: dict[str, int] = {}
@@ -284,7 +284,7 @@ class HippographStore(BaseStore):
                     scored[hit.node.id] = (hit.score, hit.node)  # a namespace's own recall weighs it most
         ranked = sorted(scored.values(), key=lambda s: (-s[0], -s[1].updated_at, s[1].key or ""))[op.offset : end]
         if op.refresh_ttl:
-            await self._renew(self.scope, [n for _, n in ranked], self.memory.services.clock())
+            await self._renew(self.scope, [n for _, n in ranked], self.memory.now())
         return [to_search_item(n, self._namespace(n.scope_key), score) for score, n in ranked]
 
     async def _list_namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
@@ -308,9 +308,9 @@ class HippographStore(BaseStore):
         """The current items in the namespaces that start with ``prefix``: those not expired, or
         (``expired``) only those whose ttl has passed."""
         scope = self._namespace_scope(prefix)
-        nodes = await self.memory.store.query_subtree(scope, {"layers": [Layer.SEMANTIC]}, limit=None)
+        nodes = await self.memory.query_subtree(scope, {"layers": [Layer.SEMANTIC]}, limit=None)
         below = self.scope.subtree_prefix
-        now = self.memory.services.clock()
+        now = self.memory.now()
         return [
             n
             for n in nodes
@@ -325,7 +325,7 @@ class HippographStore(BaseStore):
         """Push the expiry of the items that have a ttl to ``now`` plus their ttl."""
         ids = [n.id for n in nodes if n.ttl is not None]
         if ids:
-            await self.memory.store.renew_validity(scope, ids, now=now)
+            await self.memory.renew_validity(scope, ids, now=now)
 
     # -- expiry ----------------------------------------------------------------------------
     async def asweep_ttl(self) -> int:
@@ -335,8 +335,8 @@ class HippographStore(BaseStore):
         swept = 0
         for node in await self._items((), expired=True):
             scope = Scope.parse(node.scope_key)
-            current = await self.memory.semantic.repo.current_fact(scope, node.key or node.label)
-            if current is None or current.id != node.id or not is_expired(current, self.memory.services.clock()):
+            current = await self.memory.current_fact(scope, node.key or node.label)
+            if current is None or current.id != node.id or not is_expired(current, self.memory.now()):
                 continue  # put again or renewed since the read
             await self.memory.retract(scope, node.id, reason=SWEEP_REASON, actor=self.actor)
             swept += 1

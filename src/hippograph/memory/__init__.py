@@ -2,19 +2,12 @@
 capability a host binds to one scope (:class:`MemoryCapability`), conversation ingest and the
 one commit path of memory operations."""
 
-from hippograph.memory.capability import (
-    Consolidation,
-    Exchange,
-    Extractor,
-    MemoryCapability,
-    Recollection,
-    RecordFailure,
-    RecordPolicy,
-    RecordReport,
-)
+from hippograph.memory.capability import MemoryCapability, RecordPolicy
 from hippograph.memory.commit import CommitReport, OpWriter, Written
 from hippograph.memory.ingest import ConversationTurn
 from hippograph.memory.memory import Memory
+from hippograph.memory.ports import Consolidation, Exchange, Extractor
+from hippograph.memory.reports import Recollection, RecordFailure, RecordReport
 from hippograph.memory.scopes import as_scope
 
 __all__ = [

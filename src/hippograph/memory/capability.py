@@ -49,47 +49,30 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from hippograph.errors import AlreadyRunningError, ConfigurationError, InvalidInputError
-from hippograph.layers.episodic import ActionCall, EpisodicMemory, turn_text
+from hippograph.layers.episodic import ActionCall, turn_text
 from hippograph.layers.metacognition import GateMode
-from hippograph.layers.pending import PendingWrites
-from hippograph.layers.working import WorkingMemory
-from hippograph.memory.commit import CommitReport
+from hippograph.memory.op_scrub import scrub_op
+from hippograph.memory.ports import Consolidation, Exchange, Extractor, MemoryPort
+from hippograph.memory.reports import Recollection, RecordFailure, RecordReport, SkippedOp
 from hippograph.memory.scopes import as_scope
+from hippograph.memory.utf8_budget import fit_utf8
 from hippograph.models import ID_PATTERN, MAX_TEXT, Layer, MemoryEdge, Relationship
-from hippograph.ops import MEMORY_OP_ADAPTER, MemoryOp
-from hippograph.retrieval.config import ActivationConfig, RecallConfig
-from hippograph.retrieval.context import MemoryContext
+from hippograph.ops import MemoryOp
+from hippograph.retrieval.config import ActivationConfig
 from hippograph.retrieval.derived import MAX_DRAWN_FROM, drawn_on
-from hippograph.retrieval.engine import RecallEngine
-from hippograph.retrieval.types import Channel, RecallResult
+from hippograph.retrieval.types import Channel
 from hippograph.scope import Scope
 from hippograph.scrub import Scrubber
-from hippograph.store.graph_store import GraphStore
 
 if TYPE_CHECKING:
     from hippograph.layers.turn_reads import TurnReads
 
-__all__ = [
-    "Consolidation",
-    "Exchange",
-    "Extractor",
-    "MemoryCapability",
-    "MemoryPort",
-    "Recollection",
-    "RecordFailure",
-    "RecordPolicy",
-    "RecordReport",
-    "SkippedOp",
-    "cut_utf8",
-    "fit_utf8",
-    "scrub_op",
-]
+__all__ = ["MAX_AGENT_CHARS", "MAX_USER_CHARS", "MemoryCapability", "RecordPolicy"]
 
 log = logging.getLogger(__name__)
 
@@ -97,100 +80,8 @@ DEFAULT_LIMIT = 5
 MAX_LIMIT = 100
 MAX_USER_CHARS = 6_000
 MAX_AGENT_CHARS = MAX_TEXT - MAX_USER_CHARS - 100
-ASSOCIATED_HEADER = "Associated Context:"
 DAY = 86_400.0
-ELLIPSIS = "…"
-_UNSCRUBBED_FIELDS = frozenset({"op", "id"})
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class Exchange:
-    """One finished exchange of a conversation: what the user said and what the agent
-    answered (after its final model round), with the model's thinking if any."""
-
-    user: str
-    reply: str
-    thinking: str = ""
-    session_id: str | None = None
-
-
-@runtime_checkable
-class Extractor(Protocol):
-    """Finds memory ops worth keeping in a finished exchange (usually with a separate,
-    smaller extraction model). Raising is allowed: the failure is reported, the exchange
-    is still recorded."""
-
-    async def extract(self, exchange: Exchange) -> Sequence[MemoryOp]:
-        """The ops to apply for ``exchange`` (empty when nothing is worth keeping)."""
-        ...
-
-
-@runtime_checkable
-class Consolidation(Protocol):
-    """The consolidation cadence: counts turns per scope and runs the quick nap it makes
-    due (``SleepConsolidator`` is one)."""
-
-    def note_turn(self, scope: Scope) -> bool:
-        """Count one turn of ``scope``; True when a quick nap is due now."""
-        ...
-
-    async def quick_nap(self, scope: Scope) -> object:
-        """Run a quick nap of ``scope``; returns its report."""
-        ...
-
-
-class MemoryPort(Protocol):
-    """What a capability uses of its memory (:class:`hippograph.memory.Memory` is one): the
-    capability is built by the memory and knows it only through this port."""
-
-    @property
-    def store(self) -> GraphStore: ...
-
-    @property
-    def engine(self) -> RecallEngine: ...
-
-    @property
-    def episodic(self) -> EpisodicMemory: ...
-
-    @property
-    def working(self) -> WorkingMemory: ...
-
-    @property
-    def recall_config(self) -> RecallConfig: ...
-
-    @property
-    def scrubber(self) -> Scrubber: ...
-
-    @property
-    def pending(self) -> PendingWrites: ...
-
-    async def context(
-        self,
-        scope: Scope,
-        query: str,
-        *,
-        budget: int | None = None,
-        layers: Sequence[Layer] | None = None,
-        top_k: int | None = None,
-        include_working: bool = True,
-        session_id: str | None = None,
-        turn_reads: TurnReads | None = None,
-        recent_turns: int | None = None,
-        config: RecallConfig | None = None,
-    ) -> tuple[RecallResult, MemoryContext]: ...
-
-    async def commit(
-        self,
-        scope: Scope,
-        ops: Sequence[MemoryOp],
-        *,
-        auto_approve_skills: bool = False,
-        source_event_id: str | None = None,
-        skill_gate: GateMode | str = GateMode.OFF,
-    ) -> CommitReport: ...
-
-    async def forget(self, scope: Scope) -> int: ...
 
 
 class RecordPolicy(BaseModel):
@@ -215,69 +106,6 @@ class RecordPolicy(BaseModel):
     store_actions: bool = True
     """What the agent did (its tool calls) as an episodic ``action`` event ``PART_OF`` the
     turn's event: the input of procedural promotion (consolidation phase 12)."""
-
-
-@dataclass(frozen=True)
-class Recollection:
-    """What :meth:`MemoryCapability.recall` found for a turn.
-
-    Attributes:
-        text: The memory block, within the byte budget (empty when nothing was found).
-        bytes: ``len(text.encode("utf-8"))``.
-        ids: The memories in ``text``, in order.
-        dropped: Memories recalled but left out to stay within the budgets.
-        result: The recall with its explanations (channels, score parts, activation).
-        context: The token-budgeted context the text was cut from.
-    """
-
-    text: str
-    bytes: int
-    ids: list[str]
-    dropped: list[str]
-    result: RecallResult
-    context: MemoryContext
-
-
-@dataclass(frozen=True)
-class RecordFailure:
-    """A step of :meth:`MemoryCapability.record` that failed (the others still ran)."""
-
-    step: str
-    error_type: str
-    message: str
-
-    @classmethod
-    def of(cls, step: str, exc: BaseException) -> RecordFailure:
-        return cls(step, type(exc).__name__, str(exc)[:500])
-
-
-@dataclass(frozen=True)
-class SkippedOp:
-    """An op that was not applied, and why."""
-
-    index: int
-    reason: str
-
-
-@dataclass
-class RecordReport:
-    """What :meth:`MemoryCapability.record` wrote."""
-
-    turn_event_id: str | None = None
-    action_event_id: str | None = None
-    working_ids: list[str] = field(default_factory=list)
-    extracted: list[MemoryOp] = field(default_factory=list)
-    commit: CommitReport | None = None
-    mentions: list[str] = field(default_factory=list)
-    skipped_ops: list[SkippedOp] = field(default_factory=list)
-    nap_due: bool = False
-    nap: object | None = None
-    """The quick nap's report, once it has run (naps run in the background: see ``nap_task``)."""
-    nap_task: asyncio.Task[object | None] | None = None
-    """The quick nap this record scheduled, when one was due. Awaiting it (or
-    :meth:`MemoryCapability.wait_idle`) waits for the nap; when it is done, ``nap`` holds its
-    report and a failure of the nap is in ``failures`` (step ``quick_nap``)."""
-    failures: list[RecordFailure] = field(default_factory=list)
 
 
 class MemoryCapability:
@@ -487,7 +315,7 @@ class MemoryCapability:
         if p.store_turn_episodic:
             event = await guard(
                 "store_turn",
-                lambda: memory.episodic.store_turn(
+                lambda: memory.store_turn(
                     scope, user_text, agent_text, session_id=session_id, drawn_from=sources or ()
                 ),
             )
@@ -495,7 +323,7 @@ class MemoryCapability:
         if p.store_actions and actions:
             done = await guard(
                 "store_actions",
-                lambda: memory.episodic.store_actions(scope, user_text, actions, turn_event_id=report.turn_event_id),
+                lambda: memory.store_actions(scope, user_text, actions, turn_event_id=report.turn_event_id),
             )
             report.action_event_id = done.id if done is not None else None
         if p.apply_ops:
@@ -505,12 +333,12 @@ class MemoryCapability:
                 MemoryEdge(source=report.turn_event_id, target=fact, relationship=Relationship.MENTIONS)
                 for fact in report.mentions
             ]
-            await guard("mentions", lambda: memory.store.upsert_edges(scope, edges, increment=0.0))
+            await guard("mentions", lambda: memory.link(scope, edges))
         kept_thinking = scrub.text(thinking.strip())
         if p.store_thinking and kept_thinking:
             node = await guard(
                 "store_thinking",
-                lambda: memory.working.push(
+                lambda: memory.push_working(
                     scope, kept_thinking, kind="thinking", session_id=session_id, ttl=p.thinking_ttl
                 ),
             )
@@ -520,7 +348,7 @@ class MemoryCapability:
             turn = turn_text(user_text, agent_text)
             node = await guard(
                 "store_working",
-                lambda: memory.working.push(scope, turn, kind="turn", session_id=session_id, drawn_from=sources or ()),
+                lambda: memory.push_working(scope, turn, kind="turn", session_id=session_id, drawn_from=sources or ()),
             )
             if node is not None:
                 report.working_ids.append(node.id)
@@ -533,7 +361,7 @@ class MemoryCapability:
         wanted = [i for i in dict.fromkeys(ids) if isinstance(i, str) and ID_PATTERN.match(i)]
         if not wanted:
             return []
-        nodes = {n.id: n for n in await self._memory.store.get_nodes(self._scope, wanted)}
+        nodes = {n.id: n for n in await self._memory.get_nodes(self._scope, wanted)}
         return drawn_on(user, reply, [nodes[i] for i in wanted if i in nodes])[:MAX_DRAWN_FROM]
 
     async def _apply_ops(
@@ -567,7 +395,7 @@ class MemoryCapability:
         task = asyncio.create_task(self._nap(report), name=f"hippograph-quick-nap:{self._scope.key}")
         self._naps.add(task)
         task.add_done_callback(self._naps.discard)
-        self._memory.pending.track(self._scope, task)  # an erase of the scope waits for it
+        self._memory.track(self._scope, task)  # an erase of the scope waits for it
         return task
 
     async def _nap(self, report: RecordReport) -> object | None:
@@ -606,7 +434,7 @@ class MemoryCapability:
         recall's background bookkeeping (access counts): for tests and shutdown. Recorded
         memories do not wait for this; they are recallable when ``record`` returns."""
         failures = await self.wait_idle()
-        await self._memory.engine.drain()
+        await self._memory.drain()
         return failures
 
     # -- erase -----------------------------------------------------------------------------
@@ -619,82 +447,6 @@ class MemoryCapability:
 
 class _Guard(Protocol):
     async def __call__(self, step: str, work: Callable[[], Awaitable[T]]) -> T | None: ...
-
-
-def fit_utf8(
-    context: MemoryContext, associated: set[str], budget: int | None, *, item_budget: int | None = None
-) -> tuple[str, list[str], list[str]]:
-    """The context's entries, in order, as a block of at most ``budget`` UTF-8 bytes (None:
-    no block ceiling), each entry cut to at most ``item_budget`` bytes (None: uncut).
-
-    Entries are taken best first and one that does not fit is skipped (a shorter later one
-    may still fit); associated entries go under the ``Associated Context:`` header, which
-    is only written when one of them fits.
-
-    Returns:
-        The text, the ids it holds, and the ids left out.
-    """
-    lines: list[str] = []
-    ids: list[str] = []
-    dropped: list[str] = []
-    used = 0
-    header = False
-    for entry in context.entries:
-        is_associated = entry.layer is not Layer.WORKING and entry.id in associated
-        entry_text = entry.text if item_budget is None else cut_utf8(entry.text, item_budget)
-        size = len(entry_text.encode("utf-8"))
-        cost = size + (1 if lines else 0)
-        extra = 0
-        if is_associated and not header:
-            extra = len(ASSOCIATED_HEADER.encode("utf-8")) + (1 if lines else 0)
-            cost = size + 1
-        if budget is not None and used + extra + cost > budget:
-            dropped.append(entry.id)
-            continue
-        if extra:
-            lines.append(ASSOCIATED_HEADER)
-            header = True
-        lines.append(entry_text)
-        ids.append(entry.id)
-        used += extra + cost
-    return "\n".join(lines), ids, dropped
-
-
-def cut_utf8(text: str, limit: int) -> str:
-    """``text`` in at most ``limit`` UTF-8 bytes: cut at a character boundary and ended with
-    ``…`` when it is longer."""
-    data = text.encode("utf-8")
-    if len(data) <= limit:
-        return text
-    room = limit - len(ELLIPSIS.encode("utf-8"))
-    if room <= 0:
-        return data[:limit].decode("utf-8", errors="ignore")
-    return data[:room].decode("utf-8", errors="ignore").rstrip() + ELLIPSIS
-
-
-def scrub_op(op: MemoryOp, scrubber: Scrubber | None = None) -> MemoryOp:
-    """The op with credentials masked in every text field and secret-looking property keys
-    dropped (by ``scrubber``; None: the default patterns).
-
-    Raises:
-        ValidationError: The scrubbed op is no longer valid (e.g. a field grew too long).
-    """
-    scrub = scrubber or Scrubber.default()
-    data = op.model_dump(mode="json")
-    clean = {key: value if key in _UNSCRUBBED_FIELDS else _scrub(scrub, key, value) for key, value in data.items()}
-    return MEMORY_OP_ADAPTER.validate_python(clean)
-
-
-def _scrub(scrub: Scrubber, key: str, value: Any) -> Any:
-    if key == "properties" and isinstance(value, dict):
-        return scrub.properties(value)
-    if isinstance(value, str):
-        return scrub.text(value)
-    if isinstance(value, list):
-        return [_scrub(scrub, key, v) for v in value]
-    if isinstance(value, dict):
-        return {k: _scrub(scrub, k, v) for k, v in value.items()}
-    return value
 
 
 def _scrubbed(ops: Sequence[MemoryOp], report: RecordReport, scrubber: Scrubber) -> list[MemoryOp]:

@@ -22,12 +22,15 @@ from hippograph.layers.repository import LayerRepository
 from hippograph.layers.semantic import SemanticMemory
 from hippograph.layers.turn_reads import TurnReads
 from hippograph.layers.working import WorkingMemory
-from hippograph.memory.capability import Consolidation, Extractor, MemoryCapability, RecordPolicy
+from hippograph.memory.capability import MemoryCapability, RecordPolicy
 from hippograph.memory.commit import CommitReport, OpWriter, Written
 from hippograph.memory.enrich import Enricher, enrich_turns, turns_of
+from hippograph.memory.graph_access import GraphAccess
 from hippograph.memory.ingest import ConversationTurn, Progress, ingest_conversation
+from hippograph.memory.layer_verbs import LayerVerbs
+from hippograph.memory.ports import Consolidation, Extractor
 from hippograph.memory.reembed import ReembedProgress, ReembedReport, prepare_embedder, reembed
-from hippograph.memory.warm import WARM_QUERIES, WARM_ROUNDS, WARM_SCOPE, WarmUp
+from hippograph.memory.warm import WarmUp, warm_up
 from hippograph.models import Layer, MemoryNode
 from hippograph.ops import MemoryOp
 from hippograph.retrieval.config import ActivationConfig, RecallConfig
@@ -47,8 +50,13 @@ __all__ = ["Memory"]
 log = logging.getLogger(__name__)
 
 
-class Memory:
-    """Facade over the five layers of one store."""
+class Memory(LayerVerbs, GraphAccess):
+    """Long-term memory of one Neo4j database: remember, ingest, recall, build a prompt's
+    context, commit a model's memory ops, forget a scope, and bind a capability to one scope
+    (:meth:`for_scope`). Build it with :meth:`connect` (or :func:`hippograph.open_memory`).
+
+    ``vector_slot``: the database's vector slot, when the caller checked the embedder itself
+    (:meth:`connect` does)."""
 
     def __init__(
         self,
@@ -58,31 +66,34 @@ class Memory:
         recall_config: RecallConfig | None = None,
         clock: Callable[[], float] = time.time,
         scrub: ScrubConfig | None = None,
+        vector_slot: VectorSlot | None = None,
     ) -> None:
         engine = RecallEngine(store, embedder, recall_config, clock=clock)
+        if vector_slot is not None:
+            engine.use_vectors(embedder, vector_slot)
         scrubber = Scrubber(scrub) if scrub is not None else Scrubber.default()
-        self.services = MemoryServices(store=store, embedder=embedder, engine=engine, clock=clock, scrubber=scrubber)
-        self.store = store
-        self.engine = engine
-        self.pending = PendingWrites()
+        self._services = MemoryServices(store=store, embedder=embedder, engine=engine, clock=clock, scrubber=scrubber)
+        self._store = store
+        self._engine = engine
+        self._pending = PendingWrites()
         """Background work that will write into a scope (an agent's turn consolidation):
         :meth:`forget` waits for it before erasing."""
-        self.working = WorkingMemory(self.services)
-        self.episodic = EpisodicMemory(self.services)
-        self.semantic = SemanticMemory(self.services)
-        self.procedural = ProceduralMemory(self.services)
-        self.prospective = ProspectiveMemory(self.services)
-        self.gate = MetacognitiveGate(self.services)
-        self.writer = OpWriter(
-            store, self.semantic, self.episodic, self.procedural, self.prospective, self.gate, self.services.clock
+        self._working = WorkingMemory(self._services)
+        self._episodic = EpisodicMemory(self._services)
+        self._semantic = SemanticMemory(self._services)
+        self._procedural = ProceduralMemory(self._services)
+        self._prospective = ProspectiveMemory(self._services)
+        self._gate = MetacognitiveGate(self._services)
+        self._writer = OpWriter(
+            store, self._semantic, self._episodic, self._procedural, self._prospective, self._gate, clock
         )
         """The one write path of memory ops (:meth:`commit`, :meth:`write`, :meth:`retract`)."""
         self._layers: dict[Layer, MemoryLayer] = {
-            Layer.WORKING: self.working,
-            Layer.EPISODIC: self.episodic,
-            Layer.SEMANTIC: self.semantic,
-            Layer.PROCEDURAL: self.procedural,
-            Layer.PROSPECTIVE: self.prospective,
+            Layer.WORKING: self._working,
+            Layer.EPISODIC: self._episodic,
+            Layer.SEMANTIC: self._semantic,
+            Layer.PROCEDURAL: self._procedural,
+            Layer.PROSPECTIVE: self._prospective,
         }
 
     @classmethod
@@ -126,10 +137,9 @@ class Memory:
         except BaseException:
             await store.close()
             raise
-        memory = cls(store, embedder, recall_config=recall_config, scrub=scrub)
-        memory.engine.use_vectors(embedder, record.slot)
+        memory = cls(store, embedder, recall_config=recall_config, scrub=scrub, vector_slot=record.slot)
         if warm_plans or warm:
-            memory.engine.warm_plans()
+            memory._engine.warm_plans()
         if warm:
             try:
                 await memory.warm()
@@ -147,12 +157,12 @@ class Memory:
         Resumable: after a crash, run it again with the same embedder."""
 
         async def switch(slot: VectorSlot) -> None:
-            before = self.engine.repo.slot
-            self.engine.use_vectors(embedder, slot)
-            self.services.embedder = embedder
-            await self.engine.settled(before)  # the recalls still reading it finish first
+            before = self._engine.repo.slot
+            self._engine.use_vectors(embedder, slot)
+            self._services.embedder = embedder
+            await self._engine.settled(before)  # the recalls still reading it finish first
 
-        return await reembed(self.store.conn, embedder, batch_size=batch_size, progress=progress, on_switch=switch)
+        return await reembed(self._store.conn, embedder, batch_size=batch_size, progress=progress, on_switch=switch)
 
     async def warm(self) -> WarmUp:
         """Get ready to answer the first recall and the first agent turn as fast as the
@@ -169,51 +179,17 @@ class Memory:
             ConfigurationError: The embedder cannot load.
             StoreError: The database failed.
         """
-        t0 = time.perf_counter()
-
-        async def embedder() -> float:
-            await self.services.embedder.embed(WARM_QUERIES[0])
-            await self.services.embedder.embed_batch(list(WARM_QUERIES[1:]))
-            return (time.perf_counter() - t0) * 1000
-
-        async def plans() -> float:
-            self.engine.warm_plans()
-            await self.engine.warmed()
-            return (time.perf_counter() - t0) * 1000
-
-        embedder_ms, plans_ms = await asyncio.gather(embedder(), plans())
-        t_reads = time.perf_counter()
-        recent = await self.engine.repo.recent_scope()
-        quiet = self.recall_config.model_copy(update={"track_access": False})
-        for i in range(WARM_ROUNDS):
-            query = WARM_QUERIES[i % len(WARM_QUERIES)]
-            reads = self.turn_reads(WARM_SCOPE, working=True, prospective=True, persona=True)
-            try:
-                await self.context(WARM_SCOPE, query, session_id="warm-up", turn_reads=reads)
-            finally:
-                reads.close()
-            if recent is not None:
-                await self.recall(Scope.parse(recent), query, config=quiet)
-        await self.engine.drain()
-        done = time.perf_counter()
-        warmed = WarmUp(
-            embedder_ms=embedder_ms, plans_ms=plans_ms, reads_ms=(done - t_reads) * 1000, total_ms=(done - t0) * 1000
-        )
-        log.info(
-            "warmed up in %.0f ms (embedder %.0f, plans %.0f, reads %.0f)",
-            warmed.total_ms, warmed.embedder_ms, warmed.plans_ms, warmed.reads_ms,
-        )  # fmt: skip
-        return warmed
+        return await warm_up(self, self._engine, self._services.embedder)
 
     @property
     def scrubber(self) -> Scrubber:
         """The credential scrubber applied on every write and render (``scrub`` configures it)."""
-        return self.services.scrubber
+        return self._services.scrubber
 
     async def close(self) -> None:
-        await self.engine.stop_warming()
-        await self.engine.drain()
-        await self.store.close()
+        await self._engine.stop_warming()
+        await self._engine.drain()
+        await self._store.close()
 
     async def __aenter__(self) -> Memory:
         return self
@@ -230,7 +206,7 @@ class Memory:
     # -- write -----------------------------------------------------------------------------
     async def remember(self, scope: Scope, label: str, content: str = "", **fields: Any) -> MemoryNode:
         """Bring your own fact: store it in semantic memory, no model call needed."""
-        return await self.semantic.store_fact(scope, label, content, **fields)
+        return await self._semantic.store_fact(scope, label, content, **fields)
 
     async def ingest(
         self,
@@ -254,7 +230,7 @@ class Memory:
                 raise InvalidInputError(f"turns[{i}]", str(exc).splitlines()[-1]) from None
         with span("hippograph.ingest", {SCOPE_KEY: scope.key, "hippograph.ingest.turns": len(parsed)}) as current:
             stored = await ingest_conversation(
-                self.services, self.episodic, scope, parsed, progress=progress, resemblance_k=resemblance_links
+                self._services, self._episodic, scope, parsed, progress=progress, resemblance_k=resemblance_links
             )
             current.set_attribute("hippograph.ingest.stored", len(stored))
         if enricher is not None:
@@ -280,14 +256,14 @@ class Memory:
         """
         nodes = list(turns) if turns is not None else await self._stored_turns(scope)
         with span("hippograph.enrich", {SCOPE_KEY: scope.key, "hippograph.enrich.turns": len(nodes)}) as current:
-            written = await enrich_turns(self.services, scope, enricher, turns_of(nodes), progress=progress)
+            written = await enrich_turns(self._services, scope, enricher, turns_of(nodes), progress=progress)
             current.set_attribute("hippograph.enrich.keys", written)
             return written
 
     async def _stored_turns(self, scope: Scope) -> list[MemoryNode]:
         page = 1000
         found: list[MemoryNode] = []
-        repo = LayerRepository(self.store)
+        repo = LayerRepository(self._store)
         while True:
             rows = await repo.search_events(
                 scope, since=None, until=None, session_id=None, limit=page, offset=len(found)
@@ -311,7 +287,7 @@ class Memory:
         ``register_skill`` op is checked against the scope's core preferences first (see
         :mod:`hippograph.layers.metacognition`); the op's entry carries the gate's reason."""
         with span("hippograph.commit", {SCOPE_KEY: scope.key, "hippograph.commit.ops": len(ops)}):
-            return await self.writer.commit(
+            return await self._writer.commit(
                 scope,
                 ops,
                 auto_approve_skills=auto_approve_skills,
@@ -327,20 +303,20 @@ class Memory:
             InvalidInputError: The op is not valid for its layer, or names no memory of ``scope``.
             HippographError: Any other failure of the layers or the store.
         """
-        return await self.writer.write(scope, op, actor=actor)
+        return await self._writer.write(scope, op, actor=actor)
 
     async def retract(self, scope: Scope, node_id: str, *, reason: str, actor: str, phase: str | None = None) -> None:
         """Soft-delete a memory of this scope (or below) with its reason; restorable.
 
         ``node_id`` is a memory's id or the handle a prompt showed for it (``[id:<handle>]``,
         the start of its id, with or without ``id:``) when exactly one memory has it."""
-        await self.writer.retract(scope, node_id, reason=reason, actor=actor, phase=phase)
+        await self._writer.retract(scope, node_id, reason=reason, actor=actor, phase=phase)
 
     # -- read ------------------------------------------------------------------------------
     @property
     def recall_config(self) -> RecallConfig:
         """The recall configuration this memory was built with (the default of :meth:`recall`)."""
-        return self.engine.config
+        return self._engine.config
 
     async def recall(
         self,
@@ -373,7 +349,7 @@ class Memory:
             InvalidQueryError: A bad query, layer or ``top_k``.
             StoreError: The database failed.
         """
-        return await self.engine.recall(scope, query, layers=layers, top_k=top_k, config=config, now=now)
+        return await self._engine.recall(scope, query, layers=layers, top_k=top_k, config=config, now=now)
 
     async def context(
         self,
@@ -413,10 +389,10 @@ class Memory:
         ctx = assemble(
             direct,
             renderers,
-            budget=budget or self.engine.config.token_budget,
+            budget=budget or self._engine.config.token_budget,
             associated=associated,
             working=working,
-            working_renderer=self.working.render_for_prompt,
+            working_renderer=self._working.render_for_prompt,
             scrubber=self.scrubber,
         )
         return result, ctx
@@ -435,12 +411,12 @@ class Memory:
         if n == 0:
             return []
         own = await turn_reads.working(scope) if turn_reads is not None else None
-        count = self.working.verbatim if n is None else n
-        return await self.working.get_context(scope, count, session_id=session_id, own=own)
+        count = self._working.verbatim if n is None else n
+        return await self._working.get_context(scope, count, session_id=session_id, own=own)
 
     def turn_reads(self, scope: Scope, *, working: bool, prospective: bool, persona: bool) -> TurnReads:
         """Start an agent turn's small reads of ``scope`` in one statement (see :class:`TurnReads`)."""
-        return TurnReads(self.store, scope, working=working, prospective=prospective, persona=persona)
+        return TurnReads(self._store, scope, working=working, prospective=prospective, persona=persona)
 
     def _renderable(self, result: RecallResult) -> list[RecallItem]:
         """The items whose layer renders them; a layer that fails is left out of the context
@@ -468,11 +444,11 @@ class Memory:
         database names the scope or its memories. Erasing again resumes a crashed erase.
 
         Writes already scheduled into the subtree (an agent's background consolidation of a
-        turn, registered in :attr:`pending`, and recall's bookkeeping) finish first, so none
+        turn, registered with :meth:`track`, and recall's bookkeeping) finish first, so none
         lands after the erase; work scheduled after this call is new data."""
-        await self.pending.settle(scope)
-        await self.engine.drain()
-        return await self.store.delete_subtree(scope, progress=progress)
+        await self._pending.settle(scope)
+        await self._engine.drain()
+        return await self._store.delete_subtree(scope, progress=progress)
 
     # -- one scope, for any agent host ----------------------------------------------------
     def for_scope(

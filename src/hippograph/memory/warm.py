@@ -19,11 +19,22 @@ bookkeeping behind, and the recalls in a real scope count no access (``track_acc
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import time
 from dataclasses import dataclass
+from typing import Any, Protocol
 
+from hippograph.embeddings.base import EmbeddingProvider
+from hippograph.layers.turn_reads import TurnReads
+from hippograph.retrieval.config import RecallConfig
+from hippograph.retrieval.engine import RecallEngine
+from hippograph.retrieval.types import RecallResult
 from hippograph.scope import Scope
 
-__all__ = ["WARM_QUERIES", "WARM_ROUNDS", "WARM_SCOPE", "WarmUp"]
+__all__ = ["WARM_QUERIES", "WARM_ROUNDS", "WARM_SCOPE", "WarmUp", "warm_up"]
+
+log = logging.getLogger(__name__)
 
 WARM_SCOPE = Scope.root("org", "hippograph-warm-up").child("user", "warm-up")
 """The scope the warm-up reads: two levels, as a user's scope under an organisation usually is
@@ -50,3 +61,58 @@ class WarmUp:
     reads_ms: float
     """The turn's reads, ``rounds`` times, after both."""
     total_ms: float
+
+
+class Warmable(Protocol):
+    """What :func:`warm_up` reads through (:class:`~hippograph.memory.Memory` is one)."""
+
+    @property
+    def recall_config(self) -> RecallConfig: ...
+
+    def turn_reads(self, scope: Scope, *, working: bool, prospective: bool, persona: bool) -> TurnReads: ...
+
+    async def context(
+        self, scope: Scope, query: str, *, session_id: str | None = None, turn_reads: TurnReads | None = None
+    ) -> Any: ...
+
+    async def recall(self, scope: Scope, query: str, *, config: RecallConfig | None = None) -> RecallResult: ...
+
+
+async def warm_up(memory: Warmable, engine: RecallEngine, embedder: EmbeddingProvider) -> WarmUp:
+    """:meth:`Memory.warm <hippograph.memory.Memory.warm>` of ``memory``, whose recall engine
+    and embedder these are."""
+    t0 = time.perf_counter()
+
+    async def load_embedder() -> float:
+        await embedder.embed(WARM_QUERIES[0])
+        await embedder.embed_batch(list(WARM_QUERIES[1:]))
+        return (time.perf_counter() - t0) * 1000
+
+    async def plans() -> float:
+        engine.warm_plans()
+        await engine.warmed()
+        return (time.perf_counter() - t0) * 1000
+
+    embedder_ms, plans_ms = await asyncio.gather(load_embedder(), plans())
+    t_reads = time.perf_counter()
+    recent = await engine.repo.recent_scope()
+    quiet = memory.recall_config.model_copy(update={"track_access": False})
+    for i in range(WARM_ROUNDS):
+        query = WARM_QUERIES[i % len(WARM_QUERIES)]
+        reads = memory.turn_reads(WARM_SCOPE, working=True, prospective=True, persona=True)
+        try:
+            await memory.context(WARM_SCOPE, query, session_id="warm-up", turn_reads=reads)
+        finally:
+            reads.close()
+        if recent is not None:
+            await memory.recall(Scope.parse(recent), query, config=quiet)
+    await engine.drain()
+    done = time.perf_counter()
+    warmed = WarmUp(
+        embedder_ms=embedder_ms, plans_ms=plans_ms, reads_ms=(done - t_reads) * 1000, total_ms=(done - t0) * 1000
+    )
+    log.info(
+        "warmed up in %.0f ms (embedder %.0f, plans %.0f, reads %.0f)",
+        warmed.total_ms, warmed.embedder_ms, warmed.plans_ms, warmed.reads_ms,
+    )  # fmt: skip
+    return warmed

@@ -16,6 +16,7 @@ from hippograph.app.api.app import create_app
 from hippograph.app.api.settings import ApiSettings
 from hippograph.errors import ConfigurationError
 from tests.e2e.api.harness import Server, Tenant, start_server
+from tests.support.memory_internals import internals
 
 
 def test_health_readiness_graphiql_and_metrics(api_server: Server) -> None:
@@ -32,7 +33,7 @@ def test_health_readiness_graphiql_and_metrics(api_server: Server) -> None:
     assert gc.get_freeze_count() > 0  # start-up's objects are out of the full collections' way
     services = api_server.server.config.app.state.services
     assert services.warming is not None and services.warming.done()  # the harness waited for /readyz
-    assert services.memory.engine._warming is not None  # the recall statement is planned at start
+    assert internals(services.memory).engine._warming is not None  # the recall statement is planned at start
 
 
 def test_readyz_holds_until_the_warm_up_is_done(api_server: Server) -> None:

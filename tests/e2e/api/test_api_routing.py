@@ -10,6 +10,7 @@ import pytest
 
 from hippograph.app.access.keys import Role
 from tests.e2e.api.harness import Server, Tenant, start_server
+from tests.support.memory_internals import internals
 
 REMEMBER = """mutation($s: String!, $c: String!) {
   remember(scope: $s, input: {layer: SEMANTIC, label: "Ana's city", content: $c}) {
@@ -30,7 +31,7 @@ def routed_server(neo4j_server: tuple[str, str], tmp_path_factory: pytest.TempPa
 
 async def test_a_write_is_read_back_by_the_next_request(routed_server: Server, api_tenant: Tenant) -> None:
     services = routed_server.server.config.app.state.services
-    assert isinstance(services.memory.store.conn.driver, neo4j.AsyncNeo4jDriver)
+    assert isinstance(internals(services.memory).store.conn.driver, neo4j.AsyncNeo4jDriver)
     api_tenant.url = routed_server.url
     client = api_tenant.client(await api_tenant.key(api_tenant.org, Role.WRITER))
     scope = api_tenant.user.key

@@ -13,6 +13,7 @@ from hippograph.embeddings import HashingEmbeddings
 from hippograph.llm.provider import ModelProvider
 from hippograph.memory import Memory
 from hippograph.store import GraphStore
+from tests.support.memory_internals import internals
 
 MakeAgent = Callable[..., Agent]
 
@@ -21,7 +22,7 @@ MakeAgent = Callable[..., Agent]
 async def memory(store: GraphStore) -> AsyncIterator[Memory]:
     orchestrator = Memory(store, HashingEmbeddings())
     yield orchestrator
-    await orchestrator.engine.drain()
+    await internals(orchestrator).engine.drain()
 
 
 @pytest.fixture

@@ -33,6 +33,7 @@ from hippograph.testing.fake_anthropic import (
 )
 from tests.integration.agent.conftest import MakeAgent
 from tests.support.fixtures_anthropic import fake_anthropic, fake_anthropic_server  # noqa: F401
+from tests.support.memory_internals import internals
 
 BLOCK = (
     '<MEMORY_EXTRACT>{"ops": [{"op": "upsert_node", "label": "dog walker", '
@@ -130,7 +131,7 @@ async def test_jit_turn_with_thinking_and_hydrate_context(
 
     [report] = await agent.drain()
     assert report.errors == []
-    stored = await memory.store.query_subtree(tenant)
+    stored = await internals(memory).store.query_subtree(tenant)
     assert any(n.layer is Layer.SEMANTIC and n.label == "dog walker" for n in stored)
     thoughts = [n for n in stored if n.layer is Layer.WORKING and n.properties["kind"] == "thinking"]
     assert [t.content for t in thoughts] == ["The user asks about the dog; recall first.Memory says Rex."]
@@ -197,7 +198,7 @@ async def test_a_failing_model_ends_the_turn_with_an_error_and_stores_nothing(
     with pytest.raises(ModelError):
         await agent.run(tenant, "Hello again?")
     assert await agent.drain() == []
-    assert await memory.store.query_subtree(tenant) == []
+    assert await internals(memory).store.query_subtree(tenant) == []
 
 
 async def test_llm_summaries_of_a_long_session_go_through_claude(

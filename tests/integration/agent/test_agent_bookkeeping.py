@@ -16,6 +16,7 @@ from hippograph.llm.types import ModelRequest, ModelResponse
 from hippograph.memory import Memory
 from hippograph.scope import Scope
 from tests.integration.agent.conftest import MakeAgent
+from tests.support.memory_internals import internals
 
 QUESTION = "Where does the quokka keeper live?"
 
@@ -45,8 +46,8 @@ class Looking:
 
 
 async def _access_count(memory: Memory, scope: Scope, node_id: str) -> int:
-    await memory.engine.drain()  # whatever background bookkeeping was started by now has run
-    node = await memory.store.get_node(scope, node_id)
+    await internals(memory).engine.drain()  # whatever background bookkeeping was started by now has run
+    node = await internals(memory).store.get_node(scope, node_id)
     assert node is not None
     return node.access_count
 

@@ -13,6 +13,7 @@ from hippograph.llm import ScriptedModel, ScriptedReply, ScriptedToolCall
 from hippograph.memory import Memory
 from hippograph.scope import Scope
 from tests.integration.agent.conftest import MakeAgent
+from tests.support.memory_internals import internals
 
 
 def _call(name: str, **args: JsonValue) -> ScriptedReply:
@@ -40,9 +41,9 @@ async def test_memory_tools_come_with_the_capability_and_stay_in_scope(
     recalled, remembered = response.tool_results
     assert not recalled.is_error and "Rex" in recalled.content and "Fido" not in recalled.content
     assert not remembered.is_error and remembered.content.startswith("remembered as ")
-    cats = await memory.semantic.query_facts(ana, label="Ana's cat")
+    cats = await internals(memory).semantic.query_facts(ana, label="Ana's cat")
     assert [c.scope_key for c in cats] == [ana.key]
-    assert await memory.semantic.query_facts(bo, label="Ana's cat") == []
+    assert await internals(memory).semantic.query_facts(bo, label="Ana's cat") == []
 
 
 async def test_without_the_capability_there_is_no_memory_tool(tenant: Scope, make_agent: MakeAgent) -> None:

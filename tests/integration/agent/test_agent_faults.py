@@ -19,6 +19,7 @@ from hippograph.retrieval import engine as engine_module
 from hippograph.scope import Scope
 from hippograph.store import Neo4jConnection
 from tests.integration.agent.conftest import MakeAgent
+from tests.support.memory_internals import internals
 
 
 def _boom(*_: Any, **__: Any) -> Any:
@@ -27,7 +28,7 @@ def _boom(*_: Any, **__: Any) -> Any:
 
 async def _seed(memory: Memory, scope: Scope) -> None:
     await memory.remember(scope, "user's dog", "The user's dog is called Rex.")
-    await memory.working.push(scope, "User: hello | Agent: hi there", kind="turn")
+    await internals(memory).working.push(scope, "User: hello | Agent: hi there", kind="turn")
 
 
 async def test_recall_raising_still_replies_with_an_error_event_and_working_memory(
@@ -37,7 +38,7 @@ async def test_recall_raising_still_replies_with_an_error_event_and_working_memo
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     await _seed(memory, tenant)
-    monkeypatch.setattr(memory.engine, "recall", _boom)
+    monkeypatch.setattr(internals(memory).engine, "recall", _boom)
     model = demo_model()
     agent = make_agent(model)
     response = await agent.run(tenant, "What is my dog called?")
@@ -64,9 +65,9 @@ async def test_hydration_reads_failing_together_are_reported_in_one_order(
     """Recall, triggers and persona are read at once; their failures still come as recall's,
     the triggers', the persona's, whichever finished first (the triggers fail last here)."""
     await _seed(memory, tenant)
-    monkeypatch.setattr(memory.engine, "recall", _boom)
-    monkeypatch.setattr(memory.prospective, "for_turn", _late_boom)
-    monkeypatch.setattr(memory.semantic, "persona", _boom)
+    monkeypatch.setattr(internals(memory).engine, "recall", _boom)
+    monkeypatch.setattr(internals(memory).prospective, "for_turn", _late_boom)
+    monkeypatch.setattr(internals(memory).semantic, "persona", _boom)
     model = demo_model()
     response = await make_agent(model).run(tenant, "What is my dog called?")
     assert [(e.stage, e.message) for e in response.errors] == [
@@ -102,7 +103,7 @@ async def test_consolidation_raising_is_reported_not_raised(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(memory, "commit", _boom)
-    monkeypatch.setattr(memory.episodic, "store_turn", _boom)
+    monkeypatch.setattr(internals(memory).episodic, "store_turn", _boom)
     hooks = RecordingHooks()
     agent = make_agent(demo_model(), hooks=[hooks])
     first = await agent.run(tenant, "My dog is called Rex.")
@@ -166,7 +167,7 @@ async def test_invalid_ops_are_reported_and_valid_ones_applied(
     [report] = await agent.drain()
     assert [e.stage for e in report.errors] == ["commit"]  # the retract names nothing
     assert [a["op"] for a in report.commit.applied] == ["upsert_node"]
-    facts = [n for n in await memory.store.query_subtree(tenant) if n.layer is Layer.SEMANTIC]
+    facts = [n for n in await internals(memory).store.query_subtree(tenant) if n.layer is Layer.SEMANTIC]
     assert [f.label for f in facts if f.label != "AGENT_IDENTITY"] == ["city"]  # and the seeded persona
     later = await agent.run(tenant, "ok", session_id=response.session_id)
     assert [e.stage for e in later.errors] == ["commit"]
@@ -214,4 +215,4 @@ async def test_every_stage_can_be_switched_off(tenant: Scope, memory: Memory, ma
     assert second.text.startswith("I don't remember")
     assert [m.role for m in model.requests[-1].messages] == ["user"]
     assert await agent.drain() == []
-    assert len(await memory.store.query_subtree(tenant)) == 2  # only the seed
+    assert len(await internals(memory).store.query_subtree(tenant)) == 2  # only the seed

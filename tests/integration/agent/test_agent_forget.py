@@ -8,10 +8,11 @@ from collections.abc import Sequence
 
 from hippograph.agent import demo_model
 from hippograph.memory import Memory
-from hippograph.memory.capability import Exchange
+from hippograph.memory.ports import Exchange
 from hippograph.ops import MemoryOp, UpsertNode
 from hippograph.scope import Scope
 from tests.integration.agent.conftest import MakeAgent
+from tests.support.memory_internals import internals
 
 
 class _GatedExtractor:
@@ -36,8 +37,8 @@ async def test_forget_waits_for_the_turns_background_writes(
     agent = make_agent(demo_model(), extractor=extractor)
     await agent.run(scope, "Hello there, my favourite colour is teal.")
     await asyncio.wait_for(extractor.entered.wait(), timeout=30)
-    assert memory.pending.within(tenant), "the turn's consolidation is registered as pending"
-    assert memory.pending.within(sibling) == []
+    assert internals(memory).pending.within(tenant), "the turn's consolidation is registered as pending"
+    assert internals(memory).pending.within(sibling) == []
 
     erase = asyncio.create_task(memory.forget(scope))
     await asyncio.wait([erase], timeout=3)  # time enough to erase a few memories
@@ -48,8 +49,8 @@ async def test_forget_waits_for_the_turns_background_writes(
     assert erased >= 2  # the turn's event and the extracted fact were written, then erased
     reports = await agent.drain()
     assert reports and reports[0].errors == []
-    assert await memory.store.query_subtree(scope) == []
-    assert memory.pending.within(tenant) == []
+    assert await internals(memory).store.query_subtree(scope) == []
+    assert internals(memory).pending.within(tenant) == []
 
 
 async def test_forget_of_an_unrelated_scope_does_not_wait(tenant: Scope, memory: Memory, make_agent: MakeAgent) -> None:

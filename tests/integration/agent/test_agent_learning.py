@@ -12,6 +12,7 @@ from hippograph.memory import Memory
 from hippograph.models import Layer, Relationship
 from hippograph.scope import Scope
 from tests.integration.agent.conftest import MakeAgent
+from tests.support.memory_internals import internals
 
 
 async def _logs(args: dict[str, JsonValue]) -> str:
@@ -48,30 +49,30 @@ async def test_recurring_tool_calls_of_plain_chat_become_a_draft_skill(
     reports = await agent.drain()
     assert all(r.errors == [] for r in reports)
 
-    events = await memory.episodic.query_events(user, limit=20)
+    events = await internals(memory).episodic.query_events(user, limit=20)
     actions = [e for e in events if e.properties.get("kind") == "action"]
     assert len(actions) == 3
     assert {a.label for a in actions} == {"check logs, restart service"}
     assert "Called restart_service" in actions[0].content
-    part_of = await memory.store.query_edges(user, {"relationship": Relationship.PART_OF}, limit=100)
+    part_of = await internals(memory).store.query_edges(user, {"relationship": Relationship.PART_OF}, limit=100)
     turns = {e.id for e in events if e.properties.get("kind") == "turn"}
     assert {(e.source in {a.id for a in actions}, e.target in turns) for e in part_of} == {(True, True)}
 
-    report = await SleepConsolidator.for_store(memory.store).run(user, only=[Phase.PROCEDURAL_PROMOTION])
+    report = await SleepConsolidator.for_memory(memory).run(user, only=[Phase.PROCEDURAL_PROMOTION])
 
     assert report.phase(Phase.PROCEDURAL_PROMOTION).counts["drafts"] == 1  # type: ignore[union-attr]
-    skills = await memory.store.query_subtree(user, {"layers": [Layer.PROCEDURAL]}, limit=None)
+    skills = await internals(memory).store.query_subtree(user, {"layers": [Layer.PROCEDURAL]}, limit=None)
     assert [s.label for s in skills] == ["check logs restart service"]
     draft = skills[0]
     assert draft.properties["status"] == "draft" and draft.properties["active"] is False
     assert sorted(draft.properties["evidence_ids"]) == sorted(a.id for a in actions)  # type: ignore[arg-type]
     assert draft.properties["steps"] == ["check_logs(service)", "restart_service(service)"]  # the procedure
-    assert await memory.procedural.query_skills(user) == []  # never active without approval
+    assert await internals(memory).procedural.query_skills(user) == []  # never active without approval
 
 
 async def test_turns_without_tools_record_no_action(tenant: Scope, memory: Memory, make_agent: MakeAgent) -> None:
     agent = make_agent(ScriptedModel([ScriptedReply(text="Hello!")]), AgentConfig(), tools=TOOLS)
     await agent.run(tenant, "Hi there")
     await agent.drain()
-    events = await memory.episodic.query_events(tenant, limit=20)
+    events = await internals(memory).episodic.query_events(tenant, limit=20)
     assert [e.properties.get("kind") for e in events] == ["turn"]

@@ -18,6 +18,7 @@ from hippograph.memory import Memory
 from hippograph.models import Layer, Relationship
 from hippograph.scope import Scope
 from tests.integration.agent.conftest import MakeAgent
+from tests.support.memory_internals import internals
 
 SECRET = "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789"
 
@@ -60,7 +61,7 @@ async def test_fact_of_turn_one_is_in_the_prompt_of_turn_five_in_a_new_session(
     assert sibling.text.startswith("I don't remember")
     assert all(fact_id != n.id for a in sibling.activations for n in a.nodes)
     await agent.drain()
-    assert all("Rex" not in n.model_dump_json() for n in await memory.store.query_subtree(bob))
+    assert all("Rex" not in n.model_dump_json() for n in await internals(memory).store.query_subtree(bob))
 
 
 async def test_consolidation_writes_the_turn_the_fact_and_their_link(
@@ -90,14 +91,14 @@ async def test_consolidation_writes_the_turn_the_fact_and_their_link(
         "set_trigger",
     ]
 
-    nodes = {n.id: n for n in await memory.store.query_subtree(tenant)}
+    nodes = {n.id: n for n in await internals(memory).store.query_subtree(tenant)}
     turn = nodes[report.turn_event_id]  # type: ignore[index]
     assert turn.layer is Layer.EPISODIC and turn.session_id == "chat-1"
     assert turn.content == "User: I love green tea. | Agent: Noted."
     assert turn.importance == 3.0
     [fact_id] = report.mentions
     assert nodes[fact_id].layer is Layer.SEMANTIC
-    mentions = await memory.store.get_neighbors(tenant, turn.id, Relationship.MENTIONS)
+    mentions = await internals(memory).store.get_neighbors(tenant, turn.id, Relationship.MENTIONS)
     assert [(n.id, e.source) for n, e in mentions] == [(fact_id, turn.id)]
     skills = [n for n in nodes.values() if n.layer is Layer.PROCEDURAL]
     assert [s.properties["status"] for s in skills] == ["draft"]
@@ -115,7 +116,7 @@ async def test_auto_approved_skills_are_active(tenant: Scope, memory: Memory, ma
     agent = make_agent(model, config)
     await agent.run(tenant, "Remember how we deploy: build, then ship.")
     await agent.drain()
-    [skill] = [n for n in await memory.store.query_subtree(tenant) if n.layer is Layer.PROCEDURAL]
+    [skill] = [n for n in await internals(memory).store.query_subtree(tenant) if n.layer is Layer.PROCEDURAL]
     assert skill.properties["status"] == "approved" and skill.properties["active"] is True
 
 
@@ -159,7 +160,7 @@ async def test_credentials_never_reach_memory_or_the_next_prompt(
     second = await agent.run(tenant, "What is my API key?", session_id=first.session_id)
     await agent.drain()
 
-    stored = await memory.store.query_subtree(tenant)
+    stored = await internals(memory).store.query_subtree(tenant)
     assert stored, "the turn and its ops were stored"
     for node in stored:
         dumped = node.model_dump_json()

@@ -22,6 +22,7 @@ from hippograph.memory import Memory
 from hippograph.scope import Scope
 from hippograph.store import Neo4jConnection
 from tests.integration.agent.conftest import MakeAgent
+from tests.support.memory_internals import internals
 
 DAY = 86_400.0
 
@@ -33,7 +34,7 @@ def _block(*ops: str) -> str:
 async def test_a_due_time_trigger_and_a_named_condition_fire_into_the_prompt_and_the_stream(
     tenant: Scope, memory: Memory, make_agent: MakeAgent
 ) -> None:
-    pm = memory.prospective
+    pm = internals(memory).prospective
     now = time.time()
     due = await pm.set_trigger(tenant, "on the 3rd", "send the rent reminder", due_at=now - 3600)
     later = await pm.set_trigger(tenant, "next month", "renew the passport", due_at=now + 30 * DAY)
@@ -60,7 +61,7 @@ async def test_a_due_time_trigger_and_a_named_condition_fire_into_the_prompt_and
 async def test_the_model_resolves_and_snoozes_triggers_by_handle_with_audit(
     tenant: Scope, memory: Memory, make_agent: MakeAgent, conn: Neo4jConnection
 ) -> None:
-    pm = memory.prospective
+    pm = internals(memory).prospective
     past = time.time() - 60
     rent = await pm.set_trigger(tenant, "on the 3rd", "send the rent reminder", due_at=past)
     gym = await pm.set_trigger(tenant, "on the 4th", "book the gym", due_at=past)
@@ -72,7 +73,7 @@ async def test_the_model_resolves_and_snoozes_triggers_by_handle_with_audit(
     await agent.run(tenant, "Thanks, done with the rent.")
     await agent.drain()
     assert [t.id for t in await pm.get_pending(tenant)] == [gym.id]
-    snoozed = await memory.store.get_node(tenant, gym.id)
+    snoozed = await internals(memory).store.get_node(tenant, gym.id)
     assert snoozed is not None and snoozed.properties["snoozed_until"] == 32472176400.0
     after = await agent.run(tenant, "Anything else?")
     assert [e for e in after.events if isinstance(e, TriggerFired)] == []
@@ -85,7 +86,7 @@ async def test_the_model_resolves_and_snoozes_triggers_by_handle_with_audit(
 async def test_more_than_five_pending_triggers_are_ranked_not_cut_by_age(
     tenant: Scope, memory: Memory, make_agent: MakeAgent
 ) -> None:
-    pm = memory.prospective
+    pm = internals(memory).prospective
     old = [await pm.set_trigger(tenant, f"someday {i}", f"idle task {i}", importance=3.0) for i in range(6)]
     urgent = await pm.set_trigger(tenant, "always", "check the invoices", importance=9.0)
     named = await pm.set_trigger(tenant, "the user mentions Lisbon", "suggest the tram tour", importance=3.0)
@@ -103,8 +104,8 @@ async def test_more_than_five_pending_triggers_are_ranked_not_cut_by_age(
 async def test_triggers_keep_to_their_own_scope(tenant: Scope, memory: Memory, make_agent: MakeAgent) -> None:
     child, sibling = tenant.child("user", "a"), tenant.child("user", "b")
     past = time.time() - 60
-    await memory.prospective.set_trigger(sibling, "on the 3rd", "sibling's reminder", due_at=past)
-    await memory.prospective.set_trigger(tenant, "on the 3rd", "org reminder", due_at=past)
+    await internals(memory).prospective.set_trigger(sibling, "on the 3rd", "sibling's reminder", due_at=past)
+    await internals(memory).prospective.set_trigger(tenant, "on the 3rd", "org reminder", due_at=past)
     model = ScriptedModel(["Sure."], cycle=True)
     reply = await make_agent(model).run(child, "Hello.")
     assert [e for e in reply.events if isinstance(e, TriggerFired)] == []
@@ -116,7 +117,7 @@ async def test_the_identity_is_seeded_at_the_turn_scope_by_default(
 ) -> None:
     user = tenant.child("user", "solo")
     await make_agent(ScriptedModel(["Hi."], cycle=True)).run(user, "Hello there.")
-    seeded = await memory.semantic.query_facts(user, label=AGENT_IDENTITY)
+    seeded = await internals(memory).semantic.query_facts(user, label=AGENT_IDENTITY)
     assert [f.scope_key for f in seeded] == [user.key]  # nothing written above the turn's scope
 
 
@@ -130,7 +131,7 @@ async def test_the_identity_is_seeded_once_per_scope_under_concurrency_and_rende
     agents = [make_agent(m, config) for m in models]
     users = [tenant.child("user", f"u{i}") for i in range(6)]
     await asyncio.gather(*(a.run(u, "Hello there.") for a, u in zip(agents, users, strict=True)))
-    facts = await memory.semantic.query_facts(tenant, label=AGENT_IDENTITY)
+    facts = await internals(memory).semantic.query_facts(tenant, label=AGENT_IDENTITY)
     identities = [f for f in facts if f.scope_key == tenant.key]
     assert len(identities) == 1 and identities[0].content == "I am Juno. A travel assistant."
     for model in models:
@@ -140,7 +141,7 @@ async def test_the_identity_is_seeded_once_per_scope_under_concurrency_and_rende
 async def test_a_profile_correction_op_reaches_the_soul_phase_and_the_next_prompt(
     tenant: Scope, memory: Memory, make_agent: MakeAgent, conn: Neo4jConnection
 ) -> None:
-    await memory.semantic.soul(tenant, "Juno", {"tone": "formal"})
+    await internals(memory).semantic.soul(tenant, "Juno", {"tone": "formal"})
     sleeper = SleepConsolidator(conn, ConsolidationConfig(soul_schema=("tone", "user_name")))
     config = AgentConfig(agent_name="Juno")
     fix = (

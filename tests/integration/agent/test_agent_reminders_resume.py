@@ -20,6 +20,7 @@ from hippograph.memory import Memory
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection
 from tests.integration.agent.conftest import MakeAgent
+from tests.support.memory_internals import internals
 
 TRIP = "We are flying to Portugal next month for a holiday."  # no word of the trip condition
 
@@ -39,7 +40,7 @@ async def test_conditions_fire_by_meaning_and_a_due_trigger_is_shown_once_per_se
     tenant: Scope, store: GraphStore, minilm: SentenceTransformerEmbeddings
 ) -> None:
     memory = Memory(store, minilm)
-    pm = memory.prospective
+    pm = internals(memory).prospective
     rent = await pm.set_trigger(tenant, "rent day", "remind them to pay the rent", due_at=time.time() - 3600)
     trip = await pm.set_trigger(tenant, "the user plans a trip abroad", "offer the travel checklist")
     model = ScriptedModel(["Sure."], cycle=True)
@@ -94,7 +95,7 @@ async def test_a_session_compacts_by_tokens_and_resumes_with_its_summary_over_an
     assert session is not None and [t.user for t in session.history] == [said[3]]
     kept_summary = session.summary
     assert "Lisbon" in kept_summary and "Maria" not in kept_summary  # turns 1–2 folded, 3 waits
-    newest = (await memory.episodic.query_events(tenant, session_id="long", limit=1))[0]
+    newest = (await internals(memory).episodic.query_events(tenant, session_id="long", limit=1))[0]
     assert newest.properties[SUMMARY_KEY] == kept_summary and newest.properties[KEPT_KEY] == 1
 
     uri, password = neo4j_server

@@ -8,6 +8,7 @@ from hippograph.memory import Memory
 from hippograph.models import Layer, Relationship
 from hippograph.scope import Scope
 from tests.integration.agent.conftest import MakeAgent
+from tests.support.memory_internals import internals
 
 
 async def test_an_answer_from_memory_ranks_below_the_fact_and_turn_it_came_from(
@@ -36,7 +37,9 @@ async def test_an_answer_from_memory_ranks_below_the_fact_and_turn_it_came_from(
     assert {fact_id, source_turn, answer_turn} <= set(ranked)
     assert ranked.index(fact_id) < ranked.index(answer_turn)
     assert ranked.index(source_turn) < ranked.index(answer_turn)
-    sources = {n.id for n, _ in await memory.store.get_neighbors(user, answer_turn, Relationship.DERIVED_FROM)}
+    sources = {
+        n.id for n, _ in await internals(memory).store.get_neighbors(user, answer_turn, Relationship.DERIVED_FROM)
+    }
     assert {fact_id, source_turn} <= sources
     [answer] = [i for i in result.items if i.node.id == answer_turn]
     assert {fact_id, source_turn} <= set(answer.below)
@@ -51,15 +54,15 @@ async def test_a_recorded_exchange_names_the_memories_its_reply_drew_on(tenant: 
     shown = [first.turn_event_id, other.turn_event_id, "not-a-memory-id", "not an id!"]
     second = await capability.record("Where is the boiler?", "It sits in the cellar.", drawn_from=shown)
     assert second.turn_event_id is not None and second.failures == []
-    [node] = await memory.store.get_nodes(tenant, [second.turn_event_id])
+    [node] = await internals(memory).store.get_nodes(tenant, [second.turn_event_id])
     assert node.properties["drawn_from"] == [first.turn_event_id]
-    linked = await memory.store.get_neighbors(tenant, second.turn_event_id, Relationship.DERIVED_FROM)
+    linked = await internals(memory).store.get_neighbors(tenant, second.turn_event_id, Relationship.DERIVED_FROM)
     assert [n.id for n, _ in linked] == [first.turn_event_id]
-    [working] = await memory.store.get_nodes(tenant, second.working_ids)
+    [working] = await internals(memory).store.get_nodes(tenant, second.working_ids)
     assert working.layer is Layer.WORKING and working.properties["drawn_from"] == [first.turn_event_id]
 
     # a reply that only acknowledges the user's own words draws on nothing shown
     third = await capability.record("The boiler is new.", "Noted: the boiler is new.", drawn_from=shown)
     assert third.turn_event_id is not None
-    [node] = await memory.store.get_nodes(tenant, [third.turn_event_id])
+    [node] = await internals(memory).store.get_nodes(tenant, [third.turn_event_id])
     assert "drawn_from" not in node.properties

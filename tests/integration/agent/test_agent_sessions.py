@@ -11,6 +11,7 @@ from hippograph.memory import Memory
 from hippograph.models import Layer, Relationship
 from hippograph.scope import Scope
 from tests.integration.agent.conftest import MakeAgent
+from tests.support.memory_internals import internals
 
 
 def _echo() -> ScriptedModel:
@@ -41,11 +42,11 @@ async def test_a_session_resumes_from_the_graph_after_a_restart(
     session = after.sessions.get(alice, "chat-7")
     assert session is not None and session.resumed and session.turns == 4
     await after.drain()
-    events = await memory.episodic.query_events(alice, session_id="chat-7", limit=10)
+    events = await internals(memory).episodic.query_events(alice, session_id="chat-7", limit=10)
     chain = [e.content for e in reversed(events)]
     assert chain == [f"User: {m} | Agent: echo: {m}" for m in ["one", "two", "three", "four"]]
     first, *_ = reversed(events)
-    nxt = await memory.store.get_neighbors(alice, first.id, Relationship.NEXT)
+    nxt = await internals(memory).store.get_neighbors(alice, first.id, Relationship.NEXT)
     assert [n.content for n, _ in nxt] == ["User: two | Agent: echo: two"]
 
     bob = tenant.child("user", "bob")
@@ -86,12 +87,12 @@ async def test_many_chats_per_scope_and_concurrent_turns_of_one_session_in_order
     # each turn saw the ones before it: the session lock serialises them
     lengths = sorted(len(r.messages) for r in model.requests if "turn" in r.messages[-1].text)
     assert lengths == [1, 3, 5, 7]
-    events = await memory.episodic.query_events(tenant, session_id="busy", limit=10)
+    events = await internals(memory).episodic.query_events(tenant, session_id="busy", limit=10)
     assert len(events) == 4
     heads = []
     for event in events:
-        incoming = await memory.store.get_neighbors(tenant, event.id, Relationship.NEXT)
+        incoming = await internals(memory).store.get_neighbors(tenant, event.id, Relationship.NEXT)
         heads.append(len(incoming))
     assert sorted(heads) == [1, 1, 2, 2]  # one chain: its ends have one NEXT, the middles two
-    working = [n for n in await memory.store.query_subtree(tenant) if n.layer is Layer.WORKING]
+    working = [n for n in await internals(memory).store.query_subtree(tenant) if n.layer is Layer.WORKING]
     assert len(working) == 9 and {n.session_id for n in working} == {*chats, "busy"}

@@ -23,6 +23,7 @@ from hippograph.llm import ScriptedModel, ScriptedReply, ScriptedToolCall
 from hippograph.memory import Memory
 from hippograph.scope import Scope
 from tests.integration.agent.conftest import MakeAgent
+from tests.support.memory_internals import internals
 
 FABRICATED = "Done: I deployed the service, build id=4f3a9c2e1b77."
 
@@ -117,7 +118,7 @@ async def test_triage_observe_reports_and_changes_nothing(tenant: Scope, make_ag
 
 async def test_triage_enforce_narrows_tools_and_layers(tenant: Scope, memory: Memory, make_agent: MakeAgent) -> None:
     await memory.remember(tenant, "server", "The production server is called atlas.")
-    await memory.prospective.set_trigger(tenant, "the user deploys", "remind them to tag the release")
+    await internals(memory).prospective.set_trigger(tenant, "the user deploys", "remind them to tag the release")
     model = ScriptedModel(["On it."], cycle=True)
     intents = {"get_weather": "knowledge", "send_email": "action", "slow_tool": "action"}
     config = AgentConfig.model_validate(

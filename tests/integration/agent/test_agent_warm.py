@@ -15,6 +15,7 @@ from hippograph.memory import Memory
 from hippograph.memory.warm import WARM_SCOPE
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
+from tests.support.memory_internals import internals
 
 
 async def _count(store: GraphStore) -> int:
@@ -31,7 +32,7 @@ async def test_agent_warm_leaves_the_database_as_it_was(store: GraphStore) -> No
     before = await _count(store)
     warmed = await agent.warm()
     assert warmed.total_ms > 0
-    assert memory.engine._warming is not None and memory.engine._warming.done()
+    assert internals(memory).engine._warming is not None and internals(memory).engine._warming.done()
     assert await _count(store) == before  # the seeded persona was erased with its scope
     assert agent.sessions.get(WARM_SCOPE, WARM_SESSION) is None
     await agent.drain()
@@ -72,13 +73,13 @@ async def test_a_first_turn_where_the_identity_is_seeded_does_not_seed_it_again(
 ) -> None:
     memory = Memory(store, HashingEmbeddings())
     seeded: list[str] = []
-    ensure = memory.semantic.ensure_identity
+    ensure = internals(memory).semantic.ensure_identity
 
     async def noted(scope: Scope, description: str) -> object:
         seeded.append(scope.key)
         return await ensure(scope, description)
 
-    monkeypatch.setattr(memory.semantic, "ensure_identity", noted)
+    monkeypatch.setattr(internals(memory).semantic, "ensure_identity", noted)
     first = Agent(memory, ScriptedModel(["hello"], cycle=True), AgentConfig())
     await first.run(tenant, "hi")
     await first.drain()
@@ -87,5 +88,5 @@ async def test_a_first_turn_where_the_identity_is_seeded_does_not_seed_it_again(
     await again.run(tenant, "hi again")
     await again.drain()
     assert seeded == [tenant.key]  # the turn's persona read found it: nothing more to look up
-    persona = await memory.semantic.persona(tenant)
+    persona = await internals(memory).semantic.persona(tenant)
     assert persona.identity is not None and persona.identity.scope_key == tenant.key

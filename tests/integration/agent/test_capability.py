@@ -17,6 +17,7 @@ from hippograph.ops import MemoryOp, UpsertNode
 from hippograph.scope import Scope
 from hippograph.store import Neo4jConnection
 from tests.integration.agent.conftest import MakeAgent
+from tests.support.memory_internals import internals
 
 pytestmark = pytest.mark.integration
 
@@ -155,7 +156,7 @@ async def test_the_policy_decides_what_is_recorded(tenant: Scope, memory: Memory
     me = memory.for_scope(tenant, policy=policy)
     report = await me.record("My fish is Nemo.", "Nice.", ops=[_upsert("user's fish", "Nemo")])
     assert report.turn_event_id is None and report.working_ids == [] and report.commit is None
-    assert await memory.store.query_subtree(tenant) == []
+    assert await internals(memory).store.query_subtree(tenant) == []
 
 
 async def test_bad_construction_and_input_are_refused(tenant: Scope, memory: Memory) -> None:

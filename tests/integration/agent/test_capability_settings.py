@@ -21,6 +21,7 @@ from hippograph.retrieval.types import Channel
 from hippograph.scope import Scope, ScopeLevel
 from hippograph.store import Neo4jConnection
 from tests.integration.memory.helpers import add, edge, node
+from tests.support.memory_internals import internals
 
 pytestmark = pytest.mark.integration
 
@@ -115,7 +116,7 @@ async def test_a_bound_conversation_shows_its_own_recent_turns(tenant: Scope, me
         (False, False, True),
     ]
     assert not any("Chat two" in w for w in working)
-    events = await memory.store.query_subtree(user, {"layers": ["episodic"]})
+    events = await internals(memory).store.query_subtree(user, {"layers": ["episodic"]})
     assert sorted({e.session_id for e in events}) == ["chat-1", "chat-2"]  # record chained per conversation
 
     none = await memory.for_scope(user, conversation="chat-1", recent_turns=0).recall("message")
@@ -129,8 +130,8 @@ async def test_spreading_activation_is_set_per_capability(tenant: Scope, memory:
     query = "harbor lantern"
     seed = node(Layer.SEMANTIC, query, nid="S", embedding=await HashingEmbeddings().embed(query))
     chain = [node(Layer.SEMANTIC, f"chain link {i}", nid=f"A{i}") for i in (1, 2, 3)]  # only activation finds them
-    await add(memory.store, tenant, seed, *chain)
-    await memory.store.upsert_edges(
+    await add(internals(memory).store, tenant, seed, *chain)
+    await internals(memory).store.upsert_edges(
         tenant, [edge(a, b, Relationship.NEXT) for a, b in pairwise(["S", "A1", "A2", "A3"])]
     )
 

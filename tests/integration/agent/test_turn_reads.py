@@ -24,28 +24,31 @@ from hippograph.scope import Scope
 from hippograph.store import Neo4jConnection
 from hippograph.store.queries import MemoryQuery
 from tests.integration.agent.conftest import MakeAgent
+from tests.support.memory_internals import internals
 
 
 async def _seed(memory: Memory, tenant: Scope) -> Scope:
     """A chat under a user, with persona nodes on both, triggers, working memory and a sibling."""
     user = tenant.child("user", "u1")
     chat = user.child("chat", "c1")
-    await memory.semantic.ensure_identity(user, "I am Hippo, a careful assistant.")
-    await memory.semantic.soul(user, "style", {"tone": "dry", "length": "short"})
-    await memory.semantic.soul(chat, "style", {"length": "long"})
-    await memory.semantic.soul(user.child("chat", "other"), "style", {"tone": "loud"})  # a sibling's: unseen
-    await memory.semantic.store_fact(user, "The user's dog is called Rex.")
-    await memory.prospective.set_trigger(chat, "the user mentions the budget", "remind them of the March review")
-    gone = await memory.prospective.set_trigger(chat, "the user mentions taxes", "file the forms")
+    await internals(memory).semantic.ensure_identity(user, "I am Hippo, a careful assistant.")
+    await internals(memory).semantic.soul(user, "style", {"tone": "dry", "length": "short"})
+    await internals(memory).semantic.soul(chat, "style", {"length": "long"})
+    await internals(memory).semantic.soul(user.child("chat", "other"), "style", {"tone": "loud"})  # a sibling's: unseen
+    await internals(memory).semantic.store_fact(user, "The user's dog is called Rex.")
+    await internals(memory).prospective.set_trigger(
+        chat, "the user mentions the budget", "remind them of the March review"
+    )
+    gone = await internals(memory).prospective.set_trigger(chat, "the user mentions taxes", "file the forms")
     await memory.retract(chat, gone.id, reason="test", actor="user")
-    await memory.working.push(chat, "User: hello | Agent: hi there", session_id="s1")
-    await memory.working.push(chat, "User: other session | Agent: yes", session_id="s2")
+    await internals(memory).working.push(chat, "User: hello | Agent: hi there", session_id="s1")
+    await internals(memory).working.push(chat, "User: other session | Agent: yes", session_id="s2")
     return chat
 
 
 async def test_the_combined_read_returns_exactly_the_rows_of_the_three_reads(tenant: Scope, memory: Memory) -> None:
     chat = await _seed(memory, tenant)
-    repo = LayerRepository(memory.store)
+    repo = LayerRepository(internals(memory).store)
     for scope in (chat, tenant.child("user", "u1"), tenant):
         rows = await repo.turn_reads(
             scope, working=True, prospective=True, persona=True, identity=AGENT_IDENTITY, prefix=SOUL_PREFIX,
@@ -147,8 +150,8 @@ async def test_every_turn_reads_afresh_a_persona_or_trigger_written_between_turn
     agent = make_agent(model, AgentConfig())
     await agent.run(chat, "Hello there.", session_id="s1")
     await agent.drain()
-    await memory.semantic.soul(chat, "manner", {"greeting": "ahoy"})
-    await memory.prospective.set_trigger(chat, "the user says hello", "wave back")
+    await internals(memory).semantic.soul(chat, "manner", {"greeting": "ahoy"})
+    await internals(memory).prospective.set_trigger(chat, "the user says hello", "wave back")
     await agent.run(chat, "Hello again.", session_id="s1")
     second = model.requests[-1].system
     assert second is not None
@@ -186,7 +189,7 @@ async def test_the_persona_read_seeks_the_persona_not_every_fact_the_scope_sees(
     chat = await _seed(memory, tenant)
     user = tenant.child("user", "u1")
     facts = [MemoryNode(layer=Layer.SEMANTIC, label=f"fact {i}", content=f"The user likes {i}.") for i in range(400)]
-    await memory.store.add_nodes(user, facts)
+    await internals(memory).store.add_nodes(user, facts)
     params = {
         "scope_key": chat.key, "visible": chat.ancestor_keys(), "working": False, "prospective": False,
         "persona": True, "working_layer": Layer.WORKING.value, "prospective_layer": Layer.PROSPECTIVE.value,
@@ -200,7 +203,7 @@ async def test_the_persona_read_seeks_the_persona_not_every_fact_the_scope_sees(
         )
         assert summary.profile is not None
         assert _db_hits(summary.profile) < 100, query  # 400 facts: a label read each would be 800+
-    rows = await LayerRepository(memory.store).turn_reads(
+    rows = await LayerRepository(internals(memory).store).turn_reads(
         chat, working=False, prospective=False, persona=True, identity=AGENT_IDENTITY, prefix=SOUL_PREFIX,
         limit=MAX_PERSONA_NODES,
     )  # fmt: skip

@@ -35,6 +35,7 @@ from hippograph.store.vectors import (
     stored_record,
     write_record,
 )
+from tests.support.memory_internals import internals
 
 pytestmark = pytest.mark.integration
 
@@ -157,7 +158,7 @@ async def test_reembedding_under_concurrent_recalls(
     memory = await Memory.connect(uri, password=password, embedder=old, warm_plans=False)
     try:
         nodes = [MemoryNode(layer=Layer.SEMANTIC, content=c, embedding=await old.embed(c)) for c in contents]
-        await memory.store.add_nodes(scope, nodes)
+        await internals(memory).store.add_nodes(scope, nodes)
         expected = {"old": await _expected(old, contents), "new": await _expected(new, contents)}
         results: list[RecallResult] = []
         switched = asyncio.Event()

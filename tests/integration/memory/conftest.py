@@ -13,6 +13,7 @@ from hippograph.memory import Memory
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
 from tests.integration.memory.helpers import TickingClock
+from tests.support.memory_internals import internals
 
 
 @pytest.fixture(scope="session")
@@ -39,7 +40,7 @@ async def memory(store: GraphStore, hashing: HashingEmbeddings, clock: TickingCl
     """Bag-of-words embeddings: deterministic, shared words ⇒ similar vectors."""
     built = Memory(store, hashing, clock=clock)
     yield built
-    await built.engine.drain()
+    await internals(built).engine.drain()
 
 
 @pytest.fixture
@@ -48,4 +49,4 @@ async def semantic_memory(store: GraphStore, minilm: SentenceTransformerEmbeddin
     """MiniLM embeddings, for the tests where meaning matters."""
     built = Memory(store, minilm, clock=clock)
     yield built
-    await built.engine.drain()
+    await internals(built).engine.drain()

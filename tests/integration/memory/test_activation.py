@@ -17,6 +17,7 @@ from hippograph.retrieval.types import Channel, RecallResult
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
 from tests.integration.memory.helpers import add, edge, node, run_file
+from tests.support.memory_internals import internals
 
 QUERY = "harbor lantern"
 NEXT, REL = Relationship.NEXT, Relationship.RELATES_TO
@@ -37,7 +38,7 @@ def plain(text: str, nid: str) -> MemoryNode:
 
 async def recall(memory: Memory, scope: Scope, **activation: object) -> RecallResult:
     cfg = RecallConfig(activation=ActivationConfig(**activation), track_access=False)  # type: ignore[arg-type]
-    return await memory.engine.recall(scope, QUERY, top_k=50, config=cfg)
+    return await internals(memory).engine.recall(scope, QUERY, top_k=50, config=cfg)
 
 
 def activations(result: RecallResult) -> dict[str, tuple[float, int]]:
@@ -45,10 +46,10 @@ def activations(result: RecallResult) -> dict[str, tuple[float, int]]:
 
 
 async def build_chain(memory: Memory, scope: Scope, hashing: HashingEmbeddings, n: int = 5) -> None:
-    await seed_pair(memory.store, scope, hashing)
-    await add(memory.store, scope, *(plain(f"chain link {i}", f"A{i}") for i in range(1, n + 1)))
+    await seed_pair(internals(memory).store, scope, hashing)
+    await add(internals(memory).store, scope, *(plain(f"chain link {i}", f"A{i}") for i in range(1, n + 1)))
     ids = ["S", *(f"A{i}" for i in range(1, n + 1))]
-    await memory.store.upsert_edges(scope, [edge(a, b, NEXT) for a, b in pairwise(ids)])
+    await internals(memory).store.upsert_edges(scope, [edge(a, b, NEXT) for a, b in pairwise(ids)])
 
 
 async def test_activation_halves_per_hop_along_a_chain(
@@ -93,10 +94,10 @@ async def test_hops_threshold_decay_and_node_cap_on_a_chain(
 
 
 async def build_star(memory: Memory, scope: Scope, hashing: HashingEmbeddings) -> None:
-    await seed_pair(memory.store, scope, hashing)
-    await add(memory.store, scope, *(plain(f"spoke {i}", f"B{i}") for i in range(1, 9)))
+    await seed_pair(internals(memory).store, scope, hashing)
+    await add(internals(memory).store, scope, *(plain(f"spoke {i}", f"B{i}") for i in range(1, 9)))
     weights = [1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3]
-    await memory.store.upsert_edges(scope, [edge("S", f"B{i}", REL, w) for i, w in enumerate(weights, 1)])
+    await internals(memory).store.upsert_edges(scope, [edge("S", f"B{i}", REL, w) for i, w in enumerate(weights, 1)])
 
 
 async def test_fan_out_keeps_the_strongest_edges_and_weaker_edges_pass_less(
@@ -124,19 +125,19 @@ async def test_paths_start_at_a_seed_follow_real_edges_and_never_leave_the_visib
     memory: Memory, tenant: Scope, hashing: HashingEmbeddings
 ) -> None:
     user = tenant.child("user", "u")
-    await seed_pair(memory.store, user, hashing)
-    await add(memory.store, user, *(plain(f"mesh node {i}", f"M{i}") for i in range(1, 7)))
-    await add(memory.store, tenant, plain("org policy", "P"))  # an ancestor's memory: visible
+    await seed_pair(internals(memory).store, user, hashing)
+    await add(internals(memory).store, user, *(plain(f"mesh node {i}", f"M{i}") for i in range(1, 7)))
+    await add(internals(memory).store, tenant, plain("org policy", "P"))  # an ancestor's memory: visible
     below = user.child("conv", "c")
-    await add(memory.store, below, plain("a conversation below", "C"))  # a child's memory: invisible
+    await add(internals(memory).store, below, plain("a conversation below", "C"))  # a child's memory: invisible
     sibling = tenant.child("user", "v")
-    await add(memory.store, sibling, plain("the sibling's", "V"))
-    await memory.store.upsert_edges(user, [
+    await add(internals(memory).store, sibling, plain("the sibling's", "V"))
+    await internals(memory).store.upsert_edges(user, [
         edge("S", "M1", NEXT), edge("M1", "M2", REL, 0.8), edge("M2", "M3", NEXT), edge("M3", "S", REL),
         edge("M1", "M4", REL), edge("M4", "M5", REL, 0.6), edge("M5", "M6", NEXT), edge("M2", "P", REL),
     ])  # fmt: skip
-    await memory.store.upsert_edges(below, [edge("S", "C", REL), edge("C", "M6", REL)])
-    await memory.store.upsert_edges(sibling, [edge("P", "V", REL)])
+    await internals(memory).store.upsert_edges(below, [edge("S", "C", REL), edge("C", "M6", REL)])
+    await internals(memory).store.upsert_edges(sibling, [edge("P", "V", REL)])
     result = await recall(memory, user, max_hops=4, threshold=0.0)
     reached = set(activations(result))
     assert reached == {"M1", "M2", "M3", "M4", "M5", "M6", "P"}
@@ -147,7 +148,7 @@ async def test_paths_start_at_a_seed_follow_real_edges_and_never_leave_the_visib
         assert a.path[-1].node_id == a.id and a.hop == len(a.path) - 1
         assert len({p.node_id for p in a.path}) == len(a.path)  # no loops
         for prev, step in zip(a.path, a.path[1:], strict=False):
-            neighbours = await memory.store.get_neighbors(user, prev.node_id, step.relationship)
+            neighbours = await internals(memory).store.get_neighbors(user, prev.node_id, step.relationship)
             assert step.node_id in {n.id for n, _ in neighbours}, (a.id, prev.node_id, step)
     assert activations(result)["M3"] == (
         0.5,
@@ -160,29 +161,29 @@ async def test_recall_bumps_access_and_spreading_counts(
 ) -> None:
     await build_chain(memory, tenant, hashing)
     cfg = RecallConfig(activation=ActivationConfig(max_hops=2))
-    result = await memory.engine.recall(tenant, QUERY, top_k=2, config=cfg)
-    await memory.engine.drain()
+    result = await internals(memory).engine.recall(tenant, QUERY, top_k=2, config=cfg)
+    await internals(memory).engine.drain()
     returned = set(result.ids)
     activated = {a.id for a in result.activation.activated}
     assert returned and activated == {"A1", "A2"}
     for nid in ["S", "W", "A1", "A2", "A3"]:
-        stored = await memory.store.get_node(tenant, nid)
+        stored = await internals(memory).store.get_node(tenant, nid)
         assert stored is not None
         assert stored.access_count == (1 if nid in returned else 0), nid
         assert stored.spreading_access_count == (1 if nid in activated else 0), nid
         assert (stored.last_accessed_at is not None) == (nid in returned)
-    await memory.engine.recall(tenant, QUERY, top_k=2, config=cfg)
-    await memory.engine.drain()
-    again = await memory.store.get_node(tenant, "A1")
+    await internals(memory).engine.recall(tenant, QUERY, top_k=2, config=cfg)
+    await internals(memory).engine.drain()
+    again = await internals(memory).store.get_node(tenant, "A1")
     assert again is not None and again.spreading_access_count == 2
 
 
 async def test_track_access_off_changes_nothing(memory: Memory, tenant: Scope, hashing: HashingEmbeddings) -> None:
     await build_chain(memory, tenant, hashing)
     await recall(memory, tenant, max_hops=1)
-    await memory.engine.drain()
+    await internals(memory).engine.drain()
     for nid in ["S", "A1"]:
-        stored = await memory.store.get_node(tenant, nid)
+        stored = await internals(memory).store.get_node(tenant, nid)
         assert stored is not None and stored.access_count == stored.spreading_access_count == 0
 
 
@@ -192,14 +193,15 @@ async def test_links_inferred_through_shared_cues_are_left_pending(memory: Memor
     for word in ("alpha", "bravo", "charlie"):
         await memory.remember(tenant, f"harbor {word}")
     cfg = RecallConfig(candidates_per_channel=2)
-    result = await memory.engine.recall(tenant, QUERY, config=cfg)
-    await memory.engine.drain()
+    result = await internals(memory).engine.recall(tenant, QUERY, config=cfg)
+    await internals(memory).engine.drain()
     pending = {(p.source, p.target): p for p in result.activation.pending}
     assert (seed.id, far.id) in pending and pending[(seed.id, far.id)].score > 0
     far_item = next(a for a in result.activation.activated if a.id == far.id)
     assert [p.node_id for p in far_item.path] == [seed.id, "cue:keyword:quokka", far.id]
+    conn = internals(memory).store.conn
     stored = {(r["p"]["source"], r["p"]["target"]): r["p"]
-              for r in await run_file(memory.store.conn, "get_pending_links", scope_key=tenant.key)}  # fmt: skip
+              for r in await run_file(conn, "get_pending_links", scope_key=tenant.key)}  # fmt: skip
     assert set(stored) == set(pending)
     assert stored[(seed.id, far.id)]["score"] == pytest.approx(pending[(seed.id, far.id)].score)
     assert stored[(seed.id, far.id)]["hops"] == 2
@@ -211,10 +213,10 @@ async def test_pending_links_are_kept_for_a_scope_that_only_reads(memory: Memory
     for word in ("alpha", "bravo", "charlie"):
         await memory.remember(tenant, f"harbor {word}")
     reader = tenant.child("user", "reader")
-    result = await memory.engine.recall(reader, QUERY, config=RecallConfig(candidates_per_channel=2))
-    await memory.engine.drain()
+    result = await internals(memory).engine.recall(reader, QUERY, config=RecallConfig(candidates_per_channel=2))
+    await internals(memory).engine.drain()
     assert (seed.id, far.id) in {(p.source, p.target) for p in result.activation.pending}
-    stored = await run_file(memory.store.conn, "get_pending_links", scope_key=reader.key)
+    stored = await run_file(internals(memory).store.conn, "get_pending_links", scope_key=reader.key)
     assert (seed.id, far.id) in {(r["p"]["source"], r["p"]["target"]) for r in stored}
 
 
@@ -232,7 +234,7 @@ async def test_a_strong_hit_activates_its_session_through_a_real_cue(memory: Mem
     await memory.ingest(tenant, turns)
     cfg = RecallConfig(candidates_per_channel=1, track_access=False,
                        activation=ActivationConfig(cue_decay=0.0))  # fmt: skip
-    result = await memory.engine.recall(tenant, QUERY, top_k=20, config=cfg)
+    result = await internals(memory).engine.recall(tenant, QUERY, top_k=20, config=cfg)
     hit = turn_node_id(tenant, "s1:0")
     assert result.ids[0] == hit
     by_id = {i.node.id: i for i in result.items}
@@ -248,7 +250,9 @@ async def test_a_strong_hit_activates_its_session_through_a_real_cue(memory: Mem
         cue_steps = [p.node_id for p in a.path if p.node_id.startswith("cue:")]
         for step in cue_steps:
             kind, _, key = step.removeprefix("cue:").partition(":")
-            members = await run_file(memory.store.conn, "get_cue_members", kind=kind, key=key, visible=[tenant.key])
+            members = await run_file(
+                internals(memory).store.conn, "get_cue_members", kind=kind, key=key, visible=[tenant.key]
+            )
             assert {a.path[0].node_id, a.id} <= set(members[0]["ids"]), (a.id, step)
 
 
@@ -257,11 +261,11 @@ async def test_a_direct_hit_reached_through_an_edge_too_stays_zero_hops_from_a_s
 ) -> None:
     """Proximity is the distance to the nearest seed; a memory a channel found is a seed, so it
     keeps proximity 1 even when another seed's activation also reached it over an edge."""
-    await seed_pair(memory.store, tenant, hashing)
+    await seed_pair(internals(memory).store, tenant, hashing)
     text = "harbor lantern repair"
     near = node(Layer.SEMANTIC, text, nid="N", embedding=await hashing.embed(text))
-    await add(memory.store, tenant, near)
-    await memory.store.upsert_edges(tenant, [edge("S", "N", NEXT)])
+    await add(internals(memory).store, tenant, near)
+    await internals(memory).store.upsert_edges(tenant, [edge("S", "N", NEXT)])
     result = await recall(memory, tenant)
     by_id = {i.node.id: i for i in result.items}
     assert by_id["N"].parts.edges > 0 and [p.node_id for p in by_id["N"].path] == ["S", "N"]
@@ -282,7 +286,7 @@ async def test_a_cue_shared_by_many_memories_does_not_flood_the_result(memory: M
     async def cued(budget: int) -> tuple[RecallResult, dict[str, float]]:
         cfg = RecallConfig(candidates_per_channel=2, track_access=False,
                            activation=ActivationConfig(cue_budget=budget))  # fmt: skip
-        result = await memory.engine.recall(tenant, QUERY, top_k=40, config=cfg)
+        result = await internals(memory).engine.recall(tenant, QUERY, top_k=40, config=cfg)
         return result, {i.node.id: i.parts.cues for i in result.items}
 
     walked_all, cues_all = await cued(2000)
@@ -311,10 +315,12 @@ async def test_inverse_rarity_passes_one_over_the_cues_degree(memory: Memory, te
     async def passed(rarity: str) -> float:
         cfg = RecallConfig(candidates_per_channel=2, track_access=False,
                            activation=ActivationConfig(cue_rarity=rarity))  # type: ignore[arg-type]  # fmt: skip
-        result = await memory.engine.recall(tenant, QUERY, config=cfg)
+        result = await internals(memory).engine.recall(tenant, QUERY, config=cfg)
         return next(p.score for p in result.activation.pending if (p.source, p.target) == (seed.id, far.id))
 
-    n = await memory.engine.repo.scope_size(visible=tenant.ancestor_keys(), layers=[layer.value for layer in Layer])
+    n = await internals(memory).engine.repo.scope_size(
+        visible=tenant.ancestor_keys(), layers=[layer.value for layer in Layer]
+    )
     log_rarity = math.log(1 + n / 2) / math.log(1 + n)
     assert await passed("inverse") == pytest.approx(await passed("log") * 0.5 / log_rarity)
 
@@ -337,7 +343,7 @@ async def test_the_session_prior_gives_a_candidate_its_sessions_best_evidence(me
     async def recalled(prior: float) -> RecallResult:
         cfg = RecallConfig(track_access=False, min_relevance=0.0, weights=weights, session_prior=prior,
                            activation=ActivationConfig(max_nodes=0))  # type: ignore[arg-type]  # fmt: skip
-        return await memory.engine.recall(tenant, QUERY, top_k=20, config=cfg)
+        return await internals(memory).engine.recall(tenant, QUERY, top_k=20, config=cfg)
 
     without, with_prior = await recalled(0.0), await recalled(0.5)
     evidence = {i.node.id: i.parts.relevance for i in without.items}  # the best candidate's evidence is 1

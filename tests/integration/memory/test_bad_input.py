@@ -13,6 +13,7 @@ from hippograph.memory import Memory
 from hippograph.models import Layer, MemoryNode
 from hippograph.scope import Scope
 from tests.integration.memory.helpers import INJECTION, INJECTIONS
+from tests.support.memory_internals import internals
 
 
 @pytest.fixture
@@ -21,7 +22,7 @@ async def canary(memory: Memory, tenant: Scope) -> AsyncIterator[MemoryNode]:
     scope = tenant.child("canary", "c")
     node = await memory.remember(scope, "canary: still here")
     yield node
-    assert await memory.store.get_node(scope, node.id) is not None, "an injection deleted the canary"
+    assert await internals(memory).store.get_node(scope, node.id) is not None, "an injection deleted the canary"
 
 
 @pytest.mark.parametrize("query", ["", "   ", "\n\t", None, 42, "x" * 4001])
@@ -29,7 +30,7 @@ async def test_unusable_queries_are_refused(memory: Memory, tenant: Scope, query
     with pytest.raises(InvalidQueryError, match="query"):
         await memory.recall(tenant, query)  # type: ignore[arg-type]
     with pytest.raises(InvalidQueryError, match="query"):
-        await memory.semantic.retrieve(tenant, query)  # type: ignore[arg-type]
+        await internals(memory).semantic.retrieve(tenant, query)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -64,19 +65,19 @@ async def test_injection_in_labels_contents_keys_and_properties_is_stored_litera
     memory: Memory, tenant: Scope, canary: MemoryNode, text: str
 ) -> None:
     fact = await memory.remember(tenant, text, text, key=text, properties={text: text, "nested": {text: [text]}})
-    stored = await memory.store.get_node(tenant, fact.id)
+    stored = await internals(memory).store.get_node(tenant, fact.id)
     assert stored is not None
     assert (stored.label, stored.content, stored.key) == (text, text, text)
     assert stored.properties == {text: text, "nested": {text: [text]}}
-    assert [f.id for f in await memory.semantic.query_facts(tenant, label=text)] == [fact.id]
-    assert await memory.semantic.query_facts(tenant, label_prefix=text + "zzz") == []
-    event = await memory.episodic.store_event(tenant, text, session_id=text[:100])
-    assert [e.id for e in await memory.episodic.query_events(tenant, session_id=text[:100])] == [event.id]
-    skill = await memory.procedural.store_skill(tenant, text, [text], status="approved")
-    trigger = await memory.prospective.set_trigger(tenant, text, text)
-    await memory.working.push(tenant, text)
+    assert [f.id for f in await internals(memory).semantic.query_facts(tenant, label=text)] == [fact.id]
+    assert await internals(memory).semantic.query_facts(tenant, label_prefix=text + "zzz") == []
+    event = await internals(memory).episodic.store_event(tenant, text, session_id=text[:100])
+    assert [e.id for e in await internals(memory).episodic.query_events(tenant, session_id=text[:100])] == [event.id]
+    skill = await internals(memory).procedural.store_skill(tenant, text, [text], status="approved")
+    trigger = await internals(memory).prospective.set_trigger(tenant, text, text)
+    await internals(memory).working.push(tenant, text)
     for node in (skill, trigger):
-        again = await memory.store.get_node(tenant, node.id)
+        again = await internals(memory).store.get_node(tenant, node.id)
         assert again is not None and text in again.text
 
 
@@ -122,31 +123,31 @@ async def test_injection_as_a_relationship_type_or_an_id_is_refused(
     b = await memory.remember(tenant, "second unrelated thing")
     for rel in (INJECTION, "RELATES_TO]->(m) DETACH DELETE m //", "relates_to "):
         with pytest.raises(InvalidInputError, match="relationship"):
-            await memory.semantic.link(tenant, a.id, b.id, rel)
+            await internals(memory).semantic.link(tenant, a.id, b.id, rel)
     with pytest.raises(InvalidInputError, match="target"):
-        await memory.semantic.link(tenant, a.id, INJECTION, "RELATES_TO")
+        await internals(memory).semantic.link(tenant, a.id, INJECTION, "RELATES_TO")
     with pytest.raises(InvalidInputError, match="source"):
-        await memory.semantic.link(tenant, INJECTION, b.id, "RELATES_TO")
+        await internals(memory).semantic.link(tenant, INJECTION, b.id, "RELATES_TO")
     with pytest.raises(InvalidInputError, match="node_id"):
-        await memory.store.get_node(tenant, INJECTION)
+        await internals(memory).store.get_node(tenant, INJECTION)
     with pytest.raises(InvalidInputError, match="node_id"):
-        await memory.semantic.delete(tenant, INJECTION)
+        await internals(memory).semantic.delete(tenant, INJECTION)
     with pytest.raises(InvalidInputError, match=r"entry\.id"):
-        await memory.semantic.write(tenant, {"id": INJECTION, "content": "x"})
+        await internals(memory).semantic.write(tenant, {"id": INJECTION, "content": "x"})
     with pytest.raises(InvalidInputError, match="supersedes"):
-        await memory.semantic.store_fact(tenant, "new", supersedes=INJECTION)
+        await internals(memory).semantic.store_fact(tenant, "new", supersedes=INJECTION)
     with pytest.raises(InvalidInputError, match="filters"):
-        await memory.store.query_nodes(tenant, {"layers": [INJECTION]})
-    assert await memory.store.get_neighbors(tenant, a.id) == []
-    assert await memory.semantic.count(tenant) == 2
+        await internals(memory).store.query_nodes(tenant, {"layers": [INJECTION]})
+    assert await internals(memory).store.get_neighbors(tenant, a.id) == []
+    assert await internals(memory).semantic.count(tenant) == 2
 
 
 async def test_an_audit_actor_is_stored_literally(memory: Memory, tenant: Scope) -> None:
     from hippograph.audit import list_audit
 
-    skill = await memory.procedural.store_skill(tenant, "rotate the keys monthly", ["rotate", "verify"])
-    await memory.procedural.approve_skill(tenant, skill.id, actor=INJECTION)
-    assert [e.actor for e in await list_audit(memory.store.conn, tenant)] == [INJECTION]
+    skill = await internals(memory).procedural.store_skill(tenant, "rotate the keys monthly", ["rotate", "verify"])
+    await internals(memory).procedural.approve_skill(tenant, skill.id, actor=INJECTION)
+    assert [e.actor for e in await list_audit(internals(memory).store.conn, tenant)] == [INJECTION]
 
 
 async def test_a_write_with_bad_fields_writes_nothing(memory: Memory, tenant: Scope) -> None:
@@ -154,10 +155,10 @@ async def test_a_write_with_bad_fields_writes_nothing(memory: Memory, tenant: Sc
                 {"label": "z" * 301}, {"content": "x", "durability": "forever"}):  # fmt: skip
         with pytest.raises(InvalidInputError):
             await memory.get_layer(Layer.EPISODIC).write(tenant, bad)
-    assert await memory.episodic.count(tenant) == 0
+    assert await internals(memory).episodic.count(tenant) == 0
 
 
 async def test_the_store_refuses_a_bad_edge_end_with_its_own_error(memory: Memory, tenant: Scope) -> None:
     a = await memory.remember(tenant, "first fact")
     with pytest.raises(InvalidInputError):
-        await memory.store.link(tenant, a.id, INJECTION, "RELATES_TO")
+        await internals(memory).store.link(tenant, a.id, INJECTION, "RELATES_TO")

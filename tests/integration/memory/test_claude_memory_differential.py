@@ -22,6 +22,7 @@ from anthropic.tools import BetaAsyncLocalFilesystemMemoryTool
 from hippograph.integrations import ClaudeMemoryTool
 from hippograph.memory import Memory
 from hippograph.scope import Scope
+from tests.support.memory_internals import internals
 
 ROOT = Path(__file__).resolve().parents[3]
 GUIDE = ROOT / "docs" / "guides" / "claude-memory-tool.md"
@@ -197,9 +198,11 @@ async def test_the_same_script_gets_the_same_answers_as_the_sdk_file_system(
     # the files themselves, byte for byte: every current file's text is the SDK file's text
     root = tmp_path / "sdk" / "memories"
     on_disk = {"/memories/" + p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
-    facts = await memory.semantic.query_facts(tenant, label_prefix="/memories", include_superseded=False, limit=None)
+    facts = await internals(memory).semantic.query_facts(
+        tenant, label_prefix="/memories", include_superseded=False, limit=None
+    )
     stored = {f.key: f.content.encode("utf-8") for f in facts if not f.retracted and f.key is not None}
     assert stored == on_disk
     assert stored["/memories/blank.md"] == b"\n" and stored["/memories/spaced.txt"].startswith(b"  two leading")
     assert "café 🍵 naïve".encode() in stored["/memories/unicode.md"] and b"\r\nCRLF" in stored["/memories/unicode.md"]
-    await memory.engine.drain()
+    await internals(memory).engine.drain()

@@ -20,6 +20,7 @@ from hippograph.memory import Memory
 from hippograph.scope import Scope
 from hippograph.testing.fake_anthropic import FakeAnthropic, FakeReply, FakeText, FakeToolUse
 from tests.support.fixtures_anthropic import fake_anthropic, fake_anthropic_server  # noqa: F401
+from tests.support.memory_internals import internals
 
 COFFEE = "/memories/prefs/coffee.md"
 
@@ -116,16 +117,16 @@ async def test_a_conversation_creates_edits_renames_and_deletes_files(
         (f"Here's the content of {COFFEE} with line numbers:\n     2\tNo sugar.", False),
     ]  # fmt: skip
 
-    history = await memory.semantic.history(tenant, COFFEE)
+    history = await internals(memory).semantic.history(tenant, COFFEE)
     assert [(v.content, v.superseded_by is None) for v in history] == [
         ("Alice drinks flat whites.\nNo sugar.", False),
         ("Alice drinks oat flat whites.\nNo sugar.", True),
     ]
     assert history[0].superseded_by == history[1].id
-    moved = await memory.semantic.repo.current_fact(tenant, "/memories/work/notes.md")
+    moved = await internals(memory).semantic.repo.current_fact(tenant, "/memories/work/notes.md")
     assert moved is not None and moved.properties["renamed_from"] == "/memories/notes.md"
-    assert await memory.semantic.repo.current_fact(tenant, "/memories/notes.md") is None
-    await memory.engine.drain()
+    assert await internals(memory).semantic.repo.current_fact(tenant, "/memories/notes.md") is None
+    await internals(memory).engine.drain()
 
     # a second session: a new connection, memory, tool and runner see the first one's files
     results = await _converse(
@@ -154,7 +155,7 @@ async def test_a_conversation_creates_edits_renames_and_deletes_files(
     )
     assert results[2] == ("Successfully deleted /memories/work", False)
     assert results[3][1] is True and results[3][0].startswith("The path /memories/work/notes.md does not exist.")
-    await second_memory.engine.drain()
+    await internals(second_memory).engine.drain()
 
 
 async def test_the_synchronous_runner_from_a_thread(
@@ -182,4 +183,4 @@ async def test_the_synchronous_runner_from_a_thread(
     ]
     with pytest.raises(ConfigurationError, match="own event loop's thread"):
         tool.view(BetaMemoryTool20250818ViewCommand(command="view", path="/memories"))
-    await memory.engine.drain()
+    await internals(memory).engine.drain()

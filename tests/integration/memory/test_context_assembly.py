@@ -11,6 +11,7 @@ from hippograph.models import Layer
 from hippograph.retrieval.context import approx_tokens
 from hippograph.scope import Scope
 from hippograph.scrub import REDACTED
+from tests.support.memory_internals import internals
 
 SECRETS = {
     "anthropic": "sk-ant-api03-Q1w2E3r4T5y6U7i8O9p0",
@@ -29,11 +30,11 @@ async def seed_secrets(memory: Memory, scope: Scope) -> None:
                           properties={"api_key": s["prop"], "owner": "ops"})  # fmt: skip
     await memory.remember(scope, "harbor aws access", f"harbor aws id {s['aws']}")
     await memory.remember(scope, "harbor db login", f'harbor db config {{"password": "{s["json"]}"}}')
-    await memory.episodic.store_event(scope, f"harbor call used Authorization: Bearer {s['bearer']}",
+    await internals(memory).episodic.store_event(scope, f"harbor call used Authorization: Bearer {s['bearer']}",
                                       properties={"speaker": "Bob", "session_token": s["prop"]})  # fmt: skip
     steps = [f"password: {s['password']}", "open the harbor console"]
-    await memory.procedural.store_skill(scope, "harbor login", steps, status="approved")
-    await memory.working.push(scope, f"harbor env HARBOR_TOKEN={s['env']}")
+    await internals(memory).procedural.store_skill(scope, "harbor login", steps, status="approved")
+    await internals(memory).working.push(scope, f"harbor env HARBOR_TOKEN={s['env']}")
 
 
 async def test_credentials_never_reach_the_context(memory: Memory, tenant: Scope) -> None:
@@ -66,12 +67,12 @@ async def test_the_token_budget_is_respected_and_what_is_left_out_is_reported(me
 async def test_the_default_budget_is_the_configured_one(memory: Memory, tenant: Scope) -> None:
     await memory.remember(tenant, "harbor fact", "the harbor lantern")
     _, ctx = await memory.context(tenant, "harbor")
-    assert ctx.budget == memory.engine.config.token_budget == 2000
+    assert ctx.budget == internals(memory).engine.config.token_budget == 2000
 
 
 async def test_every_entry_explains_how_it_was_found(memory: Memory, tenant: Scope) -> None:
     fact = await memory.remember(tenant, "harbor lantern colour", "the harbor lantern is green")
-    await memory.working.push(tenant, "User: what colour is the lantern?")
+    await internals(memory).working.push(tenant, "User: what colour is the lantern?")
     result, ctx = await memory.context(tenant, "harbor lantern")
     entries = {e.id: e for e in ctx.entries}
     assert entries[fact.id].text == f"[id:{fact.id[:8]}] [semantic] harbor lantern colour: the harbor lantern is green"
@@ -90,7 +91,7 @@ async def test_activation_only_memories_go_under_associated_context(memory: Memo
     far = await memory.remember(tenant, "quokka marmalade picnic")
     for word in ("alpha", "bravo", "charlie"):
         await memory.remember(tenant, f"harbor {word}")
-    memory.engine.config = RecallConfig(candidates_per_channel=2)
+    internals(memory).engine.config = RecallConfig(candidates_per_channel=2)
     result, ctx = await memory.context(tenant, "harbor lantern", budget=500, top_k=10)
     lines = ctx.text.splitlines()
     assert "Associated Context:" in lines

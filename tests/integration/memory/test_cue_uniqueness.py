@@ -17,6 +17,7 @@ from hippograph.models import Layer, MemoryNode
 from hippograph.scope import Scope
 from hippograph.store import SCHEMA_VERSION, GraphStore, Neo4jConnection, migrate
 from tests.integration.memory.helpers import run_file
+from tests.support.memory_internals import internals
 from tests.support.recall_oracle import OracleRepository
 
 WRITERS = 50
@@ -47,7 +48,7 @@ async def test_fifty_concurrent_writers_into_a_new_scope_share_one_cue_per_key(
         await memory.remember(scope, f"Ana's trip {i}", text, dedup=False)  # no scope lock: writers overlap
 
     await asyncio.gather(*(write(i) for i in range(WRITERS)))
-    facts = await writers[0].store.query_nodes(scope, {}, limit=None)
+    facts = await internals(writers[0]).store.query_nodes(scope, {}, limit=None)
     assert len(facts) == WRITERS
     expected: dict[tuple[str, str], set[str]] = defaultdict(set)
     for fact in facts:

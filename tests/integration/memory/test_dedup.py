@@ -8,6 +8,7 @@ import pytest
 
 from hippograph.memory import Memory
 from hippograph.scope import Scope
+from tests.support.memory_internals import internals
 
 
 @pytest.mark.parametrize(
@@ -25,7 +26,7 @@ async def test_a_paraphrase_merges_into_the_existing_fact(
     a = await mem.remember(tenant, first, importance=4.0)
     b = await mem.remember(tenant, second, importance=6.0, properties={"source": "chat"})
     assert b.id == a.id
-    facts = await mem.semantic.query_facts(tenant)
+    facts = await internals(mem).semantic.query_facts(tenant)
     assert len(facts) == 1
     merged = facts[0]
     assert merged.label == max(first, second, key=len)  # the longer label is kept
@@ -44,7 +45,7 @@ async def test_different_facts_are_kept_apart(semantic_memory: Memory, tenant: S
     a = await semantic_memory.remember(tenant, first)
     b = await semantic_memory.remember(tenant, second)
     assert a.id != b.id
-    assert len(await semantic_memory.semantic.query_facts(tenant)) == 2
+    assert len(await internals(semantic_memory).semantic.query_facts(tenant)) == 2
 
 
 async def test_label_containment_merges_even_when_vectors_differ(memory: Memory, tenant: Scope) -> None:
@@ -52,7 +53,7 @@ async def test_label_containment_merges_even_when_vectors_differ(memory: Memory,
     a = await memory.remember(tenant, "Alice's red kayak")
     b = await memory.remember(tenant, "red kayak", "bought in 2021, moored at the harbor")
     assert b.id == a.id
-    merged = await memory.store.get_node(tenant, a.id)
+    merged = await internals(memory).store.get_node(tenant, a.id)
     assert merged is not None
     assert merged.label == "Alice's red kayak" and merged.content == "bought in 2021, moored at the harbor"
 
@@ -69,18 +70,18 @@ async def test_dedup_is_per_scope_and_can_be_turned_off(semantic_memory: Memory,
     parent = await mem.remember(tenant, "Carol is allergic to peanuts")
     own = await mem.remember(child, "Carol has a peanut allergy")
     assert own.id != parent.id and own.scope_key == child.key  # a parent's fact is never rewritten from below
-    forced = await mem.semantic.store_fact(child, "Carol has a peanut allergy!", dedup=False)
+    forced = await internals(mem).semantic.store_fact(child, "Carol has a peanut allergy!", dedup=False)
     assert forced.id != own.id
 
 
 async def test_identity_and_soul_nodes_are_protected_from_merges(semantic_memory: Memory, tenant: Scope) -> None:
     mem = semantic_memory
-    identity = await mem.semantic.ensure_identity(tenant, "I am Hippo, a careful and friendly assistant")
-    soul = await mem.semantic.soul(tenant, "bob")
+    identity = await internals(mem).semantic.ensure_identity(tenant, "I am Hippo, a careful and friendly assistant")
+    soul = await internals(mem).semantic.soul(tenant, "bob")
     same_words = await mem.remember(tenant, "AGENT_IDENTITY", "I am Hippo, a careful and friendly assistant")
     profile = await mem.remember(tenant, "SOUL:bob profile", "Profile of bob")
     assert same_words.id != identity.id and profile.id != soul.id
-    stored = await mem.store.get_node(tenant, identity.id)
+    stored = await internals(mem).store.get_node(tenant, identity.id)
     assert stored is not None and stored.content == "I am Hippo, a careful and friendly assistant"
     assert "merges" not in stored.properties
 
@@ -101,8 +102,8 @@ async def test_superseded_and_retracted_facts_are_not_merge_targets(semantic_mem
 async def test_an_ancestors_similar_facts_cannot_hide_the_scopes_own_duplicate(memory: Memory, tenant: Scope) -> None:
     child = tenant.child("user", "u")
     for i in range(8):  # the parent's facts are all nearer the new one than the child's own
-        await memory.semantic.store_fact(tenant, f"carol peanut allergy {'x' * i}", dedup=False)
+        await internals(memory).semantic.store_fact(tenant, f"carol peanut allergy {'x' * i}", dedup=False)
     mine = await memory.remember(child, "carol peanut allergy noted today")
     again = await memory.remember(child, "carol peanut allergy")
     assert again.id == mine.id
-    assert await memory.semantic.count(child) == 1 and await memory.semantic.count(tenant) == 8
+    assert await internals(memory).semantic.count(child) == 1 and await internals(memory).semantic.count(tenant) == 8

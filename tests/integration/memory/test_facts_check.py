@@ -11,6 +11,7 @@ from hippograph.embeddings import SentenceTransformerEmbeddings
 from hippograph.memory import Memory
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
+from tests.support.memory_internals import internals
 
 pytestmark = pytest.mark.integration
 
@@ -23,7 +24,7 @@ async def test_the_current_kept_fact_comes_first(
     clock = StoryClock(story.now)
     memory = Memory(store, minilm, clock=clock)
     outcomes = await run_user(memory, clock, tenant.child("user", user.id), user, story.now)
-    await memory.engine.drain()
+    await internals(memory).engine.drain()
     s = summarise(outcomes)
     missed = [(o.question, o.rank, o.first) for o in outcomes if o.rank != 1]
     assert s.questions == 15 and s.superseded_above == 0

@@ -15,6 +15,7 @@ from hippograph.memory.ingest import ingest_conversation
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
 from tests.integration.memory.helpers import TickingClock, edges_of, raw_memories, run_file
+from tests.support.memory_internals import internals
 
 DAY = 1_683_504_000.0
 WRITTEN_AT = {"created_at", "updated_at", "last_accessed", "tx_token"}
@@ -62,8 +63,8 @@ class CountingEmbedder:
 async def end_state(memory: Memory, scope: Scope) -> dict[str, Any]:
     """The scope's memories, embeddings, edges and session cues, keyed by turn id (ids and
     write times differ between scopes)."""
-    nodes = await raw_memories(memory.store.conn, scope)
-    full = await memory.store.get_nodes(scope, list(nodes), with_embedding=True)
+    nodes = await raw_memories(internals(memory).store.conn, scope)
+    full = await internals(memory).store.get_nodes(scope, list(nodes), with_embedding=True)
     turn_of = {n.id: str(n.properties["turn_id"]) for n in full}
     memories = {
         turn_of[nid]: {
@@ -74,12 +75,12 @@ async def end_state(memory: Memory, scope: Scope) -> dict[str, Any]:
     embeddings = {turn_of[n.id]: [round(x, 5) for x in n.embedding or []] for n in full}
     edges = sorted(
         (e["type"], turn_of[e["source"]], turn_of[e["target"]], e["weight"])
-        for e in await edges_of(memory.store.conn, scope)
+        for e in await edges_of(internals(memory).store.conn, scope)
     )
     cues = {}
     for s in range(3):
         rows = await run_file(
-            memory.store.conn, "get_cue_members", kind="session", key=f"session_{s}", visible=[scope.key]
+            internals(memory).store.conn, "get_cue_members", kind="session", key=f"session_{s}", visible=[scope.key]
         )
         cues[s] = sorted(turn_of[i] for i in rows[0]["ids"])
     return {"memories": memories, "embeddings": embeddings, "edges": edges, "cues": cues}
@@ -88,8 +89,10 @@ async def end_state(memory: Memory, scope: Scope) -> dict[str, Any]:
 async def test_pipelined_ingest_ends_as_a_sequential_one(memory: Memory, tenant: Scope) -> None:
     turns = history()
     pipelined, sequential = tenant.child("conv", "pipelined"), tenant.child("conv", "sequential")
-    await ingest_conversation(memory.services, memory.episodic, pipelined, turns, batch_size=4)
-    await ingest_conversation(memory.services, memory.episodic, sequential, turns, batch_size=len(turns))
+    await ingest_conversation(internals(memory).services, internals(memory).episodic, pipelined, turns, batch_size=4)
+    await ingest_conversation(
+        internals(memory).services, internals(memory).episodic, sequential, turns, batch_size=len(turns)
+    )
     a, b = await end_state(memory, pipelined), await end_state(memory, sequential)
     assert len(a["memories"]) == len(turns) and len(a["edges"]) == len(turns) - 3
     assert a == b
@@ -102,22 +105,26 @@ async def test_a_crashed_ingest_is_resumed_without_duplicates(
     crashed, reference = tenant.child("conv", "crashed"), tenant.child("conv", "in-one-go")
     crashing = Memory(store, CountingEmbedder(fail_on_batch=3), clock=clock)
     with pytest.raises(RuntimeError, match="embedder died"):
-        await ingest_conversation(crashing.services, crashing.episodic, crashed, turns, batch_size=4)
+        await ingest_conversation(
+            internals(crashing).services, internals(crashing).episodic, crashed, turns, batch_size=4
+        )
     before = await raw_memories(store.conn, crashed)
     assert 0 < len(before) < len(turns)
 
     again = CountingEmbedder()
     memory = Memory(store, again, clock=clock)
-    stored = await ingest_conversation(memory.services, memory.episodic, crashed, turns, batch_size=4)
+    stored = await ingest_conversation(
+        internals(memory).services, internals(memory).episodic, crashed, turns, batch_size=4
+    )
     assert len(stored) == len(turns)
     assert again.texts == len(turns) - len(before)  # the stored turns were not embedded again
     after = await raw_memories(store.conn, crashed)
     assert len(after) == len(turns) and {k: after[k] for k in before} == before
 
-    await ingest_conversation(memory.services, memory.episodic, reference, turns, batch_size=4)
+    await ingest_conversation(internals(memory).services, internals(memory).episodic, reference, turns, batch_size=4)
     assert await end_state(memory, crashed) == await end_state(memory, reference)
 
     third = CountingEmbedder()
     rerun = Memory(store, third, clock=clock)
-    await ingest_conversation(rerun.services, rerun.episodic, crashed, turns, batch_size=4)
+    await ingest_conversation(internals(rerun).services, internals(rerun).episodic, crashed, turns, batch_size=4)
     assert third.texts == 0 and await raw_memories(store.conn, crashed) == after

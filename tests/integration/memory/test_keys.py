@@ -14,6 +14,7 @@ from hippograph.retrieval.config import RecallConfig
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
 from tests.integration.memory.helpers import run_file
+from tests.support.memory_internals import internals
 from tests.support.recall_oracle import StagedRecallEngine
 
 DAY = 1_683_504_000.0  # 8 May 2023
@@ -54,19 +55,19 @@ async def keys_under(store: GraphStore, scope: Scope) -> list[dict[str, object]]
 
 async def test_ingest_with_the_offline_enricher_writes_keys_once(memory: Memory, tenant: Scope) -> None:
     home = tenant.child("user", "ana")
-    await memory.ingest(home, conversation(), enricher=KeyphraseEnricher(memory.services.embedder))
-    first = await keys_under(memory.store, home)
+    await memory.ingest(home, conversation(), enricher=KeyphraseEnricher(internals(memory).services.embedder))
+    first = await keys_under(internals(memory).store, home)
     kinds = {(r["memory_id"], r["k"]["kind"]) for r in first}  # type: ignore[index]
     pottery = turn_node_id(home, "D1:2")
     assert {(pottery, "keyphrase"), (pottery, "date"), (pottery, "statement")} <= kinds
     texts = {r["k"]["text"] for r in first if r["memory_id"] == pottery}  # type: ignore[index]
     assert "Ana went to the pottery class on 7 May 2023 and made a bowl" in texts
-    assert all(r["dims"] == memory.services.embedder.dimensions for r in first)
+    assert all(r["dims"] == internals(memory).services.embedder.dimensions for r in first)
     assert all(r["k"]["scope_key"] == home.key and r["k"]["enricher"] == "keyphrase" for r in first)  # type: ignore[index]
 
-    await memory.ingest(home, conversation(), enricher=KeyphraseEnricher(memory.services.embedder))
-    await memory.enrich(home, KeyphraseEnricher(memory.services.embedder))
-    again = await keys_under(memory.store, home)
+    await memory.ingest(home, conversation(), enricher=KeyphraseEnricher(internals(memory).services.embedder))
+    await memory.enrich(home, KeyphraseEnricher(internals(memory).services.embedder))
+    again = await keys_under(internals(memory).store, home)
     assert [r["k"]["id"] for r in again] == [r["k"]["id"] for r in first]  # type: ignore[index]
 
 
@@ -81,7 +82,7 @@ async def test_a_turn_is_found_through_its_key_by_both_engines(
     await memory.ingest(plain, conversation())
     adopted = turn_node_id(keyed, "D1:0")
 
-    for engine in (memory.engine, StagedRecallEngine(store, memory.services.embedder, CFG)):
+    for engine in (internals(memory).engine, StagedRecallEngine(store, internals(memory).services.embedder, CFG)):
         found = await engine.recall(keyed, "adopted child", layers=[Layer.EPISODIC], config=CFG, now=DAY + 86_400)
         assert found.items and found.items[0].node.id == adopted, engine
         top = found.items[0]
@@ -95,11 +96,11 @@ async def test_a_turn_is_found_through_its_key_by_both_engines(
 async def test_keys_are_scrubbed_and_replaced_when_enriched_again(memory: Memory, tenant: Scope) -> None:
     home = tenant.child("user", "ana")
     await memory.ingest(home, conversation(), enricher=FixedKeys({"D1:1": [f"the key is {SECRET}", "old key"]}))
-    texts = [r["k"]["text"] for r in await keys_under(memory.store, home)]  # type: ignore[index]
+    texts = [r["k"]["text"] for r in await keys_under(internals(memory).store, home)]  # type: ignore[index]
     assert len(texts) == 2 and all(SECRET not in t for t in texts) and any("[REDACTED]" in t for t in texts)
 
     assert await memory.enrich(home, FixedKeys({"D1:1": ["new key"]})) == 1
-    assert [r["k"]["text"] for r in await keys_under(memory.store, home)] == ["new key"]  # type: ignore[index]
+    assert [r["k"]["text"] for r in await keys_under(internals(memory).store, home)] == ["new key"]  # type: ignore[index]
 
 
 async def test_keys_go_with_their_turn_and_with_their_scope(store: GraphStore, memory: Memory, tenant: Scope) -> None:

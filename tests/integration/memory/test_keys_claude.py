@@ -14,6 +14,7 @@ from hippograph.scope import Scope
 from hippograph.testing.fake_anthropic import FakeAnthropic, FakeError, FakeReply, FakeText, FakeToolUse
 from tests.integration.memory.helpers import run_file
 from tests.support.fixtures_anthropic import fake_anthropic, fake_anthropic_server  # noqa: F401
+from tests.support.memory_internals import internals
 
 DAY = 1_683_504_000.0  # 8 May 2023
 
@@ -31,7 +32,7 @@ def _claude(fake: FakeAnthropic) -> object:
 
 
 async def keys_under(memory: Memory, scope: Scope) -> list[dict[str, object]]:
-    return await run_file(memory.store.conn, "get_keys_under", prefix=scope.key)
+    return await run_file(internals(memory).store.conn, "get_keys_under", prefix=scope.key)
 
 
 async def test_claudes_keys_are_written_per_turn_and_found(

@@ -9,17 +9,18 @@ from hippograph.errors import InvalidInputError, InvalidQueryError, NotFoundErro
 from hippograph.memory import Memory
 from hippograph.models import Layer
 from hippograph.scope import Scope
+from tests.support.memory_internals import internals
 
 T0 = 1_700_000_000.0
 
 
 async def test_set_trigger_stores_condition_and_task(memory: Memory, tenant: Scope) -> None:
-    trig = await memory.prospective.set_trigger(tenant, "the user mentions Lisbon", "suggest the tram tour")
+    trig = await internals(memory).prospective.set_trigger(tenant, "the user mentions Lisbon", "suggest the tram tour")
     assert trig.layer is Layer.PROSPECTIVE and trig.importance == 6.0
     assert trig.content == "When the user mentions Lisbon: suggest the tram tour"
     assert trig.properties == {"condition": "the user mentions Lisbon", "task": "suggest the tram tour",
                                "resolved": False, "due_at": None}  # fmt: skip
-    assert [t.id for t in await memory.prospective.get_pending(tenant)] == [trig.id]
+    assert [t.id for t in await internals(memory).prospective.get_pending(tenant)] == [trig.id]
 
 
 @pytest.mark.parametrize(("condition", "task"), [("", "x"), ("x", "  "), (None, "x"), ("x", 5)])
@@ -27,12 +28,12 @@ async def test_a_trigger_needs_a_condition_and_a_task(
     memory: Memory, tenant: Scope, condition: object, task: object
 ) -> None:
     with pytest.raises(InvalidInputError):
-        await memory.prospective.set_trigger(tenant, condition, task)  # type: ignore[arg-type]
-    assert await memory.prospective.count(tenant) == 0
+        await internals(memory).prospective.set_trigger(tenant, condition, task)  # type: ignore[arg-type]
+    assert await internals(memory).prospective.count(tenant) == 0
 
 
 async def test_pending_are_oldest_first_and_filter_by_due_time(memory: Memory, tenant: Scope) -> None:
-    pm = memory.prospective
+    pm = internals(memory).prospective
     late = await pm.set_trigger(tenant, "friday", "send the report", due_at=T0 + 100)
     soon = await pm.set_trigger(tenant, "monday", "water the plants", due_at=T0 + 10)
     whenever = await pm.set_trigger(tenant, "someday", "learn the banjo")
@@ -42,7 +43,7 @@ async def test_pending_are_oldest_first_and_filter_by_due_time(memory: Memory, t
 
 
 async def test_resolve_trigger_takes_it_off_the_pending_list(memory: Memory, tenant: Scope) -> None:
-    pm = memory.prospective
+    pm = internals(memory).prospective
     trig = await pm.set_trigger(tenant, "the build is green", "ship it")
     resolved = await pm.resolve_trigger(tenant, trig.id, outcome="shipped")
     assert resolved.properties["resolved"] is True and resolved.properties["outcome"] == "shipped"
@@ -55,7 +56,7 @@ async def test_resolve_trigger_takes_it_off_the_pending_list(memory: Memory, ten
 
 
 async def test_triggers_are_seen_from_their_own_scope_only(memory: Memory, tenant: Scope) -> None:
-    pm = memory.prospective
+    pm = internals(memory).prospective
     child, sibling = tenant.child("user", "a"), tenant.child("user", "b")
     parent_trig = await pm.set_trigger(tenant, "org event", "tell everyone")
     child_trig = await pm.set_trigger(child, "child event", "tell the child")
@@ -67,9 +68,9 @@ async def test_triggers_are_seen_from_their_own_scope_only(memory: Memory, tenan
 
 
 async def test_triggers_are_never_recalled(memory: Memory, tenant: Scope) -> None:
-    await memory.prospective.set_trigger(tenant, "harbor lantern is lit", "harbor lantern report")
+    await internals(memory).prospective.set_trigger(tenant, "harbor lantern is lit", "harbor lantern report")
     await memory.remember(tenant, "unrelated fact about soup")
-    assert await memory.prospective.retrieve(tenant, "harbor lantern") == []
+    assert await internals(memory).prospective.retrieve(tenant, "harbor lantern") == []
     result = await memory.recall(tenant, "harbor lantern is lit report", top_k=20)
     assert all(i.node.layer is not Layer.PROSPECTIVE for i in result.items)
     with pytest.raises(InvalidQueryError, match="prospective"):
@@ -77,7 +78,7 @@ async def test_triggers_are_never_recalled(memory: Memory, tenant: Scope) -> Non
 
 
 async def test_render_says_when_and_what_without_credentials(memory: Memory, tenant: Scope) -> None:
-    trig = await memory.prospective.set_trigger(tenant, "the deploy fails", "log in with password: hunter2")
-    assert memory.prospective.render_for_prompt(trig) == (
+    trig = await internals(memory).prospective.set_trigger(tenant, "the deploy fails", "log in with password: hunter2")
+    assert internals(memory).prospective.render_for_prompt(trig) == (
         "[prospective] when the deploy fails: log in with password: [REDACTED]"
     )

@@ -12,6 +12,7 @@ from hippograph.models import Layer, MemoryNode, Relationship
 from hippograph.retrieval.types import RecallItem, ScoreParts
 from hippograph.scope import Scope
 from hippograph.scrub import REDACTED
+from tests.support.memory_internals import internals
 
 LAYERS = list(Layer)
 
@@ -25,7 +26,7 @@ async def test_write_accepts_text_a_map_or_a_node_of_its_layer(memory: Memory, t
     from_node = await impl.write(tenant, MemoryNode(layer=layer, content="from a node"))
     for written in (from_text, from_map, from_node):
         assert written is not None and written.layer is layer and written.scope_key == tenant.key
-        stored = await memory.store.get_node(tenant, written.id)
+        stored = await internals(memory).store.get_node(tenant, written.id)
         assert stored is not None and stored.layer is layer
     assert from_text is not None and from_text.label == "the harbor lantern"
     assert await impl.count(tenant) == 3
@@ -65,8 +66,8 @@ async def test_link_and_delete(memory: Memory, tenant: Scope, layer: Layer) -> N
     assert edge is not None and (edge.source, edge.target, edge.weight) == (a.id, b.id, 1.0)
     assert await impl.delete(tenant, a.id) is True  # cascades its edges
     assert await impl.delete(tenant, a.id) is False  # already gone: a no-op
-    assert await memory.store.get_node(tenant, a.id) is None
-    assert await memory.store.get_neighbors(tenant, b.id) == []
+    assert await internals(memory).store.get_node(tenant, a.id) is None
+    assert await internals(memory).store.get_neighbors(tenant, b.id) == []
 
 
 @pytest.mark.parametrize("layer", LAYERS)
@@ -75,7 +76,7 @@ async def test_a_child_cannot_delete_its_parents_memory(memory: Memory, tenant: 
     parent_entry = await impl.write(tenant, "belongs to the parent")
     assert parent_entry is not None
     assert await impl.delete(tenant.child("user", "u"), parent_entry.id) is False
-    assert await memory.store.get_node(tenant, parent_entry.id) is not None
+    assert await internals(memory).store.get_node(tenant, parent_entry.id) is not None
 
 
 @pytest.mark.parametrize("layer", LAYERS)
@@ -84,8 +85,8 @@ async def test_retrieve_on_an_empty_scope_is_empty_not_an_error(memory: Memory, 
 
 
 async def test_prospective_retrieve_is_a_no_op(memory: Memory, tenant: Scope) -> None:
-    written = await memory.prospective.write(tenant, "harbor lantern")
-    assert written is not None and await memory.prospective.retrieve(tenant, "harbor lantern") == []
+    written = await internals(memory).prospective.write(tenant, "harbor lantern")
+    assert written is not None and await internals(memory).prospective.retrieve(tenant, "harbor lantern") == []
 
 
 @pytest.mark.parametrize("layer", LAYERS)
@@ -112,8 +113,10 @@ async def test_render_for_prompt_names_the_layer_and_scrubs_credentials(
 
 
 async def test_thinking_renders_as_thinking(memory: Memory, tenant: Scope) -> None:
-    thought = await memory.working.push(tenant, "maybe the user wants the tram tour", kind="thinking")
-    assert memory.working.render_for_prompt(thought) == "[working thinking] maybe the user wants the tram tour"
+    thought = await internals(memory).working.push(tenant, "maybe the user wants the tram tour", kind="thinking")
+    assert (
+        internals(memory).working.render_for_prompt(thought) == "[working thinking] maybe the user wants the tram tour"
+    )
 
 
 @pytest.mark.parametrize("name", ["Semantic", "facts", "", "semantic ", "x`}) DETACH DELETE n //", None, 3])

@@ -7,6 +7,7 @@ from hippograph.memory import Memory
 from hippograph.models import Layer
 from hippograph.ops import MEMORY_OP_ADAPTER
 from hippograph.scope import Scope
+from tests.support.memory_internals import internals
 
 SECRET = "hunter2-secret"
 
@@ -27,18 +28,18 @@ async def test_commit_applies_each_op_to_its_layer(memory: Memory, tenant: Scope
     assert report.failed == [] and [a["op"] for a in report.applied] == [
         "upsert_node", "create_event", "set_trigger", "register_skill",
     ]  # fmt: skip
-    nodes = [await memory.store.get_node(tenant, i) for i in report.touched_ids]
+    nodes = [await internals(memory).store.get_node(tenant, i) for i in report.touched_ids]
     assert all(n is not None for n in nodes)
     alice, event, trigger, skill = nodes  # type: ignore[misc]
     assert [n.layer for n in (alice, event, trigger, skill)] == [
         Layer.SEMANTIC, Layer.EPISODIC, Layer.PROSPECTIVE, Layer.PROCEDURAL,
     ]  # fmt: skip
     assert skill.properties["status"] == "draft"  # a model's skill waits for a human
-    links = {(e.relationship.value, n.label) for n, e in await memory.store.get_neighbors(tenant, alice.id)}
+    links = {(e.relationship.value, n.label) for n, e in await internals(memory).store.get_neighbors(tenant, alice.id)}
     assert ("RELATES_TO", "Acme Corp") in links and (
         "MENTIONS",
         "Alice joined the harbor team",
-    ) in {(e.relationship.value, n.content) for n, e in await memory.store.get_neighbors(tenant, alice.id)}
+    ) in {(e.relationship.value, n.content) for n, e in await internals(memory).store.get_neighbors(tenant, alice.id)}
 
 
 async def test_commit_reports_failures_and_goes_on(memory: Memory, tenant: Scope) -> None:
@@ -49,7 +50,7 @@ async def test_commit_reports_failures_and_goes_on(memory: Memory, tenant: Scope
         {"op": "retract_node", "id": "no-such-id", "reason": "nope"},
     ))  # fmt: skip
     assert [f["index"] for f in report.failed] == [0, 2] and [a["index"] for a in report.applied] == [1]
-    still = await memory.store.get_node(tenant.child("user", "other"), other.id)
+    still = await internals(memory).store.get_node(tenant.child("user", "other"), other.id)
     assert still is not None and not still.retracted
 
 
@@ -64,7 +65,7 @@ async def test_commit_scrubs_credentials_from_every_text_it_stores(memory: Memor
     ))  # fmt: skip
     assert report.failed == []
     for node_id in report.touched_ids:
-        stored = await memory.store.get_node(tenant, node_id)
+        stored = await internals(memory).store.get_node(tenant, node_id)
         assert stored is not None
         assert SECRET not in stored.model_dump_json(), stored.layer
 
@@ -75,5 +76,5 @@ async def test_retracted_memories_are_invisible_to_recall(memory: Memory, tenant
     await memory.retract(tenant, gone.id, reason="wrong", actor="alice")
     result = await memory.recall(tenant, "harbor lantern", top_k=10)
     assert result.ids == [keep.id]
-    stored = await memory.store.query_nodes(tenant, {"include_retracted": True, "ids": [gone.id]})
+    stored = await internals(memory).store.query_nodes(tenant, {"include_retracted": True, "ids": [gone.id]})
     assert stored[0].retracted and stored[0].retraction == {"actor": "alice", "reason": "wrong"}

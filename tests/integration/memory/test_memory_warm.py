@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from hippograph.embeddings import HashingEmbeddings
 from hippograph.memory import Memory
 from hippograph.store import GraphStore
+from tests.support.memory_internals import internals
 
 
 class CountingEmbeddings(HashingEmbeddings):
@@ -43,7 +44,7 @@ async def test_warm_loads_the_embedder_plans_and_reads_without_writing(
     try:
         before = await _count(store)
         warmed = await memory.warm()
-        task = memory.engine._warming
+        task = internals(memory).engine._warming
         assert task is not None and task.done() and task.exception() is None  # the plan is made
         assert embedder.texts >= 4  # the model's first sentence, a batch, and the turns' queries
         assert warmed.total_ms >= max(warmed.embedder_ms, warmed.plans_ms) and warmed.reads_ms > 0
@@ -59,7 +60,7 @@ async def test_connect_with_warm_returns_warmed(neo4j_server: tuple[str, str]) -
     embedder = CountingEmbeddings()
     memory = await Memory.connect(uri, password=password, embedder=embedder, warm=True)
     try:
-        task = memory.engine._warming
+        task = internals(memory).engine._warming
         assert task is not None and task.done() and embedder.texts >= 4
     finally:
         await memory.close()

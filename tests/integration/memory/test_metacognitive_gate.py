@@ -11,6 +11,7 @@ from hippograph.memory import Memory
 from hippograph.ops import RegisterSkill
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
+from tests.support.memory_internals import internals
 
 FRIDAY = RegisterSkill(
     op="register_skill", name="Hotfix release",
@@ -46,7 +47,7 @@ async def test_refuse_keeps_a_contradicting_skill_out_with_the_reason(store: Gra
     assert "PREFERENCE: release days rules out 'deploy to production on Fridays'" in report.failed[0]["error"]
     assert "PREFERENCE: change control rules out 'restart production'" in report.failed[1]["error"]
     assert [a["index"] for a in report.applied] == [2]  # a sibling team's preference does not apply to ana
-    skills = await memory.procedural.query_skills(ana, include_inactive=True)
+    skills = await internals(memory).procedural.query_skills(ana, include_inactive=True)
     assert [s.label for s in skills] == ["Rotate logs"]
     audit = [a for a in await list_audit(store.conn, tenant) if a.action == "skill.refuse"]
     assert sorted(str(a.detail["skill"]) for a in audit) == ["Clear cache", "Hotfix release"]
@@ -61,10 +62,10 @@ async def test_flag_keeps_the_skill_as_a_draft_with_the_reason(store: GraphStore
     flagged, plain = report.applied
     assert flagged["gate"]["verdict"] == "flagged" and "release days" in flagged["gate"]["reason"]
     assert "gate" not in plain
-    drafts = {d.label: d for d in await memory.procedural.drafts(ana)}
+    drafts = {d.label: d for d in await internals(memory).procedural.drafts(ana)}
     assert set(drafts) == {"Hotfix release"}  # flagged: never auto-approved
     assert drafts["Hotfix release"].properties["metacognition"]["verdict"] == "flagged"  # type: ignore[index,call-overload]
-    assert [s.label for s in await memory.procedural.query_skills(ana)] == ["Rotate logs"]
+    assert [s.label for s in await internals(memory).procedural.query_skills(ana)] == ["Rotate logs"]
     audit = [a for a in await list_audit(store.conn, tenant) if a.action == "skill.flag"]
     assert [a.target for a in audit] == [flagged["id"]]
 
@@ -79,4 +80,4 @@ async def test_a_retracted_or_superseded_preference_no_longer_binds(store: Graph
     await memory.retract(tenant, gone.id, reason="policy changed", actor="admin")
     report = await memory.commit(tenant, [FRIDAY, RESTART], skill_gate="refuse")
     assert report.failed == [] and len(report.applied) == 2
-    assert old.id not in {p.id for p in await memory.gate.preferences(tenant)}
+    assert old.id not in {p.id for p in await internals(memory).gate.preferences(tenant)}

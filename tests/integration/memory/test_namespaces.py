@@ -9,6 +9,7 @@ from hippograph.memory import Memory
 from hippograph.models import Layer
 from hippograph.scope import Scope
 from tests.integration.memory.test_scope_rules import QUERY, matching, owners, seed_everywhere
+from tests.support.memory_internals import internals
 
 
 @pytest.fixture
@@ -45,18 +46,18 @@ async def test_every_layer_and_every_read_keeps_namespaces_apart(memory: Memory,
     for a in whole.activation.activated:
         for step in a.path:
             if not step.node_id.startswith("cue:"):
-                assert await memory.store.get_node(support, step.node_id) is not None
-    assert owners(await memory.working.get_context(support), spaces) == ["support"]
-    assert owners(await memory.prospective.get_pending(sales), spaces) == ["sales"]
-    assert owners(await memory.procedural.query_skills(support), spaces) == ["support"]
-    facts = await memory.semantic.query_facts(support)
+                assert await internals(memory).store.get_node(support, step.node_id) is not None
+    assert owners(await internals(memory).working.get_context(support), spaces) == ["support"]
+    assert owners(await internals(memory).prospective.get_pending(sales), spaces) == ["sales"]
+    assert owners(await internals(memory).procedural.query_skills(support), spaces) == ["support"]
+    facts = await internals(memory).semantic.query_facts(support)
     assert sorted(owners(facts, spaces)) == ["org", "org-support", "support", "user"]
-    sales_ids = {n.id for n in await memory.store.query_nodes(sales, limit=None)}
-    support_ids = {n.id for n in await memory.store.query_nodes(support, limit=None)}
-    own_sales = {n.id for n in await memory.store.query_nodes(sales, limit=None) if n.scope_key == sales.key}
+    sales_ids = {n.id for n in await internals(memory).store.query_nodes(sales, limit=None)}
+    support_ids = {n.id for n in await internals(memory).store.query_nodes(support, limit=None)}
+    own_sales = {n.id for n in await internals(memory).store.query_nodes(sales, limit=None) if n.scope_key == sales.key}
     assert own_sales and not (own_sales & support_ids)
-    assert await memory.store.get_nodes(support, list(own_sales)) == []
-    shared = {n.id for n in await memory.store.query_nodes(spaces["user"], limit=None)}
+    assert await internals(memory).store.get_nodes(support, list(own_sales)) == []
+    shared = {n.id for n in await internals(memory).store.query_nodes(spaces["user"], limit=None)}
     assert shared and shared <= sales_ids and shared <= support_ids
 
 
@@ -64,9 +65,9 @@ async def test_forgetting_a_namespace_leaves_the_path_and_forgetting_the_path_ta
     memory: Memory, spaces: dict[str, Scope]
 ) -> None:
     assert await memory.forget(spaces["support"]) == 5
-    left = {n.scope_key for n in await memory.store.query_subtree(spaces["user"])}
+    left = {n.scope_key for n in await internals(memory).store.query_subtree(spaces["user"])}
     assert left == {spaces[n].key for n in ("user", "sales", "support2", "conv-support")}
     assert await memory.forget(spaces["user"]) == 4 * 5
-    assert {n.scope_key for n in await memory.store.query_subtree(spaces["org"])} == {
+    assert {n.scope_key for n in await internals(memory).store.query_subtree(spaces["org"])} == {
         spaces[n].key for n in ("org", "org-support", "org-sales")
     }

@@ -12,6 +12,7 @@ from hippograph.models import Layer
 from hippograph.retrieval.config import RecallConfig
 from hippograph.retrieval.types import Channel, RecallResult
 from hippograph.scope import Scope
+from tests.support.memory_internals import internals
 
 
 async def test_every_item_explains_itself(memory: Memory, tenant: Scope) -> None:
@@ -59,52 +60,60 @@ async def test_the_importance_gate(memory: Memory, tenant: Scope) -> None:
     low = await memory.remember(tenant, "harbor minor detail", importance=2.0)
     high = await memory.remember(tenant, "harbor major decision", importance=8.0)
     await memory.remember(tenant, "soup of the day")
-    result = await memory.engine.recall(tenant, "harbor", config=RecallConfig(hydration_threshold=5.0))
+    result = await internals(memory).engine.recall(tenant, "harbor", config=RecallConfig(hydration_threshold=5.0))
     assert high.id in result.ids and low.id not in result.ids
 
 
 async def test_at_most_episodic_raw_cap_raw_events(memory: Memory, tenant: Scope) -> None:
     for i in range(6):
-        await memory.episodic.store_event(tenant, f"harbor event {i}")
+        await internals(memory).episodic.store_event(tenant, f"harbor event {i}")
     fact = await memory.remember(tenant, "harbor fact")
-    result = await memory.engine.recall(tenant, "harbor", top_k=20, config=RecallConfig(episodic_raw_cap=2))
+    result = await internals(memory).engine.recall(tenant, "harbor", top_k=20, config=RecallConfig(episodic_raw_cap=2))
     assert sum(i.node.layer is Layer.EPISODIC for i in result.items) == 2 and fact.id in result.ids
 
 
 async def test_a_time_in_the_query_prefers_memories_of_that_time(memory: Memory, tenant: Scope) -> None:
     may = datetime(2023, 5, 8, tzinfo=UTC).timestamp()
     july = datetime(2023, 7, 8, tzinfo=UTC).timestamp()
-    in_may = await memory.episodic.store_event(tenant, "we sailed past the harbor lantern", occurred_at=may)
-    in_july = await memory.episodic.store_event(tenant, "we sailed past the harbor lantern again", occurred_at=july)
-    await memory.episodic.store_event(tenant, "soup of the day", occurred_at=july)
+    in_may = await internals(memory).episodic.store_event(tenant, "we sailed past the harbor lantern", occurred_at=may)
+    in_july = await internals(memory).episodic.store_event(
+        tenant, "we sailed past the harbor lantern again", occurred_at=july
+    )
+    await internals(memory).episodic.store_event(tenant, "soup of the day", occurred_at=july)
     now = datetime(2023, 8, 1, tzinfo=UTC).timestamp()
-    result = await memory.engine.recall(tenant, "harbor lantern in May 2023", now=now)
+    result = await internals(memory).engine.recall(tenant, "harbor lantern in May 2023", now=now)
     parts = {i.node.id: i.parts for i in result.items}
     assert parts[in_may.id].time_match == 1.0 and parts[in_july.id].time_match < 1.0
     assert result.ids[0] == in_may.id
-    plain = await memory.engine.recall(tenant, "harbor lantern", now=now)
+    plain = await internals(memory).engine.recall(tenant, "harbor lantern", now=now)
     assert {i.parts.time_match for i in plain.items} == {1.0}
 
 
 async def test_recency_decides_only_when_the_query_asks_about_the_recent(memory: Memory, tenant: Scope) -> None:
     now = datetime(2023, 8, 1, tzinfo=UTC).timestamp()
     day = 86_400.0
-    old = await memory.episodic.store_event(tenant, "we hiked the harbor cliffs at dawn", occurred_at=now - 200 * day)
-    new = await memory.episodic.store_event(tenant, "we hiked the harbor cliffs at dawn again", occurred_at=now - day)
-    await memory.episodic.store_event(tenant, "soup of the day", occurred_at=now - day)
+    old = await internals(memory).episodic.store_event(
+        tenant, "we hiked the harbor cliffs at dawn", occurred_at=now - 200 * day
+    )
+    new = await internals(memory).episodic.store_event(
+        tenant, "we hiked the harbor cliffs at dawn again", occurred_at=now - day
+    )
+    await internals(memory).episodic.store_event(tenant, "soup of the day", occurred_at=now - day)
     # access counts off: a recall's background count landing before the next recall (or not)
     # moved both memories' frequency and flipped a near tie — recency alone must decide here
     asked = RecallConfig(track_access=False)
-    history = await memory.engine.recall(tenant, "hiked the harbor cliffs at dawn", now=now, config=asked)
+    history = await internals(memory).engine.recall(tenant, "hiked the harbor cliffs at dawn", now=now, config=asked)
     assert history.ids[:2] == [old.id, new.id]  # the better match, however old
     assert history.items[1].parts.recency > 0.9 > 0.01 > history.items[0].parts.recency
     assert not history.items[0].parts.recency_counted  # shown, and said not to have weighed
     assert "rec 0.00 (not weighed in this recall)" in history.items[0].explain()
-    recent = await memory.engine.recall(tenant, "hiked the harbor cliffs at dawn recently", now=now, config=asked)
+    recent = await internals(memory).engine.recall(
+        tenant, "hiked the harbor cliffs at dawn recently", now=now, config=asked
+    )
     assert recent.ids[:2] == [new.id, old.id]  # asked about the recent: a week's half-life decides
     assert recent.items[0].parts.recency_counted and "not weighed" not in recent.items[0].explain()
     always = RecallConfig(recency_when_asked=False, track_access=False)
-    reference = await memory.engine.recall(tenant, "hiked the harbor cliffs at dawn", now=now, config=always)
+    reference = await internals(memory).engine.recall(tenant, "hiked the harbor cliffs at dawn", now=now, config=always)
 
     def new_over_old(result: RecallResult) -> float:
         score = {i.node.id: i.score for i in result.items}
@@ -153,7 +162,7 @@ async def test_the_person_the_query_names_gets_the_person_bonus(memory: Memory, 
                                  for i, (s, t) in enumerate(lines)])  # fmt: skip
     result = await memory.recall(tenant, "What did Melanie paint at the lake?", top_k=10)
     bonus = {i.node.properties["speaker"]: i.parts.person for i in result.items if Channel.ACTIVATION not in i.channels}
-    assert bonus == {"Melanie": memory.engine.config.person_bonus, "Caroline": 0.0}
+    assert bonus == {"Melanie": internals(memory).engine.config.person_bonus, "Caroline": 0.0}
     assert result.items[0].node.content == "I painted my kids by the lake"
     both = await memory.recall(tenant, "What did Melanie and Caroline paint?", top_k=10)
     assert {i.parts.person for i in both.items} == {0.0}  # two people named: no one is preferred

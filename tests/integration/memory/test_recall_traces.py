@@ -10,6 +10,7 @@ from opentelemetry.trace import StatusCode
 from hippograph.memory import ConversationTurn, Memory
 from hippograph.scope import Scope
 from hippograph.tracing import SCOPE_KEY
+from tests.support.memory_internals import internals
 from tests.support.recall_oracle import StagedRecallEngine
 from tests.support.spans import children, one
 
@@ -68,7 +69,7 @@ async def test_a_recall_is_a_span_with_its_stages(memory: Memory, tenant: Scope,
 async def test_a_staged_recall_shows_each_stage(memory: Memory, tenant: Scope, spans: InMemorySpanExporter) -> None:
     await memory.ingest(tenant, TURNS)
     spans.clear()
-    staged = StagedRecallEngine(memory.store, memory.engine.embedder)
+    staged = StagedRecallEngine(internals(memory).store, internals(memory).engine.embedder)
     result = await staged.recall(tenant, "garden violets", top_k=2)
     await staged.drain()
     assert result.items

@@ -11,6 +11,7 @@ from hippograph.memory import Memory
 from hippograph.retrieval.config import RecallConfig
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
+from tests.support.memory_internals import internals
 
 
 def _warm_tasks() -> list[asyncio.Task[object]]:
@@ -32,28 +33,28 @@ async def test_connect_warms_the_plan_and_close_leaves_nothing(
     before = await _count(store)
     memory = await Memory.connect(uri, password=password, embedder=HashingEmbeddings())
     try:
-        task = memory.engine._warming
+        task = internals(memory).engine._warming
         assert task is not None
-        await asyncio.wait_for(memory.engine._after_warming(), 300)
+        await asyncio.wait_for(internals(memory).engine._after_warming(), 300)
         assert task.done() and not task.cancelled() and task.exception() is None
         assert await _count(store) == before  # nothing written
         scope = tenant.child("user", "w")
         await memory.remember(scope, "garden", "the piano stands in the garden")
         cfg = RecallConfig(track_access=False)
         cold = Memory(store, HashingEmbeddings(), recall_config=cfg)  # never warmed
-        a = await memory.engine.recall(scope, "piano garden", config=cfg)
-        b = await cold.engine.recall(scope, "piano garden", config=cfg)
+        a = await internals(memory).engine.recall(scope, "piano garden", config=cfg)
+        b = await internals(cold).engine.recall(scope, "piano garden", config=cfg)
         assert [i.node.id for i in a.items] == [i.node.id for i in b.items] and a.items
         assert [i.score for i in a.items] == [i.score for i in b.items]
     finally:
         await memory.close()
-    assert _warm_tasks() == [] and memory.engine._warming is None
+    assert _warm_tasks() == [] and internals(memory).engine._warming is None
 
 
 async def test_close_during_the_warming_cancels_it(neo4j_server: tuple[str, str]) -> None:
     uri, password = neo4j_server
     memory = await Memory.connect(uri, password=password, embedder=HashingEmbeddings())
-    task = memory.engine._warming
+    task = internals(memory).engine._warming
     assert task is not None and not task.done()
     await memory.close()
     assert task.done() and _warm_tasks() == []
@@ -63,6 +64,6 @@ async def test_warm_plans_false_starts_nothing(neo4j_server: tuple[str, str]) ->
     uri, password = neo4j_server
     memory = await Memory.connect(uri, password=password, embedder=HashingEmbeddings(), warm_plans=False)
     try:
-        assert memory.engine._warming is None and _warm_tasks() == []
+        assert internals(memory).engine._warming is None and _warm_tasks() == []
     finally:
         await memory.close()

@@ -10,6 +10,7 @@ from hippograph.models import Layer
 from hippograph.retrieval.config import RecallConfig
 from hippograph.scope import Scope
 from tests.integration.memory.helpers import edges_of
+from tests.support.memory_internals import internals
 
 DAY = 86_400.0
 T0 = 1_683_504_000.0
@@ -37,7 +38,7 @@ def resemblances(edges: list[dict]) -> set[frozenset[str]]:  # type: ignore[type
 
 async def test_turns_link_to_resembling_turns_of_other_sessions_only(memory: Memory, tenant: Scope) -> None:
     await memory.ingest(tenant, sessions(), resemblance_links=RESEMBLANCE_K)
-    edges = await edges_of(memory.store.conn, tenant)
+    edges = await edges_of(internals(memory).store.conn, tenant)
     ids = {t: turn_node_id(tenant, t) for t in ("D1:1", "D1:2", "D1:3", "D2:1", "D2:2")}
     links = resemblances(edges)
     assert frozenset((ids["D1:1"], ids["D2:1"])) in links
@@ -50,9 +51,9 @@ async def test_turns_link_to_resembling_turns_of_other_sessions_only(memory: Mem
 
 async def test_ingesting_again_adds_no_link(memory: Memory, tenant: Scope) -> None:
     await memory.ingest(tenant, sessions(), resemblance_links=RESEMBLANCE_K)
-    first = [e for e in await edges_of(memory.store.conn, tenant) if e["type"] == "RESEMBLES"]
+    first = [e for e in await edges_of(internals(memory).store.conn, tenant) if e["type"] == "RESEMBLES"]
     await memory.ingest(tenant, sessions(), resemblance_links=RESEMBLANCE_K)
-    again = [e for e in await edges_of(memory.store.conn, tenant) if e["type"] == "RESEMBLES"]
+    again = [e for e in await edges_of(internals(memory).store.conn, tenant) if e["type"] == "RESEMBLES"]
     assert first and sorted(e["id"] for e in again) == sorted(e["id"] for e in first)
 
 
@@ -60,7 +61,7 @@ async def test_a_later_ingest_links_back_to_stored_turns(memory: Memory, tenant:
     turns = sessions()
     await memory.ingest(tenant, turns[:3], resemblance_links=RESEMBLANCE_K)
     await memory.ingest(tenant, turns[3:], resemblance_links=RESEMBLANCE_K)
-    links = resemblances(await edges_of(memory.store.conn, tenant))
+    links = resemblances(await edges_of(internals(memory).store.conn, tenant))
     assert frozenset((turn_node_id(tenant, "D1:1"), turn_node_id(tenant, "D2:1"))) in links
 
 
@@ -71,7 +72,7 @@ async def test_no_link_crosses_scopes(memory: Memory, tenant: Scope) -> None:
     await memory.ingest(bob, turns[3:], resemblance_links=RESEMBLANCE_K)  # bob's D2:1 resembles alice's pottery turns
     lone = [turn("D3:1", 3, "pottery class clay bowls wheel glaze kiln")]
     await memory.ingest(tenant, lone, resemblance_links=RESEMBLANCE_K)
-    edges = await edges_of(memory.store.conn, tenant)
+    edges = await edges_of(internals(memory).store.conn, tenant)
     assert not resemblances(edges)  # each scope alone has nothing resembling across its sessions
     assert all(e["type"] != "RESEMBLES" for e in edges)
 

@@ -14,6 +14,7 @@ from hippograph.models import Layer, MemoryNode
 from hippograph.retrieval.types import RecallItem
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
+from tests.support.memory_internals import internals
 
 QUERY = "harbor lantern schedule"
 
@@ -28,11 +29,11 @@ async def other_tenant(store: GraphStore) -> AsyncIterator[Scope]:
 async def seed_everywhere(memory: Memory, scopes: dict[str, Scope]) -> None:
     """The same kind of memory, matching QUERY equally well, in every scope."""
     for name, scope in scopes.items():
-        await memory.semantic.store_fact(scope, f"harbor lantern schedule fact of {name}", dedup=False)
-        await memory.episodic.store_event(scope, f"harbor lantern schedule event of {name}")
-        await memory.working.push(scope, f"harbor lantern schedule turn of {name}")
-        await memory.prospective.set_trigger(scope, f"harbor lantern schedule of {name}", "remind")
-        await memory.procedural.store_skill(
+        await internals(memory).semantic.store_fact(scope, f"harbor lantern schedule fact of {name}", dedup=False)
+        await internals(memory).episodic.store_event(scope, f"harbor lantern schedule event of {name}")
+        await internals(memory).working.push(scope, f"harbor lantern schedule turn of {name}")
+        await internals(memory).prospective.set_trigger(scope, f"harbor lantern schedule of {name}", "remind")
+        await internals(memory).procedural.store_skill(
             scope, "harbor lantern schedule", [f"how {name} does it"], status="approved"
         )
 
@@ -46,8 +47,8 @@ async def tree(memory: Memory, tenant: Scope, other_tenant: Scope) -> dict[str, 
         "other-user": other_tenant.child("team", "t").child("user", "u"),
     }  # fmt: skip
     await seed_everywhere(memory, scopes)
-    await memory.semantic.store_fact(scopes["user"], "the cafeteria serves soup on mondays")
-    await memory.episodic.store_event(scopes["user"], "the cafeteria served soup on monday")
+    await internals(memory).semantic.store_fact(scopes["user"], "the cafeteria serves soup on mondays")
+    await internals(memory).episodic.store_event(scopes["user"], "the cafeteria served soup on monday")
     return scopes
 
 
@@ -80,7 +81,7 @@ async def test_scope_weighting_orders_equally_relevant_memories_even_alone(memor
     user = tenant.child("team", "t").child("user", "u")
     for scope in (tenant, user.parent, user):
         assert scope is not None
-        await memory.semantic.store_fact(scope, f"harbor lantern schedule fact of {scope.kind}", dedup=False)
+        await internals(memory).semantic.store_fact(scope, f"harbor lantern schedule fact of {scope.kind}", dedup=False)
     result = await memory.recall(user, QUERY, layers=[Layer.SEMANTIC])
     assert [i.scope_distance for i in result.items] == [0, 1, 2]
     assert result.items[0].score > result.items[1].score > result.items[2].score
@@ -89,7 +90,7 @@ async def test_scope_weighting_orders_equally_relevant_memories_even_alone(memor
 async def test_scope_weighting_can_be_switched_off(memory: Memory, tree: dict[str, Scope]) -> None:
     from hippograph.retrieval.config import RecallConfig
 
-    result = await memory.engine.recall(tree["user"], QUERY, layers=[Layer.SEMANTIC], top_k=20,
+    result = await internals(memory).engine.recall(tree["user"], QUERY, layers=[Layer.SEMANTIC], top_k=20,
                                         config=RecallConfig(scope_weighting=False))  # fmt: skip
     assert sorted(owners(matching(result.items), tree)) == ["org", "team", "user"]
     assert {i.parts.scope_weight for i in result.items} == {1.0}
@@ -98,18 +99,18 @@ async def test_scope_weighting_can_be_switched_off(memory: Memory, tree: dict[st
 async def test_procedural_deepest_scope_wins(memory: Memory, tree: dict[str, Scope]) -> None:
     result = await memory.recall(tree["user"], QUERY, layers=[Layer.PROCEDURAL], top_k=20)
     assert owners(result.items, tree) == ["user"]
-    assert owners(await memory.procedural.query_skills(tree["team"]), tree) == ["team"]
-    assert owners(await memory.procedural.query_skills(tree["org"]), tree) == ["org"]
+    assert owners(await internals(memory).procedural.query_skills(tree["team"]), tree) == ["team"]
+    assert owners(await internals(memory).procedural.query_skills(tree["org"]), tree) == ["org"]
 
 
 async def test_working_memory_is_own_scope_only(memory: Memory, tree: dict[str, Scope]) -> None:
-    assert owners(await memory.working.retrieve(tree["user"], QUERY, top_k=20), tree) == ["user"]
-    assert owners(await memory.working.get_context(tree["team"]), tree) == ["team"]
+    assert owners(await internals(memory).working.retrieve(tree["user"], QUERY, top_k=20), tree) == ["user"]
+    assert owners(await internals(memory).working.get_context(tree["team"]), tree) == ["team"]
 
 
 async def test_prospective_is_own_scope_only(memory: Memory, tree: dict[str, Scope]) -> None:
-    assert owners(await memory.prospective.get_pending(tree["user"]), tree) == ["user"]
-    assert owners(await memory.prospective.get_pending(tree["org"]), tree) == ["org"]
+    assert owners(await internals(memory).prospective.get_pending(tree["user"]), tree) == ["user"]
+    assert owners(await internals(memory).prospective.get_pending(tree["org"]), tree) == ["org"]
 
 
 async def test_nothing_from_a_sibling_a_cousin_or_another_tenant_ever(memory: Memory, tree: dict[str, Scope]) -> None:
@@ -121,18 +122,18 @@ async def test_nothing_from_a_sibling_a_cousin_or_another_tenant_ever(memory: Me
         for a in result.activation.activated:
             for step in a.path:
                 if not step.node_id.startswith("cue:"):
-                    node = await memory.store.get_node(tree[reader], step.node_id)
+                    node = await internals(memory).store.get_node(tree[reader], step.node_id)
                     assert node is not None, f"{reader} activated an invisible memory {step.node_id}"
-    events = await memory.episodic.query_events(tree["user"])
+    events = await internals(memory).episodic.query_events(tree["user"])
     assert sorted(owners(events, tree)) == ["org", "team", "user", "user"]
-    facts = await memory.semantic.query_facts(tree["other-user"])
+    facts = await internals(memory).semantic.query_facts(tree["other-user"])
     assert sorted(owners(facts, tree)) == ["other", "other-user"]
 
 
 async def test_forgetting_a_scope_erases_its_subtree_and_nothing_else(memory: Memory, tree: dict[str, Scope]) -> None:
     deleted = await memory.forget(tree["team"])
     assert deleted == 3 * 5 + 2  # team, user and sibling: five memories each, and the user's two fillers
-    assert await memory.store.query_subtree(tree["team"]) == []
-    left = await memory.store.query_subtree(tree["org"])
+    assert await internals(memory).store.query_subtree(tree["team"]) == []
+    left = await internals(memory).store.query_subtree(tree["org"])
     assert sorted({n.scope_key for n in left}) == sorted([tree["org"].key, tree["cousin"].key])
-    assert len(await memory.store.query_subtree(tree["other"])) == 10
+    assert len(await internals(memory).store.query_subtree(tree["other"])) == 10

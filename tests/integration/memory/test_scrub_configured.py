@@ -10,6 +10,7 @@ from hippograph.ops import UpsertNode
 from hippograph.scope import Scope
 from hippograph.scrub import REDACTED, ScrubConfig
 from hippograph.store import GraphStore
+from tests.support.memory_internals import internals
 
 TICKET = "TCK-482913"
 BEARER = "Bearer abcdef0123456789.xyz"
@@ -19,13 +20,15 @@ async def test_configured_patterns_apply_on_every_write_and_render(store: GraphS
     config = ScrubConfig(extra_patterns={"ticket": r"TCK-[0-9]{6}"}, disabled_patterns=("bearer",))
     memory = Memory(store, HashingEmbeddings(), scrub=config)
     try:
-        await memory.semantic.write(tenant, {"label": f"ticket {TICKET}", "content": f"Support ticket {TICKET}."})
-        await memory.episodic.store_event(tenant, f"Opened {TICKET} for the printer.")
+        await internals(memory).semantic.write(
+            tenant, {"label": f"ticket {TICKET}", "content": f"Support ticket {TICKET}."}
+        )
+        await internals(memory).episodic.store_event(tenant, f"Opened {TICKET} for the printer.")
         report = await memory.commit(tenant, [UpsertNode(op="upsert_node", label="printer", content=f"See {TICKET}.")])
         assert report.failed == []
         await memory.for_scope(tenant).record(f"My ticket is {TICKET}.", f"Noted; header {BEARER}.")
 
-        stored = await memory.store.query_subtree(tenant)
+        stored = await internals(memory).store.query_subtree(tenant)
         texts = " ".join(f"{n.label} {n.content} {n.context}" for n in stored)
         assert len(stored) >= 5 and TICKET not in texts and REDACTED in texts
         assert BEARER in texts  # the built-in bearer pattern is off here
@@ -37,14 +40,16 @@ async def test_configured_patterns_apply_on_every_write_and_render(store: GraphS
         found = await memory.for_scope(tenant).recall("ticket printer")
         assert found.ids and TICKET not in found.text
     finally:
-        await memory.engine.drain()
+        await internals(memory).engine.drain()
 
 
 async def test_the_default_memory_keeps_the_built_in_patterns(store: GraphStore, tenant: Scope) -> None:
     memory = Memory(store, HashingEmbeddings())
     try:
-        await memory.semantic.write(tenant, {"label": "ticket", "content": f"Ticket {TICKET}, header {BEARER}."})
-        [node] = await memory.store.query_subtree(tenant)
+        await internals(memory).semantic.write(
+            tenant, {"label": "ticket", "content": f"Ticket {TICKET}, header {BEARER}."}
+        )
+        [node] = await internals(memory).store.query_subtree(tenant)
         assert TICKET in node.content and BEARER not in node.content and REDACTED in node.content
     finally:
-        await memory.engine.drain()
+        await internals(memory).engine.drain()

@@ -11,6 +11,7 @@ from hippograph.memory import Memory
 from hippograph.models import Layer
 from hippograph.ops import CreateEvent, RegisterSkill, RetractNode, SetTrigger, UpsertNode
 from hippograph.scope import Scope
+from tests.support.memory_internals import internals
 
 SECRET = "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUv"
 
@@ -25,12 +26,12 @@ async def test_a_written_fact_is_scrubbed_keyed_and_returned_as_stored(memory: M
     assert written.id == fact.id and fact.layer is Layer.SEMANTIC and fact.key == "ana.home"
     assert SECRET not in fact.content and "Lisbon" in fact.content
     assert "api_key" not in fact.properties and fact.properties["city"] == "Lisbon"
-    [stored] = await memory.store.get_nodes(tenant, [fact.id])
+    [stored] = await internals(memory).store.get_nodes(tenant, [fact.id])
     assert stored.content == fact.content
 
     newer = UpsertNode(op="upsert_node", label="Ana's home", content="Ana moved to Porto.", key="ana.home")
     moved = (await memory.write(tenant, newer, actor="tester")).stored
-    assert [f.id for f in await memory.semantic.history(tenant, "ana.home")] == [fact.id, moved.id]
+    assert [f.id for f in await internals(memory).semantic.history(tenant, "ana.home")] == [fact.id, moved.id]
 
 
 async def test_events_skills_and_triggers_keep_what_their_callers_send(memory: Memory, tenant: Scope) -> None:
@@ -59,7 +60,7 @@ async def test_a_retraction_names_its_actor_and_a_wrong_id_raises(memory: Memory
     with pytest.raises(InvalidInputError) as no_node:
         _ = written.stored
     assert no_node.value.field == "op"
-    stored = await memory.store.query_nodes(tenant, {"include_retracted": True, "ids": [fact.id]})
+    stored = await internals(memory).store.query_nodes(tenant, {"include_retracted": True, "ids": [fact.id]})
     assert stored[0].retracted and stored[0].retraction == {"actor": "key alice", "reason": "wrong cat"}
     with pytest.raises(InvalidInputError) as wrong:
         await memory.write(tenant, RetractNode(op="retract_node", id="nosuchmemory", reason="x"), actor="key alice")

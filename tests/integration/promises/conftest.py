@@ -16,6 +16,7 @@ from hippograph.memory import Memory
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
 from tests.integration.memory.helpers import TickingClock
+from tests.support.memory_internals import internals
 
 _CYPHER = Path(__file__).parent / "cypher"
 
@@ -49,4 +50,4 @@ def hashing() -> HashingEmbeddings:
 async def memory(store: GraphStore, hashing: HashingEmbeddings, tenant: Scope) -> AsyncIterator[Memory]:
     orchestrator = Memory(store, hashing, clock=TickingClock())
     yield orchestrator
-    await orchestrator.engine.drain()
+    await internals(orchestrator).engine.drain()

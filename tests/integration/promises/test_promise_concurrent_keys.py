@@ -16,6 +16,7 @@ from hippograph.models import Layer
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection
 from tests.integration.memory.helpers import TickingClock
+from tests.support.memory_internals import internals
 
 WRITERS = 5
 CALLS = 50
@@ -35,7 +36,7 @@ async def workers(neo4j_server: tuple[str, str], hashing: HashingEmbeddings) -> 
 
 
 async def _facts(memory: Memory, scope: Scope) -> list:  # type: ignore[type-arg]
-    return [n for n in await memory.store.query_subtree(scope) if n.layer is Layer.SEMANTIC]
+    return [n for n in await internals(memory).store.query_subtree(scope) if n.layer is Layer.SEMANTIC]
 
 
 async def test_the_same_keyed_fact_fifty_times_at_once_is_one_fact(workers: list[Memory], tenant: Scope) -> None:
@@ -72,7 +73,7 @@ async def test_fifty_values_of_one_key_at_once_leave_one_current_fact_and_a_line
     while by_id[chain[-1]].superseded_by is not None:
         chain.append(by_id[chain[-1]].superseded_by)  # type: ignore[arg-type]
     assert len(chain) == len(facts) == CALLS
-    history = await workers[0].semantic.history(tenant, "bob.city")
+    history = await workers[0].fact_history(tenant, "bob.city")
     assert [f.id for f in history] == chain
 
 

@@ -14,6 +14,7 @@ from hippograph.llm.types import ModelRequest
 from hippograph.memory import Memory
 from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship
 from hippograph.scope import Scope
+from tests.support.memory_internals import internals
 
 HANDLE = re.compile(r"\[id:([A-Za-z0-9_-]+)\]")
 
@@ -44,7 +45,7 @@ async def test_a_scripted_turn_retracts_a_fact_it_was_shown(memory: Memory, tena
     shown = [line for line in context.splitlines() if "] [" in line]
     assert shown and all(HANDLE.match(line) for line in shown), context  # every item has its handle
     assert report.commit is not None and [a["op"] for a in report.commit.applied] == ["retract_node"]
-    [stored] = await memory.store.query_nodes(tenant, {"ids": [wrong.id], "include_retracted": True})
+    [stored] = await internals(memory).store.query_nodes(tenant, {"ids": [wrong.id], "include_retracted": True})
     assert stored.retracted and (stored.retraction or {}).get("reason") == "Bob moved"
     again = await memory.context(tenant, "Where does Bob live?")
     assert all(e.id != wrong.id for e in again[1].entries)
@@ -52,10 +53,10 @@ async def test_a_scripted_turn_retracts_a_fact_it_was_shown(memory: Memory, tena
 
 async def test_associated_items_say_which_memory_led_to_them(memory: Memory, tenant: Scope) -> None:
     city = await memory.remember(tenant, "Bob's city", "Bob lives in Lisbon.")
-    [key] = await memory.store.add_nodes(
+    [key] = await internals(memory).store.add_nodes(
         tenant, [MemoryNode(layer=Layer.SEMANTIC, label="spare key", content="The spare key is under the blue pot.")]
     )
-    await memory.store.upsert_edges(
+    await internals(memory).store.upsert_edges(
         tenant, [MemoryEdge(source=city.id, target=key.id, relationship=Relationship.RELATES_TO)]
     )
     _, ctx = await memory.context(tenant, "Where does Bob live?")

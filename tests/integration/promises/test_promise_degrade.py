@@ -15,6 +15,7 @@ from hippograph.llm import ScriptedModel
 from hippograph.memory import Memory
 from hippograph.retrieval import engine as engine_module
 from hippograph.scope import Scope
+from tests.support.memory_internals import internals
 
 QUESTION = "What is my dog called?"
 # Events that report normal work; anything else a turn emits is about something that failed.
@@ -32,7 +33,7 @@ def _boom(*_: Any, **__: Any) -> Any:
 
 async def _seed(memory: Memory, scope: Scope) -> None:
     await memory.remember(scope, "user's dog", "The user's dog is called Rex.")
-    await memory.episodic.store_event(scope, "The user walked the dog Rex in the park.", label="dog walk")
+    await internals(memory).episodic.store_event(scope, "The user walked the dog Rex in the park.", label="dog walk")
 
 
 async def _turn(memory: Memory, scope: Scope) -> tuple[str, list[str]]:
@@ -75,7 +76,7 @@ async def test_one_layer_failing_leaves_the_others(
     memory: Memory, tenant: Scope, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await _seed(memory, tenant)
-    monkeypatch.setattr(memory.episodic, "render_for_prompt", _boom)
+    monkeypatch.setattr(internals(memory).episodic, "render_for_prompt", _boom)
     context, said = await _turn(memory, tenant)
     assert any("Rex" in line for line in _lines(context, "semantic")), context
     assert _lines(context, "episodic") == []

@@ -16,6 +16,7 @@ from hippograph.scope import Scope
 from hippograph.store import Neo4jConnection
 from hippograph.store.erase import erase_subtree
 from tests.integration.promises.conftest import Inspector
+from tests.support.memory_internals import internals
 
 DAY = 86_400.0
 WORD = "zanzibarquux"  # only the erased scope ever says it
@@ -38,8 +39,8 @@ async def _busy_tree(memory: Memory, org: Scope, conn: Neo4jConnection) -> tuple
     ]
     episodes = await memory.ingest(chat, turns)
     # written on alice's behalf between memories of her ancestors
-    await memory.semantic.link(alice, f1.id, f2.id, Relationship.RELATES_TO)
-    await memory.store.upsert_edges(
+    await internals(memory).semantic.link(alice, f1.id, f2.id, Relationship.RELATES_TO)
+    await internals(memory).store.upsert_edges(
         org,
         [
             MemoryEdge(
@@ -49,17 +50,19 @@ async def _busy_tree(memory: Memory, org: Scope, conn: Neo4jConnection) -> tuple
     )
     for scope, query in [(alice, "who approves expenses"), (chat, "travel Lisbon expenses"), (alice, WORD)]:
         await memory.recall(scope, query)
-    await memory.engine.drain()
+    await internals(memory).engine.drain()
     later = time.time() + DAY
     sleeper = SleepConsolidator(conn, ConsolidationConfig(), clock=lambda: later)
     await sleeper.run(alice)
     await sleeper.run(org)
     retracted = [
-        n for n in await memory.store.query_subtree(alice, {"include_retracted": True}, limit=None) if n.retracted
+        n
+        for n in await internals(memory).store.query_subtree(alice, {"include_retracted": True}, limit=None)
+        if n.retracted
     ]
     for node in retracted:
         await sleeper.restore(org, node.id, "carol")
-    ids = [n.id for n in await memory.store.query_subtree(alice, {"include_retracted": True}, limit=None)]
+    ids = [n.id for n in await internals(memory).store.query_subtree(alice, {"include_retracted": True}, limit=None)]
     return alice, bob, ids
 
 
@@ -68,8 +71,8 @@ async def test_nothing_carries_an_erased_scopes_key_or_ids(
 ) -> None:
     alice, bob, erased = await _busy_tree(memory, tenant, conn)
     assert len(erased) >= 5
-    bob_before = {n.id for n in await memory.store.query_nodes(bob, limit=None)}
-    vector = await memory.services.embedder.embed(f"Alice has a parrot called {WORD}.")
+    bob_before = {n.id for n in await internals(memory).store.query_nodes(bob, limit=None)}
+    vector = await internals(memory).services.embedder.embed(f"Alice has a parrot called {WORD}.")
     await memory.forget(alice)
     left = await inspector.run("search_named_anywhere", key=alice.key, ids=erased)
     assert left == [], "\n".join(f"{r['kind']} {r['what']} {r['owner']}.{r['k']} = {r['value']}" for r in left)
@@ -77,9 +80,11 @@ async def test_nothing_carries_an_erased_scopes_key_or_ids(
         "search_indexes_for", vector=vector, lucene=WORD, vector_index=conn.capabilities.vector_index
     )
     assert set(indexed["ids"]).isdisjoint(erased)
-    assert {n.id for n in await memory.store.query_nodes(bob, limit=None)} == bob_before
-    assert await memory.store.query_subtree(alice, {"include_retracted": True}, limit=None) == []
-    assert [n for n in await memory.store.query_nodes(bob, {"layers": [Layer.SEMANTIC]}) if WORD in n.content] == []
+    assert {n.id for n in await internals(memory).store.query_nodes(bob, limit=None)} == bob_before
+    assert await internals(memory).store.query_subtree(alice, {"include_retracted": True}, limit=None) == []
+    assert [
+        n for n in await internals(memory).store.query_nodes(bob, {"layers": [Layer.SEMANTIC]}) if WORD in n.content
+    ] == []
 
 
 async def test_an_interrupted_erase_is_hidden_at_once_and_finished_by_erasing_again(
@@ -100,6 +105,6 @@ async def test_an_interrupted_erase_is_hidden_at_once_and_finished_by_erasing_ag
         record = await (await session.run("MATCH (m:Memory {scope_key: $k}) RETURN count(m) AS n", k=user.key)).single()
     assert record is not None and record["n"] == 6 - done >= 4  # the erase stopped early ...
     assert (await memory.recall(user, WORD)).items == []  # ... but recall honours its tombstone
-    assert await memory.store.query_subtree(user, limit=None) == []  # ... and so does every read
+    assert await internals(memory).store.query_subtree(user, limit=None) == []  # ... and so does every read
     assert await memory.forget(user) == 6 - done  # erasing again finishes it
-    assert await memory.store.query_subtree(user, limit=None) == []
+    assert await internals(memory).store.query_subtree(user, limit=None) == []

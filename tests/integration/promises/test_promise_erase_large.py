@@ -21,6 +21,7 @@ from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship
 from hippograph.scope import Scope
 from hippograph.store import GraphStore, Neo4jConnection, migrate
 from hippograph.testing.server import served
+from tests.support.memory_internals import internals
 
 POOL_MB = 64
 MEMORIES = 3000
@@ -72,8 +73,8 @@ async def _fill(memory: Memory, org: Scope) -> int:
             )
             for i in range(BATCH)
         ]
-        await memory.store.add_nodes(scope, nodes, cues={n.id: cues_of(n) for n in nodes})
-        await memory.store.upsert_edges(
+        await internals(memory).store.add_nodes(scope, nodes, cues={n.id: cues_of(n) for n in nodes})
+        await internals(memory).store.upsert_edges(
             scope, [MemoryEdge(source=a.id, target=c.id, relationship=Relationship.NEXT) for a, c in pairwise(nodes)]
         )
         written += len(nodes)
@@ -97,5 +98,5 @@ async def test_forgetting_a_large_org_works_within_a_small_transaction_pool(
     first = seen[-1][0]
     assert 0 < first < written and seen[-1][1] == written  # progress says how far, out of what
     assert await small_memory.forget(org) == written - first  # erasing again finishes the job
-    assert await small_memory.store.query_subtree(org, {"include_retracted": True}, limit=None) == []
-    assert await small_memory.store.count_vectors(org.child("user", "u0")) == 0
+    assert await internals(small_memory).store.query_subtree(org, {"include_retracted": True}, limit=None) == []
+    assert await internals(small_memory).store.count_vectors(org.child("user", "u0")) == 0

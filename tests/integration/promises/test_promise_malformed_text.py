@@ -17,6 +17,7 @@ from hippograph.models import Layer
 from hippograph.scope import Scope
 from hippograph.store import GraphStore
 from tests.integration.memory.helpers import TickingClock
+from tests.support.memory_internals import internals
 
 LONE = ["\ud800", "Bob \udfff lives where?", "a\ud83d"]
 
@@ -30,15 +31,15 @@ def _paths(memory: Memory, scope: Scope, text: str) -> dict[str, Callable[[], Aw
     return {
         "recall": lambda: memory.recall(scope, text),
         "context": lambda: memory.context(scope, text),
-        "semantic.retrieve": lambda: memory.semantic.retrieve(scope, text),
+        "semantic.retrieve": lambda: internals(memory).semantic.retrieve(scope, text),
         "episodic.retrieve": lambda: memory.get_layer(Layer.EPISODIC).retrieve(scope, text),
         "remember": lambda: memory.remember(scope, text, text),
-        "working.push": lambda: memory.working.push(scope, text),
-        "episodic.store_event": lambda: memory.episodic.store_event(scope, text),
-        "prospective.set_trigger": lambda: memory.prospective.set_trigger(scope, text, "say hi"),
-        "procedural.store_skill": lambda: memory.procedural.store_skill(scope, text, ["step one"]),
-        "semantic.query_facts": lambda: memory.semantic.query_facts(scope, label=text),
-        "episodic.query_events": lambda: memory.episodic.query_events(scope, session_id=text),
+        "working.push": lambda: internals(memory).working.push(scope, text),
+        "episodic.store_event": lambda: internals(memory).episodic.store_event(scope, text),
+        "prospective.set_trigger": lambda: internals(memory).prospective.set_trigger(scope, text, "say hi"),
+        "procedural.store_skill": lambda: internals(memory).procedural.store_skill(scope, text, ["step one"]),
+        "semantic.query_facts": lambda: internals(memory).semantic.query_facts(scope, label=text),
+        "episodic.query_events": lambda: internals(memory).episodic.query_events(scope, session_id=text),
         "agent.run": lambda: Agent(memory, ScriptedModel(lambda request: "ok"), AgentConfig()).run(scope, text),
     }
 
@@ -60,6 +61,6 @@ async def test_a_lone_surrogate_is_an_invalid_input_on_every_path(
                 wrong[f"{name}({text!r})"] = type(exc).__name__
             else:
                 wrong[f"{name}({text!r})"] = "accepted"
-    await memory.engine.drain()
+    await internals(memory).engine.drain()
     assert wrong == {}
     assert len(await store.query_subtree(tenant)) == 1  # nothing of the malformed writes was stored

@@ -13,6 +13,7 @@ from hippograph.memory import Memory
 from hippograph.models import Layer, MemoryEdge, MemoryNode, Relationship
 from hippograph.retrieval.config import ActivationConfig, RecallConfig
 from hippograph.scope import Scope
+from tests.support.memory_internals import internals
 
 QUERY = "harbor lantern"
 CHAIN = 6
@@ -23,9 +24,9 @@ async def _chain(memory: Memory, scope: Scope, hashing: HashingEmbeddings) -> li
     (no query word, no embedding, no shared cue), linked by NEXT."""
     seed = MemoryNode(layer=Layer.SEMANTIC, label=QUERY, content=QUERY, embedding=await hashing.embed(QUERY))
     links = [MemoryNode(layer=Layer.SEMANTIC, label=f"chain link {i}", content=f"plain {i}") for i in range(CHAIN)]
-    await memory.store.add_nodes(scope, [seed, *links])
+    await internals(memory).store.add_nodes(scope, [seed, *links])
     ids = [seed.id, *(n.id for n in links)]
-    await memory.store.upsert_edges(
+    await internals(memory).store.upsert_edges(
         scope, [MemoryEdge(source=a, target=b, relationship=Relationship.NEXT) for a, b in pairwise(ids)]
     )
     return ids
@@ -48,6 +49,6 @@ async def test_max_hops_walks_as_many_hops_as_the_reference_says(
     config = RecallConfig(
         track_access=False, activation=ActivationConfig(max_hops=max_hops, threshold=0.001, cue_decay=0.0)
     )
-    result = await memory.engine.recall(tenant, QUERY, top_k=50, config=config)
+    result = await internals(memory).engine.recall(tenant, QUERY, top_k=50, config=config)
     reached = {a.id: a.hop for a in result.activation.activated}
     assert reached == {ids[h]: h for h in range(1, reach + 1)}

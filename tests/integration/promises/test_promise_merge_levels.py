@@ -14,6 +14,7 @@ from hippograph.models import Layer, MemoryNode
 from hippograph.scope import Scope
 from hippograph.store import Neo4jConnection
 from tests.integration.promises.conftest import Inspector
+from tests.support.memory_internals import internals
 
 
 def _unit(rng: random.Random) -> list[float]:
@@ -34,11 +35,11 @@ async def test_a_run_over_the_org_never_retracts_the_org_fact_for_a_users_duplic
     rng = random.Random(tenant.key)
     base = _unit(rng)
     alice, bob = tenant.child("user", "alice"), tenant.child("user", "bob")
-    [policy] = await memory.store.add_nodes(
+    [policy] = await internals(memory).store.add_nodes(
         tenant,
         [MemoryNode(layer=Layer.SEMANTIC, label="expenses policy", content="Expenses go through Ana.", embedding=base)],
     )
-    [copy] = await memory.store.add_nodes(
+    [copy] = await internals(memory).store.add_nodes(
         alice,
         [
             MemoryNode(
@@ -54,7 +55,7 @@ async def test_a_run_over_the_org_never_retracts_the_org_fact_for_a_users_duplic
     assert report.phase(Phase.SEMANTIC_MERGE).counts["merged"] <= 1  # type: ignore[union-attr]
     [row] = await inspector.run("get_memories", ids=[policy.id])
     assert not row["retracted"], "the org's fact was retracted in favour of one user's copy"
-    seen_by_bob = {n.id for n in await memory.store.query_nodes(bob, {"layers": [Layer.SEMANTIC]})}
+    seen_by_bob = {n.id for n in await internals(memory).store.query_nodes(bob, {"layers": [Layer.SEMANTIC]})}
     assert policy.id in seen_by_bob  # the sibling user keeps the org's fact
     [kept] = await inspector.run("get_memories", ids=[copy.id])
     assert kept["scope_key"] == alice.key

@@ -29,6 +29,7 @@ from hippograph.models import Layer, MemoryNode, Relationship
 from hippograph.scope import Scope
 from hippograph.store import Neo4jConnection
 from tests.integration.promises.conftest import Inspector
+from tests.support.memory_internals import internals
 
 DAY = 86_400.0
 KINDS = ("org", "team", "user", "conversation")
@@ -95,12 +96,12 @@ class World:
 
 
 async def _seen(memory: Memory, scope: Scope) -> dict[str, tuple[Any, ...]]:
-    nodes = await memory.store.query_nodes(scope, {"include_retracted": True}, limit=None)
+    nodes = await internals(memory).store.query_nodes(scope, {"include_retracted": True}, limit=None)
     return {n.id: (n.retracted, n.superseded_by, n.label, n.content, n.importance, n.valid_until) for n in nodes}
 
 
 async def _owned(memory: Memory, scope: Scope) -> list[MemoryNode]:
-    return await memory.store.query_subtree(scope, {"include_retracted": True}, limit=None)
+    return await internals(memory).store.query_subtree(scope, {"include_retracted": True}, limit=None)
 
 
 async def _apply(memory: Memory, conn: Neo4jConnection, inspector: Inspector, world: World,
@@ -118,11 +119,11 @@ async def _apply(memory: Memory, conn: Neo4jConnection, inspector: Inspector, wo
             if node.id not in chain:
                 chain.append(node.id)
     elif kind == "link":
-        visible = sorted(n.id for n in await memory.store.query_nodes(scope, limit=None))
+        visible = sorted(n.id for n in await internals(memory).store.query_nodes(scope, limit=None))
         if len(visible) >= 2:
             a, b = visible[op[2] % len(visible)], visible[op[3] % len(visible)]
             if a != b:
-                await memory.semantic.link(scope, a, b, Relationship.RELATES_TO)
+                await internals(memory).semantic.link(scope, a, b, Relationship.RELATES_TO)
     elif kind == "consolidate":
         world.days += 3.0
         later = time.time() + world.days * DAY
@@ -172,7 +173,7 @@ async def run_world(
             before = {s.key: await _seen(memory, s) for s in others}
             with contextlib.suppress(InvalidInputError, NotFoundError):  # e.g. a link to a removed memory
                 await _apply(memory, conn, inspector, world, op)
-            await memory.engine.drain()
+            await internals(memory).engine.drain()
             for s in others:
                 if await _seen(memory, s) != before[s.key]:
                     world.broken[2].append(f"{op[0]} at {at.key} changed what {s.key} sees")
@@ -180,7 +181,7 @@ async def run_world(
                 scope = Scope.parse(key)
                 if scope not in world.live():
                     continue
-                history = [f.id for f in await memory.semantic.history(scope, k) if f.scope_key == key]
+                history = [f.id for f in await internals(memory).semantic.history(scope, k) if f.scope_key == key]
                 if history != [i for i in chain if i not in world.retracted]:
                     world.broken[4].append(f"history of {k} at {key}: {len(history)} of {len(chain)} versions")
         for scope in world.live():
@@ -190,13 +191,15 @@ async def run_world(
                 keys = {i.node.scope_key for i in result.items}
                 if not keys <= visible:
                     world.broken[1].append(f"{scope.key} recalled memories of {sorted(keys - visible)}")
-                known = {i.node.id for i in result.items} | {n.id for n in await memory.store.query_nodes(scope)}
+                known = {i.node.id for i in result.items} | {
+                    n.id for n in await internals(memory).store.query_nodes(scope)
+                }
                 if any(e.id not in known for e in ctx.entries if e.layer is not Layer.WORKING):
                     world.broken[1].append(f"{scope.key} context shows a memory it may not see")
-        await memory.engine.drain()
+        await internals(memory).engine.drain()
     finally:
         for root in {Scope((s.levels[0],)) for s in world.scopes}:
-            await memory.store.delete_subtree(root)
+            await internals(memory).store.delete_subtree(root)
     return world
 
 

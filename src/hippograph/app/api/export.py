@@ -99,7 +99,7 @@ async def import_records(memory: Memory, nodes: list[MemoryNode], edges: list[Me
     for key in sorted(edges_by_scope, key=lambda k: (k.count("/"), k)):
         links = edges_by_scope[key]
         for start in range(0, len(links), BATCH):
-            await memory.store.upsert_edges(Scope.parse(key), links[start : start + BATCH], increment=0.0)
+            await memory.link(Scope.parse(key), links[start : start + BATCH])
         report.edges += len(links)
     report.scopes = sorted({k for k, _ in groups} | set(edges_by_scope))
     return report

@@ -81,8 +81,7 @@ def lifespan(settings: Settings, api: ApiSettings, metrics: ApiMetrics, model_fa
             await migrate(conn, dimensions=record.dimensions, similarity=record.similarity)
             repo = ApiRepository(conn)
             await repo.apply_schema()
-            memory = Memory(GraphStore(conn), embedder)
-            memory.engine.use_vectors(embedder, record.slot)
+            memory = Memory(GraphStore(conn), embedder, vector_slot=record.slot)
             consolidator = SleepConsolidator(conn, api.served_consolidation(), model=consolidation_model(settings))
             budget = token_budget(repo.keys, api.daily_token_budget)
             metrics.ledger_failures.budget = budget

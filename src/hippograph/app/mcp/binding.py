@@ -50,8 +50,8 @@ async def open_binding(
     """Connect (the configured Neo4j, else the local one), apply the key store's schema, check the key once
     up front (an unknown or revoked key fails here, before anything is served)."""
     async with open_memory(settings, embedder=embedder) as memory:
-        repo = KeyRepository(memory.store.conn)
+        repo = KeyRepository(memory.connection)
         await repo.apply_schema()
-        binding = KeyBinding(memory, SleepConsolidator.for_store(memory.store), repo, token, rate_limit)
+        binding = KeyBinding(memory, SleepConsolidator.for_memory(memory), repo, token, rate_limit)
         await binding.principal()
         yield binding

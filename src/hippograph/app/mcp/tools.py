@@ -181,7 +181,7 @@ async def pending_triggers(
     with tool_errors("pending_triggers"):
         before = _timestamp(due_before, "due_before")
         target = await binding.target(scope, Role.READER, namespace)
-        pending = await binding.memory.prospective.get_pending(target, due_before=before)
+        pending = await binding.memory.get_pending(target, due_before=before)
         now = time.time()
         return PendingTriggers(scope_key=target.key, triggers=[PendingTrigger.of(n, now) for n in pending])
 

@@ -166,7 +166,7 @@ async def _remember(info: strawberry.Info, scope: Scope, data: RememberInput) ->
     memory = context.services.memory
     layer = _Layer(data.layer)
     if layer is _Layer.WORKING:  # the conversation's buffer, not a memory op
-        return Memory.of(await memory.working.push(scope, data.content, session_id=data.session_id))
+        return Memory.of(await memory.push_working(scope, data.content, session_id=data.session_id))
     written = await memory.write(scope, _remember_op(layer, data), actor=context.principal.label)
     return Memory.of(written.stored)
 
@@ -276,8 +276,8 @@ class Mutation:
     async def approve_procedure(self, info: strawberry.Info, scope: str, id: strawberry.ID) -> ProcedureResult:
         context = ctx(info)
         target = context.principal.target(scope, Role.WRITER)
-        procedural = context.services.memory.procedural
-        return await _procedure(procedural.approve_skill(target, str(id), actor=context.principal.label))
+        memory = context.services.memory
+        return await _procedure(memory.approve_skill(target, str(id), actor=context.principal.label))
 
     @strawberry.mutation(description="Reject a procedure (it becomes inactive).")
     async def reject_procedure(
@@ -285,8 +285,8 @@ class Mutation:
     ) -> ProcedureResult:
         context = ctx(info)
         target = context.principal.target(scope, Role.WRITER)
-        procedural = context.services.memory.procedural
-        return await _procedure(procedural.reject_skill(target, str(id), actor=context.principal.label, reason=reason))
+        memory = context.services.memory
+        return await _procedure(memory.reject_skill(target, str(id), actor=context.principal.label, reason=reason))
 
     @strawberry.mutation(description="Switch an approved procedure on or off.")
     async def toggle_procedure(
@@ -294,8 +294,8 @@ class Mutation:
     ) -> ProcedureResult:
         context = ctx(info)
         target = context.principal.target(scope, Role.WRITER)
-        procedural = context.services.memory.procedural
-        return await _procedure(procedural.toggle_skill(target, str(id), actor=context.principal.label, active=active))
+        memory = context.services.memory
+        return await _procedure(memory.toggle_skill(target, str(id), actor=context.principal.label, active=active))
 
     @strawberry.mutation(description="Set a prospective trigger: when `condition`, do `task`.")
     async def set_trigger(

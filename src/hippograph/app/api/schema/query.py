@@ -230,7 +230,7 @@ class Query:
     ) -> list[Memory]:
         context = ctx(info)
         target = context.principal.target(scope)
-        skills = await context.services.memory.procedural.query_skills(target, include_inactive=True)
+        skills = await context.services.memory.query_skills(target, include_inactive=True)
         wanted = status.value if status else None
         return [Memory.of(s) for s in skills if wanted is None or s.properties.get("status") == wanted]
 
@@ -238,7 +238,7 @@ class Query:
     async def triggers(self, info: strawberry.Info, scope: str, due_before: float | None = None) -> list[Memory]:
         context = ctx(info)
         target = context.principal.target(scope)
-        pending = await context.services.memory.prospective.get_pending(target, due_before=due_before)
+        pending = await context.services.memory.get_pending(target, due_before=due_before)
         return [Memory.of(n) for n in pending]
 
     @strawberry.field(description="Reports of the consolidation runs started on a scope, newest first.")
