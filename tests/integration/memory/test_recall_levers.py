@@ -10,6 +10,7 @@ from hippograph.retrieval.config import ActivationConfig, RecallConfig
 from hippograph.retrieval.types import Channel, RecallResult
 from hippograph.scope import Scope
 from tests.integration.memory.helpers import add, node
+from tests.support.memory_internals import internals
 
 QUERY = "harbor lantern"
 ONLY_RELEVANCE = {"relevance": 1.0, "recency": 0.0, "frequency": 0.0, "proximity": 0.0}
@@ -20,13 +21,13 @@ async def test_feedback_finds_what_the_first_hit_resembles_but_the_query_does_no
 ) -> None:
     texts = {"S": "harbor lantern copper falcon", "B": "copper falcon orchard"}
     texts |= {f"F{i}": f"zulu yankee {w}" for i, w in enumerate(["kilo", "lima", "mike", "oscar"])}
-    await add(memory.store, tenant, *[node(Layer.SEMANTIC, t, nid=i, embedding=await hashing.embed(t))
+    await add(internals(memory).store, tenant, *[node(Layer.SEMANTIC, t, nid=i, embedding=await hashing.embed(t))
                                       for i, t in texts.items()])  # fmt: skip
 
     async def recalled(weight: float) -> RecallResult:
         cfg = RecallConfig(track_access=False, feedback_weight=weight, feedback_seeds=1,
                            activation=ActivationConfig(max_nodes=0))  # fmt: skip
-        return await memory.engine.recall(tenant, QUERY, top_k=10, config=cfg)
+        return await internals(memory).engine.recall(tenant, QUERY, top_k=10, config=cfg)
 
     without, with_feedback = await recalled(0.0), await recalled(1.0)
     assert [i.node.id for i in without.items] == ["S"]  # B shares no word with the query
@@ -53,7 +54,7 @@ async def test_diversity_lifts_another_sessions_evidence_over_one_sessions_neigh
     async def sessions(diversity: float) -> list[str | None]:
         cfg = RecallConfig(track_access=False, min_relevance=0.0, weights=ONLY_RELEVANCE,  # type: ignore[arg-type]
                            session_diversity=diversity, activation=ActivationConfig(max_nodes=0))  # fmt: skip
-        result = await memory.engine.recall(tenant, QUERY, top_k=5, config=cfg)
+        result = await internals(memory).engine.recall(tenant, QUERY, top_k=5, config=cfg)
         return [i.node.session_id for i in result.items]
 
     assert await sessions(0.0) == ["s1", "s1", "s1", "s2", "s3"]
