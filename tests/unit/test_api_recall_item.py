@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from hippograph.app.api.schema import types as api
+from hippograph.app.api.schema import recall as api
 from hippograph.models import Layer, MemoryNode
 from hippograph.retrieval.types import Channel, RecallItem, ScoreParts
 

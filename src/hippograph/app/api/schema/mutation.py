@@ -12,7 +12,8 @@ from strawberry.scalars import JSON
 
 from hippograph.app.access.keys import Role
 from hippograph.app.access.limits import BudgetExceededError
-from hippograph.app.api.schema.common import ctx
+from hippograph.app.api.schema.common import ctx, derived
+from hippograph.app.api.schema.consolidation import ConsolidationReport
 from hippograph.app.api.schema.events import (
     ActivationEvent,
     BudgetExceeded,
@@ -20,7 +21,7 @@ from hippograph.app.api.schema.events import (
     StageFailedEvent,
     to_graphql,
 )
-from hippograph.app.api.schema.types import AuditEntry, ConsolidationReport, Layer, Memory, derived
+from hippograph.app.api.schema.memories import AuditEntry, Layer, Memory
 from hippograph.app.api.turns import run_turn
 from hippograph.app.erase import erase_scope
 from hippograph.errors import (

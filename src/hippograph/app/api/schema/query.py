@@ -20,22 +20,18 @@ from hippograph.app.access.reach import Reach
 from hippograph.app.api.repository import MemoryFilter as _MemoryFilter
 from hippograph.app.api.repository import ScopeRow
 from hippograph.app.api.schema.common import check_first, ctx
-from hippograph.app.api.schema.types import (
-    ConsolidationReport,
-    GraphView,
+from hippograph.app.api.schema.consolidation import ConsolidationReport
+from hippograph.app.api.schema.memories import (
     Layer,
     Listing,
     Memory,
     MemoryConnection,
-    MemoryContext,
     MemoryEdgeCursor,
     MemorySort,
     PageInfo,
-    RecallResult,
-    ScopeCounts,
-    ScopeNode,
-    ScopeStats,
 )
+from hippograph.app.api.schema.recall import MemoryContext, RecallResult
+from hippograph.app.api.schema.scopes import GraphView, ScopeCounts, ScopeNode, ScopeStats
 from hippograph.app.api.schema.viewer import Viewer
 from hippograph.app.api.settings import effective_settings
 from hippograph.errors import InvalidInputError

@@ -13,8 +13,8 @@ import strawberry
 from hippograph.app.access.keys import Role
 from hippograph.app.access.limits import BudgetExceededError
 from hippograph.app.api.schema.common import ctx
+from hippograph.app.api.schema.consolidation import ConsolidationReport
 from hippograph.app.api.schema.events import BudgetExceeded, TurnEvent, to_graphql
-from hippograph.app.api.schema.types import ConsolidationReport
 from hippograph.app.api.turns import check_turn, stream_turn
 from hippograph.errors import InvalidInputError
 

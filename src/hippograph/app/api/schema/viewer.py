@@ -8,7 +8,7 @@ import strawberry
 
 from hippograph.app.access.keys import Principal
 from hippograph.app.api.schema.common import check_first, ctx
-from hippograph.app.api.schema.types import ScopeConnection
+from hippograph.app.api.schema.scopes import ScopeConnection
 
 
 @strawberry.type(description="The API key of this request: its scope, its role and the scopes it acts on.")
