@@ -1,8 +1,7 @@
 """A statement's plan is cached for the server's life. One made on a fresh database that has
 just taken its first memories is made from index samples that still say "empty": the planner
 then thinks scanning a whole index is free and scans every memory once per row (a recall of a
-419-turn conversation took 1.0–1.8 s instead of 60–70 ms; the measurement is in commit 0128b1b,
-``benchmarks/notes/plans-7.md``). The statements on the ingest → recall → read path name their
+419-turn conversation took 1.0–1.8 s instead of 60–70 ms). The statements on the ingest → recall → read path name their
 index seeks, so their plans seek whatever the statistics say.
 
 On its own throwaway server: the suite's shared one has long been sampled. Without the hints
