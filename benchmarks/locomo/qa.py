@@ -57,8 +57,8 @@ from benchmarks.locomo.dataset import (
 )
 from benchmarks.locomo.judge import EXCLUDED, Label, judge_prompt, parse_label
 from hippograph.agent.config import HydrateSettings
-from hippograph.agent.extraction import extract_memory_ops
 from hippograph.agent.hydrate import RECALL_LAYERS, Hydration, hydrate
+from hippograph.agent.ops_block import extract_memory_ops
 from hippograph.agent.prompts import full_system_prompt
 from hippograph.llm import ModelError, ModelProvider
 from hippograph.llm.defaults import DEFAULT_MODEL

@@ -8,10 +8,10 @@ import pytest
 from pydantic import ValidationError
 
 from hippograph.agent import events as ev
-from hippograph.agent.extraction import extract_memory_ops
 from hippograph.agent.fabrication import FabricationChecker
 from hippograph.agent.findings import FabricationMode
 from hippograph.agent.intent import Intent, TriageMode
+from hippograph.agent.ops_block import extract_memory_ops
 from hippograph.agent.triage import IntentClassifier, route_tools
 from hippograph.llm.types import ToolSpec
 from hippograph.ops import UpsertNode

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hippograph.agent.extraction import extract_memory_ops
+from hippograph.agent.ops_block import extract_memory_ops
 from hippograph.agent.visible import VisibleTextFilter
 
 pytestmark = pytest.mark.unit

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from hippograph.agent.extracted import ExtractionStrategy, InvalidOp
-from hippograph.agent.extraction import extract_memory_ops
+from hippograph.agent.ops_block import extract_memory_ops
+from hippograph.agent.ops_block_result import ExtractionStrategy, InvalidOp
 from hippograph.models import Layer, Relationship
 from hippograph.ops import (
     CreateEvent,

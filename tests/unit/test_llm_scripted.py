@@ -7,7 +7,7 @@ import random
 import pytest
 from pydantic import ValidationError
 
-from hippograph.agent.extraction import extract_memory_ops
+from hippograph.agent.ops_block import extract_memory_ops
 from hippograph.llm import (
     ChatMessage,
     ModelError,

@@ -9,7 +9,7 @@ from importlib.resources import files
 import pytest
 
 from hippograph.agent import prompts
-from hippograph.agent.extraction import extract_memory_ops
+from hippograph.agent.ops_block import extract_memory_ops
 from hippograph.errors import InvalidInputError
 from hippograph.llm.types import ToolSpec
 

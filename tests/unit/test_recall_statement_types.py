@@ -13,7 +13,7 @@ from typing import Any
 from hippograph.retrieval.config import ActivationConfig
 from hippograph.retrieval.repository import RecallRepository
 from hippograph.retrieval.statement import recall_statement
-from hippograph.store.capabilities import ServerCapabilities
+from hippograph.store.server_capabilities import ServerCapabilities
 
 
 class Recorder:

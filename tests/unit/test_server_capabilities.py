@@ -14,11 +14,11 @@ from hippograph.dbms.local_server import DEFAULT_NEO4J_VERSION, LocalNeo4j, neo4
 from hippograph.errors import ConfigurationError, InvalidInputError
 from hippograph.retrieval.queries import RetrievalQuery
 from hippograph.retrieval.statement import FOLDER, ORDER, recall_statement
-from hippograph.store.capabilities import ServerCapabilities, parse_version
 from hippograph.store.catalog import CypherQuery
 from hippograph.store.fragments import fragments
 from hippograph.store.queries import SchemaQuery
 from hippograph.store.schema import LTS_STEPS, SCHEMA_STEPS, expected_schema_names, schema_steps
+from hippograph.store.server_capabilities import ServerCapabilities, parse_version
 from hippograph.store.vector_search import MAX_INDEX_FETCH, index_fetches
 from tests.support.catalog import all_queries
 

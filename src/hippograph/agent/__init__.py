@@ -31,7 +31,6 @@ from hippograph.agent.budget import (
     TokenBudget,
     TokenLedger,
 )
-from hippograph.agent.capabilities import MemoryTools, ToolCapability, Tools
 from hippograph.agent.config import (
     AgentConfig,
     ConsolidationSettings,
@@ -53,6 +52,7 @@ from hippograph.agent.response import AgentResponse, TurnTimings
 from hippograph.agent.sessions import Session, SessionManager
 from hippograph.agent.stages import Stage
 from hippograph.agent.telemetry import JsonLinesTelemetry, TelemetrySink, TurnSummary
+from hippograph.agent.tool_capabilities import MemoryTools, ToolCapability, Tools
 from hippograph.agent.tools import AgentTool
 
 __all__ = [

@@ -31,16 +31,15 @@ from typing import TYPE_CHECKING
 
 from hippograph.agent.background import BackgroundConsolidation, BackgroundReport, TurnRecord, record_turn
 from hippograph.agent.budget import CallRecords, TokenBudget, metered
-from hippograph.agent.capabilities import ToolCapability, Tools
 from hippograph.agent.config import AgentConfig
 from hippograph.agent.events import AgentEvent, StageFailed
-from hippograph.agent.extraction import settle_ops
 from hippograph.agent.fabrication import HOLDING_MODES, Checked, FabricationChecker, check_draft
 from hippograph.agent.hydrate import Prompt, build_prompt
 from hippograph.agent.intent import TriageMode
 from hippograph.agent.mcp_client import McpTools
 from hippograph.agent.model_loop import Draft, ModelCaller, run_model_loop
 from hippograph.agent.observability import AgentHooks, HookSet, StageClock
+from hippograph.agent.ops_block import settle_ops
 from hippograph.agent.prompts.sections import PromptSections
 from hippograph.agent.reminders import PersonaSeeder
 from hippograph.agent.response import AgentResponse
@@ -48,6 +47,7 @@ from hippograph.agent.sessions import Session, SessionManager, held, open_sessio
 from hippograph.agent.stages import Out, Stage, StageError
 from hippograph.agent.summaries import TurnSummarizer
 from hippograph.agent.telemetry import TelemetrySink
+from hippograph.agent.tool_capabilities import ToolCapability, Tools
 from hippograph.agent.tools import AgentTool, HydrateTool, by_name
 from hippograph.agent.triage import IntentClassifier, Triaged, run_triage
 from hippograph.agent.turn import TurnLog

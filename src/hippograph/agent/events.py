@@ -28,9 +28,9 @@ from hippograph.llm.events import (
 from hippograph.ops import MemoryOp
 
 if TYPE_CHECKING:
-    from hippograph.agent.extracted import ExtractionResult
     from hippograph.agent.findings import FabricationReport
     from hippograph.agent.intent import IntentResult, ToolRouting, TriageMode
+    from hippograph.agent.ops_block_result import ExtractionResult
 
 __all__ = [
     "AGENT_EVENT_ADAPTER",

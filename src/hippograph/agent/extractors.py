@@ -2,7 +2,7 @@
 writes the memory ops worth keeping (see :class:`hippograph.memory.ports.Extractor`).
 
 - :class:`ModelExtractor` runs any :class:`~hippograph.llm.ModelProvider` and parses its
-  reply with :func:`~hippograph.agent.extraction.extract_memory_ops` (the same four
+  reply with :func:`~hippograph.agent.ops_block.extract_memory_ops` (the same four
   strategies and op validation as the agent's own ``MEMORY_EXTRACT`` block);
 - :func:`claude_extractor` is one on Claude (``AnthropicModel``; needs the ``anthropic``
   extra and an API key);
@@ -15,8 +15,8 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from hippograph.agent.extracted import ExtractionResult
-from hippograph.agent.extraction import extract_memory_ops
+from hippograph.agent.ops_block import extract_memory_ops
+from hippograph.agent.ops_block_result import ExtractionResult
 from hippograph.llm.provider import ModelProvider
 from hippograph.llm.spans import complete
 from hippograph.llm.types import ChatMessage, ModelRequest, SystemPrompt

@@ -26,8 +26,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from hippograph.agent.events import AgentEvent, FabricationBlocked, FabricationDetected
-from hippograph.agent.extracted import ExtractionResult
-from hippograph.agent.extraction import parse_reply
 from hippograph.agent.findings import (
     DEFAULT_REFUSE_MIN_CONFIDENCE,
     DEFAULT_SAFE_REPLY,
@@ -37,6 +35,8 @@ from hippograph.agent.findings import (
     FindingKind,
 )
 from hippograph.agent.model_loop import Call, Draft, ModelCaller, assistant
+from hippograph.agent.ops_block import parse_reply
+from hippograph.agent.ops_block_result import ExtractionResult
 from hippograph.agent.stages import Out, Stage
 from hippograph.llm.events import MessageEnd, TextDelta
 from hippograph.llm.types import ChatMessage, TextBlock

@@ -15,7 +15,7 @@ yielding its events and leaving its typed output in an :class:`Out`):
   :func:`hippograph.agent.tools.run_round`;
 - ``fabrication``: :func:`hippograph.agent.fabrication.check_draft` → ``Checked`` (the
   reply, its extraction, the closing ``MessageEnd``);
-- ``extraction``: :func:`hippograph.agent.extraction.settle_ops` → ``Settled`` (the ops to
+- ``extraction``: :func:`hippograph.agent.ops_block.settle_ops` → ``Settled`` (the ops to
   apply and their event);
 - ``schedule``: :func:`hippograph.agent.background.record_turn` (the exchange handed to
   background consolidation).

@@ -20,7 +20,6 @@ from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from hippograph.agent.capabilities import ToolCapability, tools_for
 from hippograph.agent.events import AgentEvent, IntentClassified, StageFailed, ToolRoutingDecision
 from hippograph.agent.intent import (
     DEFAULT_ALWAYS_INCLUDE_TOOLS,
@@ -33,6 +32,7 @@ from hippograph.agent.intent import (
 )
 from hippograph.agent.prompts import HYDRATE_CONTEXT_TOOL_NAME, hydrate_context_tool
 from hippograph.agent.stages import Out, Stage
+from hippograph.agent.tool_capabilities import ToolCapability, tools_for
 from hippograph.agent.tools import AgentTool
 from hippograph.llm.types import ToolSpec
 from hippograph.models import Layer

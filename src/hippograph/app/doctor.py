@@ -20,7 +20,7 @@ from hippograph.app.settings import Settings
 from hippograph.errors import HippographError
 
 if TYPE_CHECKING:
-    from hippograph.store.capabilities import ServerCapabilities
+    from hippograph.store.server_capabilities import ServerCapabilities
 
 LOW_DISK_BYTES = 1 << 30
 """Below this much free space under the local data folder, doctor warns: a Neo4j whose disk

@@ -1,5 +1,5 @@
 """Retrieval's queries (``cypher/retrieval``). A ``_LTS`` member is the Neo4j 5.26 form of the
-statement it is named after (:class:`~hippograph.store.capabilities.ServerCapabilities`)."""
+statement it is named after (:class:`~hippograph.store.server_capabilities.ServerCapabilities`)."""
 
 from __future__ import annotations
 

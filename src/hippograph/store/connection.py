@@ -41,9 +41,9 @@ from hippograph.errors import (
     StoreUnavailableError,
 )
 from hippograph.store import causal
-from hippograph.store.capabilities import ServerCapabilities
 from hippograph.store.catalog import Statement, TransactionKind
 from hippograph.store.queries import SchemaQuery
+from hippograph.store.server_capabilities import ServerCapabilities
 from hippograph.store.transaction import (
     ReadTransaction,
     Record,
@@ -118,7 +118,7 @@ class Neo4jConnection:
         retry_time: float = 30.0,
     ) -> Neo4jConnection:
         """Open a driver, check that the server answers (StoreUnavailableError if not) and read
-        its version once (:class:`~hippograph.store.capabilities.ServerCapabilities`;
+        its version once (:class:`~hippograph.store.server_capabilities.ServerCapabilities`;
         ConfigurationError for a server older than 5.26).
 
         ``retry_time`` bounds how long a managed transaction retries transient faults (a lost

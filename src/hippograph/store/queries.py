@@ -1,6 +1,6 @@
 """The store's queries: the schema (``cypher/schema``) and memories, scopes, edges and vectors
 (``cypher/memory``). A ``_LTS`` member is the Neo4j 5.26 form of the statement it is named after
-(:class:`~hippograph.store.capabilities.ServerCapabilities`)."""
+(:class:`~hippograph.store.server_capabilities.ServerCapabilities`)."""
 
 from __future__ import annotations
 

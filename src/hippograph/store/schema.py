@@ -8,7 +8,7 @@ waits for the indexes to come online and records the version on a ``HippographSc
 Running it twice changes nothing the second time.
 
 On Neo4j 5.26 LTS the vector index is built without filter properties (``memory_embedding``,
-see :mod:`hippograph.store.capabilities`) and nothing is dropped; on 2026.x step 4 drops that
+see :mod:`hippograph.store.server_capabilities`) and nothing is dropped; on 2026.x step 4 drops that
 index, if there, and step 8 gives every memory and key its scope chain interval and builds
 ``memory_embedding_chain`` and ``key_embedding_chain`` over it — so a database moved from 5.26 to
 2026.x gets the filtered indexes the next time hippograph connects.
@@ -21,9 +21,9 @@ import time
 from typing import Any
 
 from hippograph.scope import CHAIN_END, CHAIN_SEPARATOR
-from hippograph.store.capabilities import ServerCapabilities
 from hippograph.store.connection import Neo4jConnection
 from hippograph.store.queries import SchemaQuery as Q
+from hippograph.store.server_capabilities import ServerCapabilities
 from hippograph.store.vectors import DEFAULT_DIMENSIONS, embedding_record, vector_ddl
 
 SCHEMA_STEPS: tuple[tuple[int, tuple[Q, ...]], ...] = (

@@ -19,7 +19,7 @@ bitset) for filtered searches once a small segment of the index has deletions. T
 then answers (correct, slower) and a warning names the error; :func:`index_failed` tells that
 failure apart for the one-statement recall, which does the same.
 
-Neo4j 5.26 LTS has no ``SEARCH`` and no filter properties (:mod:`hippograph.store.capabilities`).
+Neo4j 5.26 LTS has no ``SEARCH`` and no filter properties (:mod:`hippograph.store.server_capabilities`).
 There, unless the caller decided, a visible set of at most :data:`LTS_EXACT_UP_TO` memories (a
 bounded count tells) is scanned exactly — as Lucene's filtered search is exact for a small
 filter on 2026.x. A larger one goes through ``lts_query``: the index's global top-``fetch_k``,

@@ -1,6 +1,6 @@
 """What extraction found in a reply: the valid memory ops, the skipped ones and the strategy
 that found the block. Plain values, read by the events and the stages alike; the parser is
-in :mod:`hippograph.agent.extraction`."""
+in :mod:`hippograph.agent.ops_block`."""
 
 from __future__ import annotations
 

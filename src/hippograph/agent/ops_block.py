@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from hippograph.agent.events import MemoryExtracted
-from hippograph.agent.extracted import ExtractionResult, ExtractionStrategy, InvalidOp
+from hippograph.agent.ops_block_result import ExtractionResult, ExtractionStrategy, InvalidOp
 from hippograph.agent.stages import Stage
 from hippograph.ops import MEMORY_OP_ADAPTER, OP_NAMES, MemoryOp
 
