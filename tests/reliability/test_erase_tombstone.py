@@ -1,4 +1,4 @@
-"""An erase no reader can see through. Erasing an org of 10,000 memories takes many batches; from
+"""An erase no reader can see through. Erasing an org of 4,000 memories takes several batches; from
 the moment it starts (its tombstone) every read leaves the org out — the store's reads, every
 GraphQL query of the real HTTP API, export, a subscription, the MCP tools that read, the saved
 Browser queries — for a key above the org, a key bound to the org itself, and after a crash
@@ -38,7 +38,7 @@ from tests.e2e.api.harness import Client, Server
 SECRET = "quillwort"
 """A word only the erased org's memories hold."""
 QUERY = f"{SECRET} note about topic3"
-ORG_MEMORIES = 10_000
+ORG_MEMORIES = 4_000
 SIBLING_MEMORIES = 300
 PARENT_MEMORIES = 50
 BATCH = 1000
