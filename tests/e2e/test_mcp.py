@@ -148,7 +148,7 @@ async def test_remember_stores_the_text_as_given(
     stored = [await store.get_node(ana.scope, m["id"]) for m in (fact, event)]
     assert [(s.label, s.content) if s else None for s in stored] == [
         ("packing", text),
-        (text[:80].strip(), text + "\n"),
+        ("Ana's packing list: - passport - café ☕", text + "\n"),
     ]
 
 

@@ -115,7 +115,7 @@ async def remember(
     """Store a memory without a model call: a semantic fact (optionally keyed, so a newer fact
     with the same key supersedes the old one) or an episodic event."""
     binding = _binding(ctx)
-    label = about or text[:80]
+    label = about or " ".join(text.split())[:80]  # one line: the text with its whitespace folded
     with tool_errors("remember"):
         target = await binding.target(scope, Role.WRITER, namespace)
         with validation_errors():
